@@ -1,0 +1,46 @@
+// sgdsim: the command line. The only place that prints errors and chooses exit codes (STYLE.md §4):
+// 0 success, 2 bad input (InputError, SimGrid's ParseError), 1 internal failure.
+
+#include "cli/run_command.hpp"
+#include "common/input_error.hpp"
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
+                               "\n"
+                               "Predicts the throughput of data-parallel DNN training on a cluster (SimGrid).\n"
+                               "\n"
+                               "Commands:\n"
+                               "  run       simulate one scenario and show the analytic models beside it\n"
+                               "  help      print this help (sgdsim COMMAND --help for a command's options)\n"
+                               "  version   print the versions of sgdsim and SimGrid\n";
+}
+
+int main(int argc, char** argv)
+{
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+      std::cout << kUsage;
+      return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "version" || args[0] == "--version") {
+      std::cout << "sgdsim " << SGDSIM_VERSION << "\n";
+      return 0;
+    }
+    if (args[0] == "run")
+      return sgdsim::run_command(args, SGDSIM_DATA_DIR);
+    std::cerr << "sgdsim: error: unknown command '" << args[0] << "' (valid: run, help, version)\n";
+    return 2;
+  } catch (const sgdsim::InputError& e) {
+    std::cerr << "sgdsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sgdsim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,173 @@
+#include "cli/options.hpp"
+
+#include "common/input_error.hpp"
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sgdsim {
+
+namespace {
+constexpr const char* kDefaultPlatform = "platforms/aws-p3.2xlarge.xml";
+constexpr const char* kDefaultWorkload = "workloads/resnet50-v100-b32.xml";
+
+std::string resolve_default(const std::string& relative, const std::string& data_dir)
+{
+  if (std::filesystem::exists(relative) || data_dir.empty())
+    return relative;
+  return (std::filesystem::path(data_dir) / relative).string();
+}
+
+po::options_description scenario_options()
+{
+  po::options_description d("Scenario (command line or --scenario file)");
+  // clang-format off
+  d.add_options()
+    ("platform", po::value<std::string>(), "SimGrid platform XML (default platforms/aws-p3.2xlarge.xml)")
+    ("workload", po::value<std::string>(), "workload XML (default workloads/resnet50-v100-b32.xml)")
+    ("deployment", po::value<std::string>(), "SimGrid deployment XML (default: automatic placement, see README)")
+    ("arch", po::value<std::string>()->default_value("ps-sync"), "architecture: ps-sync, ps-async")
+    ("workers", po::value<int>(), "number of workers K (default 8, or as many as the deployment has)")
+    ("ps", po::value<int>(), "number of parameter servers (default 1, or as many as the deployment has)")
+    ("overlap", po::value<std::string>()->default_value("on"),
+     "on: forward of a layer starts when its tensors arrived, uplinks start after each backward; off: all "
+     "downlinks, then all compute, then all uplinks")
+    ("sharing", po::value<std::string>(),
+     "PS link sharing: fair (SimGrid max-min), fcfs (one transfer at a time per PS NIC direction), hybrid (both, "
+     "throughputs averaged). Default: hybrid for ps-sync, fair for ps-async")
+    ("ps-split", po::value<std::string>()->default_value("round-robin"),
+     "assignment of tensors to PS: round-robin (forward order), balanced (largest first to least loaded)")
+    ("steps", po::value<int>()->default_value(10), "steps measured")
+    ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
+    ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the RNG that samples per-layer times")
+    ("cfg", po::value<std::vector<std::string>>()->composing(),
+     "SimGrid configuration item NAME:VALUE, repeatable (e.g. --cfg=network/model:CM02); recorded in the JSON")
+    ("log", po::value<std::vector<std::string>>()->composing(),
+     "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug)");
+  // clang-format on
+  return d;
+}
+
+po::options_description command_options()
+{
+  po::options_description d("Run");
+  // clang-format off
+  d.add_options()
+    ("help,h", "print this help")
+    ("scenario", po::value<std::string>(), "read options from FILE (same names, one 'name = value' per line); "
+     "command-line options take precedence")
+    ("json", po::value<std::string>(), "write the whole result as JSON to FILE (atomically)")
+    ("force", "overwrite the output files if they exist")
+    ("print-scenario", "print the resolved scenario file and exit without simulating");
+  // clang-format on
+  return d;
+}
+
+template <class T>
+T get_or(const po::variables_map& vm, const char* name, T fallback)
+{
+  return vm.count(name) ? vm[name].as<T>() : fallback;
+}
+} // namespace
+
+RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir)
+{
+  po::options_description all;
+  all.add(command_options()).add(scenario_options());
+  RunOptions opts;
+  std::ostringstream help;
+  help << "Usage: sgdsim run [options]\n\nSimulates data-parallel training of a workload on a platform and prints "
+          "the result.\nQuantities take SimGrid units (1.5ms, 25MB, 10Gbps).\n\n"
+       << all;
+  opts.help_text = help.str();
+
+  po::variables_map vm;
+  try {
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    po::store(po::command_line_parser(rest).options(all).run(), vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string("sgdsim run: ") + e.what());
+  }
+  if (vm.count("help")) {
+    opts.help = true;
+    return opts;
+  }
+  if (vm.count("scenario")) {
+    const std::string path = vm["scenario"].as<std::string>();
+    std::ifstream in(path);
+    if (!in)
+      throw InputError(path, 0, "cannot read the scenario file");
+    try {
+      po::store(po::parse_config_file(in, scenario_options()), vm);
+    } catch (const po::error& e) {
+      throw InputError(path, 0, e.what());
+    }
+  }
+  po::notify(vm);
+
+  opts.platform       = vm.count("platform") ? vm["platform"].as<std::string>() : resolve_default(kDefaultPlatform, data_dir);
+  opts.workload       = vm.count("workload") ? vm["workload"].as<std::string>() : resolve_default(kDefaultWorkload, data_dir);
+  opts.deployment     = get_or<std::string>(vm, "deployment", "");
+  opts.json_path      = get_or<std::string>(vm, "json", "");
+  opts.force          = vm.count("force") > 0;
+  opts.print_scenario = vm.count("print-scenario") > 0;
+  opts.workers_given  = vm.count("workers") > 0;
+  opts.ps_given       = vm.count("ps") > 0;
+
+  Scenario& sc = opts.scenario;
+  sc.arch      = parse_arch(vm["arch"].as<std::string>(), "--arch");
+  sc.workers   = get_or<int>(vm, "workers", 8);
+  sc.ps        = get_or<int>(vm, "ps", 1);
+  sc.overlap   = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
+  sc.sharing   = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
+                                     : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
+  sc.ps_split  = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
+  sc.steps     = vm["steps"].as<int>();
+  sc.warmup    = vm["warmup"].as<int>();
+  sc.seed      = vm["seed"].as<std::uint64_t>();
+  sc.simgrid_cfg    = get_or<std::vector<std::string>>(vm, "cfg", {});
+  opts.log_settings = get_or<std::vector<std::string>>(vm, "log", {});
+
+  for (const std::string* out : {&opts.json_path}) {
+    if (out->empty())
+      continue;
+    for (const std::string& in : {opts.platform, opts.workload, opts.deployment})
+      if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(*out) &&
+          std::filesystem::equivalent(in, *out))
+        throw InputError("--json " + *out + ": is an input file of this run; choose another output file");
+    if (std::filesystem::exists(*out) && !opts.force)
+      throw InputError("--json " + *out + ": the file exists (use --force to overwrite it)");
+  }
+  return opts;
+}
+
+std::string scenario_file_text(const RunOptions& opts)
+{
+  const Scenario& sc = opts.scenario;
+  std::ostringstream out;
+  out << "# sgdsim scenario (sgdsim run --scenario FILE)\n";
+  out << "platform = " << opts.platform << "\n";
+  out << "workload = " << opts.workload << "\n";
+  if (!opts.deployment.empty())
+    out << "deployment = " << opts.deployment << "\n";
+  out << "arch = " << to_string(sc.arch) << "\n";
+  out << "workers = " << sc.workers << "\n";
+  out << "ps = " << sc.ps << "\n";
+  out << "overlap = " << (sc.overlap ? "on" : "off") << "\n";
+  out << "sharing = " << to_string(sc.sharing) << "\n";
+  out << "ps-split = " << to_string(sc.ps_split) << "\n";
+  out << "steps = " << sc.steps << "\n";
+  out << "warmup = " << sc.warmup << "\n";
+  out << "seed = " << sc.seed << "\n";
+  for (const std::string& c : sc.simgrid_cfg)
+    out << "cfg = " << c << "\n";
+  for (const std::string& l : opts.log_settings)
+    out << "log = " << l << "\n";
+  return out.str();
+}
+
+} // namespace sgdsim

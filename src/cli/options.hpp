@@ -1,0 +1,34 @@
+// The options of `sgdsim run` (README "Options"), from the command line and from a scenario file in the same
+// syntax (--scenario FILE, one "name = value" per line), so that a validation case is a file.
+#pragma once
+
+#include "common/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+struct RunOptions {
+  std::string platform;   // resolved path
+  std::string workload;   // resolved path
+  std::string deployment; // empty: automatic placement
+  std::string json_path;  // empty: no JSON output
+  bool force          = false;
+  bool print_scenario = false;
+  bool help           = false;
+  bool workers_given  = false;
+  bool ps_given       = false;
+  Scenario scenario;
+  std::vector<std::string> log_settings;
+  std::string help_text;
+};
+
+/** Parses `sgdsim run` arguments (argv[0] is "run"). `data_dir` is where the shipped default inputs are looked
+ *  up when they are not under the working directory. Throws InputError on any bad option. */
+RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir);
+
+/** The resolved options as a scenario file that reproduces the run (--print-scenario). */
+std::string scenario_file_text(const RunOptions& opts);
+
+} // namespace sgdsim

@@ -1,0 +1,66 @@
+#include "common/scenario.hpp"
+
+#include "common/input_error.hpp"
+
+#include <utility>
+
+namespace sgdsim {
+
+namespace {
+template <class E>
+struct Named {
+  const char* word;
+  E value;
+};
+
+constexpr Named<Arch> kArchs[]        = {{"ps-async", Arch::PS_ASYNC}, {"ps-sync", Arch::PS_SYNC}};
+constexpr Named<Sharing> kSharings[]  = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
+constexpr Named<PsSplit> kPsSplits[]  = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
+constexpr Named<bool> kOnOff[]        = {{"on", true}, {"off", false}};
+
+template <class E, std::size_t N>
+const char* word_of(const Named<E> (&table)[N], E value)
+{
+  for (const auto& entry : table)
+    if (entry.value == value)
+      return entry.word;
+  return "?";
+}
+
+template <class E, std::size_t N>
+E parse_word(const Named<E> (&table)[N], const std::string& word, const std::string& context, const char* kind)
+{
+  std::string valid;
+  for (const auto& entry : table) {
+    if (word == entry.word)
+      return entry.value;
+    valid += (valid.empty() ? "" : ", ") + std::string(entry.word);
+  }
+  throw InputError(context + " '" + word + "': unknown " + kind + " (valid: " + valid + ")");
+}
+} // namespace
+
+const char* to_string(Arch a) { return word_of(kArchs, a); }
+const char* to_string(Sharing s) { return word_of(kSharings, s); }
+const char* to_string(PsSplit s) { return word_of(kPsSplits, s); }
+
+Arch parse_arch(const std::string& word, const std::string& context)
+{
+  return parse_word(kArchs, word, context, "architecture");
+}
+Sharing parse_sharing(const std::string& word, const std::string& context)
+{
+  return parse_word(kSharings, word, context, "link sharing");
+}
+PsSplit parse_ps_split(const std::string& word, const std::string& context)
+{
+  return parse_word(kPsSplits, word, context, "PS split");
+}
+bool parse_on_off(const std::string& word, const std::string& context)
+{
+  return parse_word(kOnOff, word, context, "value");
+}
+
+std::vector<std::string> ideal_network_cfg() { return {"network/model:CM02", "network/crosstraffic:0"}; }
+
+} // namespace sgdsim

@@ -1,0 +1,45 @@
+// The scenario of a run (DESIGN.md "Scenario options"): architecture, sizes, options. A plain struct, shared
+// by the simulation and the analytic models. The CLI words and the enums meet only in the tables of
+// scenario.cpp, which also produce the "valid: ..." lists of error messages.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+enum class Arch { PS_ASYNC, PS_SYNC };
+/** How the PS NIC is shared: SimGrid's max-min flows, one transfer at a time per direction, or both averaged. */
+enum class Sharing { FAIR, FCFS, HYBRID };
+/** How tensors are assigned to parameter servers. */
+enum class PsSplit { ROUND_ROBIN, BALANCED };
+
+struct Scenario {
+  Arch arch        = Arch::PS_SYNC;
+  int workers      = 8;
+  int ps           = 1;
+  bool overlap     = true;
+  Sharing sharing  = Sharing::HYBRID;
+  PsSplit ps_split = PsSplit::ROUND_ROBIN;
+  int steps        = 10; // measured steps
+  int warmup       = 2;  // simulated before the measured ones, not measured
+  std::uint64_t seed = 1;
+  /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
+  std::vector<std::string> simgrid_cfg;
+};
+
+const char* to_string(Arch a);
+const char* to_string(Sharing s);
+const char* to_string(PsSplit s);
+/** Parse a CLI word; on error throws InputError("<context>: '<word>': unknown <kind> (valid: ...)"). */
+Arch parse_arch(const std::string& word, const std::string& context);
+Sharing parse_sharing(const std::string& word, const std::string& context);
+PsSplit parse_ps_split(const std::string& word, const std::string& context);
+bool parse_on_off(const std::string& word, const std::string& context);
+
+/** The SimGrid settings under which the analytic models' assumptions hold (STYLE.md facts 2): with latency 0 on
+ *  the platform, simulations then match the closed forms exactly. */
+std::vector<std::string> ideal_network_cfg();
+
+} // namespace sgdsim

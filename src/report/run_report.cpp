@@ -1,0 +1,163 @@
+#include "report/run_report.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <xbt/base.h> // version.h needs its macros
+#include <simgrid/version.h>
+
+namespace sgdsim {
+
+namespace {
+std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char* format, ...)
+{
+  char buf[512];
+  va_list ap;
+  va_start(ap, format);
+  std::vsnprintf(buf, sizeof buf, format, ap);
+  va_end(ap);
+  return buf;
+}
+
+std::string simgrid_version()
+{
+  return std::to_string(SIMGRID_VERSION_MAJOR) + "." + std::to_string(SIMGRID_VERSION_MINOR) +
+         (SIMGRID_VERSION_PATCH > 0 ? "." + std::to_string(SIMGRID_VERSION_PATCH) : "");
+}
+
+std::string cfg_list(const std::vector<std::string>& cfg)
+{
+  if (cfg.empty())
+    return "SimGrid defaults";
+  std::string out;
+  for (const auto& c : cfg) {
+    if (!out.empty())
+      out += ' ';
+    out += "--cfg=";
+    out += c;
+  }
+  return out;
+}
+
+const char* sharing_note(Sharing s)
+{
+  switch (s) {
+    case Sharing::FAIR:
+      return "fair (SimGrid max-min)";
+    case Sharing::FCFS:
+      return "fcfs (one transfer at a time per PS NIC direction)";
+    case Sharing::HYBRID:
+      return "hybrid (fair and fcfs simulated, throughputs averaged)";
+  }
+  return "?";
+}
+} // namespace
+
+double relative_difference(double analytic, double simulated)
+{
+  return simulated != 0 ? (analytic - simulated) / simulated : 0.0;
+}
+
+std::string format_table(const RunReport& rep)
+{
+  const Workload& wl   = *rep.workload;
+  const Scenario& sc   = rep.scenario;
+  const SimResult& sim = rep.simulated;
+  std::string out;
+  out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, sharing %s\n", SGDSIM_VERSION, to_string(sc.arch),
+             sc.workers, sc.ps, sc.overlap ? "on" : "off", sharing_note(sc.sharing));
+  out += fmt("  workload  %s (%s): batch %d, %zu layers, %zu tensors, %.4g MB, T_F %.4g ms, T_B %.4g ms on %s\n",
+             wl.name.c_str(), wl.source_file.c_str(), wl.batch, wl.layers.size(), wl.tensors.size(),
+             wl.model_bytes() / 1e6, wl.fwd_s() * 1e3, wl.bwd_s() * 1e3, wl.device.c_str());
+  out += fmt("  platform  %s, %s\n", rep.platform_path.c_str(),
+             rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str());
+  out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s\n", sc.steps, sc.warmup,
+             static_cast<unsigned long long>(sc.seed), cfg_list(sc.simgrid_cfg).c_str());
+  out += "\nsimulated\n";
+  out += fmt("  throughput         %12.2f examples/s\n", sim.throughput_examples_per_s);
+  out += fmt("  step time          %12.6f s mean (std %.6f s, min %.6f s, max %.6f s)\n", sim.step_time_mean_s,
+             sim.step_time_std_s, sim.step_time_min_s, sim.step_time_max_s);
+  out += fmt("  per step           %12.6f s compute, %.6f s communication not hidden, %.6f s waiting\n", sim.compute_s,
+             sim.comm_exposed_s, sim.wait_s);
+  for (const PsStats& ps : sim.per_ps)
+    out += fmt("  PS %-3d %-11s NIC %.4g Gbps, %d tensors (%.4g MB), utilization down %.1f%% up %.1f%%\n", ps.rank,
+               ps.host.c_str(), ps.nic_Bps * 8 / 1e9, ps.tensors, ps.bytes / 1e6, 100 * ps.downlink_utilization,
+               100 * ps.uplink_utilization);
+  if (!sim.components.empty())
+    for (const SimResult& c : sim.components)
+      out += fmt("  sharing %-10s %12.2f examples/s, step %.6f s\n", c.sharing.c_str(), c.throughput_examples_per_s,
+                 c.step_time_mean_s);
+  const bool few = sim.per_worker.size() <= 16;
+  if (few) {
+    out += "  worker host         speed   step mean s  step std s   compute s   exposed s   waiting s\n";
+    for (const WorkerStats& w : sim.per_worker)
+      out += fmt("  %-6d %-12s %5.2fx %12.6f %11.6f %11.6f %11.6f %11.6f\n", w.rank, w.host.c_str(), w.speed_ratio,
+                 w.step_time_mean_s, w.step_time_std_s, w.compute_s, w.comm_exposed_s, w.wait_s);
+  } else {
+    const WorkerStats* slow = &sim.per_worker.front();
+    const WorkerStats* fast = &sim.per_worker.front();
+    for (const WorkerStats& w : sim.per_worker) {
+      if (w.step_time_mean_s > slow->step_time_mean_s)
+        slow = &w;
+      if (w.step_time_mean_s < fast->step_time_mean_s)
+        fast = &w;
+    }
+    out += fmt("  workers            fastest %d (%s) %.6f s per step, slowest %d (%s) %.6f s per step\n", fast->rank,
+               fast->host.c_str(), fast->step_time_mean_s, slow->rank, slow->host.c_str(), slow->step_time_mean_s);
+  }
+  if (!rep.analytic.empty()) {
+    out += "\nanalytic models                     throughput        step time   vs simulated\n";
+    for (const Prediction& p : rep.analytic)
+      out += fmt("  %-30s %12.2f ex/s %12.6f s %+13.2f%%   %s\n", p.model.c_str(), p.throughput_examples_per_s,
+                 p.step_time_s, 100 * relative_difference(p.throughput_examples_per_s, sim.throughput_examples_per_s),
+                 p.equation.c_str());
+  }
+  return out;
+}
+
+nlohmann::ordered_json report_json(const RunReport& rep)
+{
+  const Workload& wl = *rep.workload;
+  const Scenario& sc = rep.scenario;
+  nlohmann::ordered_json j;
+  j["schema_version"]  = kJsonSchemaVersion;
+  j["sgdsim_version"]  = SGDSIM_VERSION;
+  j["simgrid_version"] = simgrid_version();
+  j["inputs"]          = {{"platform", rep.platform_path},
+                          {"deployment", rep.deployment_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rep.deployment_path)},
+                          {"workload", wl.source_file},
+                          {"arch", to_string(sc.arch)},
+                          {"workers", sc.workers},
+                          {"ps", sc.ps},
+                          {"overlap", sc.overlap},
+                          {"sharing", to_string(sc.sharing)},
+                          {"ps_split", to_string(sc.ps_split)},
+                          {"steps", sc.steps},
+                          {"warmup", sc.warmup},
+                          {"seed", sc.seed},
+                          {"simgrid_cfg", sc.simgrid_cfg},
+                          {"log", rep.log_settings}};
+  j["workload"]        = {{"name", wl.name},
+                          {"batch", wl.batch},
+                          {"device", wl.device},
+                          {"reference_speed_flops", wl.reference_speed},
+                          {"layers", wl.layers.size()},
+                          {"tensors", wl.tensors.size()},
+                          {"model_bytes", wl.model_bytes()},
+                          {"fwd_s", wl.fwd_s()},
+                          {"bwd_s", wl.bwd_s()},
+                          {"ps_update_s", wl.ps_update_s}};
+  j["simulated"]       = to_json(rep.simulated);
+  j["analytic"]        = nlohmann::ordered_json::array();
+  for (const Prediction& p : rep.analytic)
+    j["analytic"].push_back(
+        {{"model", p.model},
+         {"equation", p.equation},
+         {"throughput_examples_per_s", p.throughput_examples_per_s},
+         {"step_time_s", p.step_time_s},
+         {"rel_diff_vs_simulated",
+          relative_difference(p.throughput_examples_per_s, rep.simulated.throughput_examples_per_s)}});
+  return j;
+}
+
+} // namespace sgdsim

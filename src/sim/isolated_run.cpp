@@ -1,0 +1,122 @@
+#include "sim/isolated_run.hpp"
+
+#include "common/input_error.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <simgrid/Exception.hpp>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace sgdsim {
+
+namespace {
+struct Child {
+  pid_t pid = -1;
+  int fd    = -1;
+};
+
+void write_all(int fd, const std::string& data)
+{
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+Child start_child(const SimInputs& inputs)
+{
+  int fds[2];
+  if (::pipe(fds) != 0)
+    throw std::runtime_error(std::string("pipe() failed: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0)
+    throw std::runtime_error(std::string("fork() failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    nlohmann::ordered_json reply;
+    int code = 0;
+    try {
+      reply["result"] = to_json(simulate(inputs));
+    } catch (const InputError& e) {
+      reply["input_error"] = e.what();
+      code                 = 2;
+    } catch (const simgrid::ParseError& e) {
+      reply["input_error"] = e.what();
+      code                 = 2;
+    } catch (const std::exception& e) {
+      reply["error"] = e.what();
+      code           = 1;
+    }
+    write_all(fds[1], reply.dump());
+    ::close(fds[1]);
+    std::fflush(nullptr);
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  return Child{pid, fds[0]};
+}
+
+SimResult finish_child(const Child& child)
+{
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(child.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(child.fd);
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw std::runtime_error("the simulation process died with signal " + std::to_string(WTERMSIG(status)) +
+                             " (" + strsignal(WTERMSIG(status)) + "); see the messages above");
+  if (data.empty())
+    throw std::runtime_error("the simulation process exited with status " + std::to_string(WEXITSTATUS(status)) +
+                             " without a result; see the messages above");
+  auto reply = nlohmann::ordered_json::parse(data);
+  if (reply.contains("input_error"))
+    throw InputError(reply["input_error"].get<std::string>());
+  if (reply.contains("error"))
+    throw std::runtime_error(reply["error"].get<std::string>());
+  return sim_result_from_json(reply.at("result"));
+}
+} // namespace
+
+SimResult simulate_isolated(const SimInputs& inputs)
+{
+  if (inputs.scenario.sharing != Sharing::HYBRID)
+    return finish_child(start_child(inputs));
+  SimInputs fair       = inputs;
+  fair.scenario.sharing = Sharing::FAIR;
+  SimInputs fcfs       = inputs;
+  fcfs.scenario.sharing = Sharing::FCFS;
+  Child a = start_child(fair);
+  Child b = start_child(fcfs);
+  SimResult ra;
+  try {
+    ra = finish_child(a);
+  } catch (...) {
+    try {
+      finish_child(b); // reap the other child before reporting the first failure
+    } catch (...) {
+    }
+    throw;
+  }
+  return combine_hybrid(ra, finish_child(b));
+}
+
+} // namespace sgdsim

@@ -1,0 +1,138 @@
+// src/sim/parameter_server.cpp: the parameter server of ps-sync and ps-async.
+// ps-sync: gradients of a tensor are aggregated until all K workers sent theirs, then the update is applied
+// (an execution on the PS host); once every tensor of the shard is updated, the next parameters are sent to all
+// workers (the barrier of Sync-SGD emerges from this). ps-async: each gradient is applied on arrival, and a
+// worker gets the current parameters as soon as all of its gradients of the step are applied.
+
+#include "sim/parameter_server.hpp"
+
+#include <deque>
+#include <memory>
+#include <simgrid/s4u.hpp>
+
+XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ps, sgdsim, "Parameter servers");
+
+namespace sg4 = simgrid::s4u;
+
+namespace sgdsim {
+
+namespace {
+/** State shared by a PS's actors, which all run on the PS host (no simulated cost to share it). */
+struct PsShared {
+  std::deque<TensorMsg*> arrivals; // gradients received, not yet applied, in arrival order
+  sg4::SemaphorePtr arrivals_ready = sg4::Semaphore::create(0);
+  std::vector<sg4::SemaphorePtr> send_to; // fair: one per worker, released when its parameters are due
+  std::deque<int> fcfs_queue;             // fcfs: workers whose parameters are due, in order
+  sg4::SemaphorePtr fcfs_ready = sg4::Semaphore::create(0);
+};
+
+// Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order.
+void send_shard(const SimContext& ctx, int rank, int w)
+{
+  sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
+  for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)])
+    mb->put(ctx.message(w, t), static_cast<std::uint64_t>(ctx.workload.tensors[static_cast<std::size_t>(t)].bytes));
+}
+
+void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<PsShared>& shared)
+{
+  sg4::Host* host = sg4::this_actor::get_host();
+  const int k     = ctx.scenario.workers;
+  const std::string prefix = "ps" + std::to_string(rank);
+  auto receiver   = [shared](sg4::Mailbox* mb) {
+    for (;;) {
+      shared->arrivals.push_back(mb->get<TensorMsg>());
+      shared->arrivals_ready->release();
+    }
+  };
+  if (ctx.scenario.sharing == Sharing::FCFS) {
+    sg4::Mailbox* mb = sg4::Mailbox::by_name(uplink_mailbox_fcfs(rank));
+    sg4::Actor::create(prefix + "-recv", host, [receiver, mb] { receiver(mb); })->daemonize();
+    sg4::Actor::create(prefix + "-send", host, [&ctx, rank, shared] {
+      for (;;) {
+        shared->fcfs_ready->acquire();
+        int w = shared->fcfs_queue.front();
+        shared->fcfs_queue.pop_front();
+        send_shard(ctx, rank, w);
+      }
+    })->daemonize();
+    return;
+  }
+  for (int w = 0; w < k; w++) {
+    shared->send_to.push_back(sg4::Semaphore::create(0));
+    sg4::Mailbox* mb = sg4::Mailbox::by_name(uplink_mailbox(rank, w));
+    sg4::Actor::create(prefix + "-recv-w" + std::to_string(w), host, [receiver, mb] { receiver(mb); })->daemonize();
+    sg4::Actor::create(prefix + "-send-w" + std::to_string(w), host, [&ctx, rank, shared, w] {
+      for (;;) {
+        shared->send_to[static_cast<std::size_t>(w)]->acquire();
+        send_shard(ctx, rank, w);
+      }
+    })->daemonize();
+  }
+}
+} // namespace
+
+void run_parameter_server(const SimContext& ctx, int rank)
+{
+  sg4::Actor::self()->daemonize(); // the run ends when the workers are done
+  auto shared = std::make_shared<PsShared>();
+  spawn_connections(ctx, rank, shared);
+
+  const auto& shard = ctx.ps_tensors[static_cast<std::size_t>(rank)];
+  const int k       = ctx.scenario.workers;
+  const bool sync   = ctx.scenario.arch == Arch::PS_SYNC;
+  const bool fcfs   = ctx.scenario.sharing == Sharing::FCFS;
+  auto release      = [&](int w) {
+    if (fcfs) {
+      shared->fcfs_queue.push_back(w);
+      shared->fcfs_ready->release();
+    } else {
+      shared->send_to[static_cast<std::size_t>(w)]->release();
+    }
+  };
+  // The update of the whole model takes ps_update_s on the PS host; a tensor takes its share by bytes.
+  const double flops_per_byte =
+      ctx.workload.ps_update_s * sg4::this_actor::get_host()->get_speed() / ctx.workload.model_bytes();
+  auto apply_update = [&](int t) {
+    if (flops_per_byte > 0)
+      sg4::this_actor::execute(flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes);
+  };
+
+  if (shard.empty())
+    return; // more PS than tensors: this one holds nothing
+  for (int w = 0; w < k; w++)
+    release(w); // the initial parameters
+
+  std::vector<int> received(ctx.workload.tensors.size(), 0); // sync: gradients aggregated per tensor this step
+  std::vector<std::size_t> applied_of(static_cast<std::size_t>(k), 0); // async: per worker, this step
+  std::size_t applied = 0;                                             // sync: tensors updated this step
+  int rounds          = 0;
+  for (;;) {
+    shared->arrivals_ready->acquire();
+    TensorMsg* grad = shared->arrivals.front();
+    shared->arrivals.pop_front();
+    if (sync) {
+      if (++received[static_cast<std::size_t>(grad->tensor)] < k)
+        continue;
+      received[static_cast<std::size_t>(grad->tensor)] = 0;
+      apply_update(grad->tensor);
+      if (++applied < shard.size())
+        continue;
+      applied = 0;
+      XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rounds, sg4::Engine::get_clock());
+      if (++rounds < ctx.total_steps())
+        for (int w = 0; w < k; w++)
+          release(w);
+    } else {
+      apply_update(grad->tensor);
+      auto& count = applied_of[static_cast<std::size_t>(grad->worker)];
+      if (++count == shard.size()) {
+        count = 0;
+        release(grad->worker);
+      }
+    }
+  }
+}
+
+} // namespace sgdsim

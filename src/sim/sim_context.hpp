@@ -1,0 +1,32 @@
+// The read-only context every actor of a simulation shares (STYLE.md §2: validated before Engine::run(), the
+// actors then assume valid input).
+#pragma once
+
+#include "common/scenario.hpp"
+#include "sim/messages.hpp"
+#include "workload/workload.hpp"
+
+#include <vector>
+
+namespace sgdsim {
+
+struct SimContext {
+  const Workload& workload;
+  const Scenario& scenario; // scenario.sharing is FAIR or FCFS here (hybrid runs both)
+  std::vector<std::vector<int>> ps_tensors; // per PS rank: the tensors it holds, in forward order
+  std::vector<int> tensor_ps;               // per tensor: the PS rank that holds it
+  /** messages[worker][tensor]: the payload of every transfer between that worker and a PS. */
+  std::vector<std::vector<TensorMsg>> messages;
+
+  int total_steps() const { return scenario.warmup + scenario.steps; }
+  TensorMsg* message(int worker, int tensor) const
+  {
+    return const_cast<TensorMsg*>(&messages[static_cast<std::size_t>(worker)][static_cast<std::size_t>(tensor)]);
+  }
+};
+
+/** Assigns tensors to `ps` servers: round-robin in forward order, or balanced (largest tensor first to the least
+ *  loaded server, ties to the lowest rank). Returns the PS rank of each tensor. */
+std::vector<int> split_tensors(const Workload& wl, int ps, PsSplit split);
+
+} // namespace sgdsim

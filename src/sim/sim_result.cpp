@@ -1,0 +1,115 @@
+#include "sim/sim_result.hpp"
+
+#include <algorithm>
+
+namespace sgdsim {
+
+namespace {
+double harmonic2(double a, double b) { return (a > 0 && b > 0) ? 2.0 / (1.0 / a + 1.0 / b) : std::max(a, b); }
+double mean2(double a, double b) { return (a + b) / 2.0; }
+} // namespace
+
+SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
+{
+  SimResult r;
+  r.sharing                   = "hybrid";
+  r.steps_measured            = fair.steps_measured;
+  r.throughput_examples_per_s = mean2(fair.throughput_examples_per_s, fcfs.throughput_examples_per_s);
+  r.step_time_mean_s          = harmonic2(fair.step_time_mean_s, fcfs.step_time_mean_s);
+  r.step_time_std_s           = mean2(fair.step_time_std_s, fcfs.step_time_std_s);
+  r.step_time_min_s           = harmonic2(fair.step_time_min_s, fcfs.step_time_min_s);
+  r.step_time_max_s           = harmonic2(fair.step_time_max_s, fcfs.step_time_max_s);
+  r.compute_s                 = mean2(fair.compute_s, fcfs.compute_s);
+  r.comm_exposed_s            = mean2(fair.comm_exposed_s, fcfs.comm_exposed_s);
+  r.wait_s                    = mean2(fair.wait_s, fcfs.wait_s);
+  r.simulated_time_s          = std::max(fair.simulated_time_s, fcfs.simulated_time_s);
+  r.per_worker                = fair.per_worker;
+  for (std::size_t i = 0; i < r.per_worker.size() && i < fcfs.per_worker.size(); i++) {
+    WorkerStats& w        = r.per_worker[i];
+    const WorkerStats& f  = fcfs.per_worker[i];
+    w.step_time_mean_s    = harmonic2(w.step_time_mean_s, f.step_time_mean_s);
+    w.step_time_std_s     = mean2(w.step_time_std_s, f.step_time_std_s);
+    w.compute_s           = mean2(w.compute_s, f.compute_s);
+    w.comm_exposed_s      = mean2(w.comm_exposed_s, f.comm_exposed_s);
+    w.wait_s              = mean2(w.wait_s, f.wait_s);
+  }
+  r.per_ps = fair.per_ps;
+  for (std::size_t i = 0; i < r.per_ps.size() && i < fcfs.per_ps.size(); i++) {
+    r.per_ps[i].downlink_utilization = mean2(r.per_ps[i].downlink_utilization, fcfs.per_ps[i].downlink_utilization);
+    r.per_ps[i].uplink_utilization   = mean2(r.per_ps[i].uplink_utilization, fcfs.per_ps[i].uplink_utilization);
+  }
+  r.components = {fair, fcfs};
+  return r;
+}
+
+nlohmann::ordered_json to_json(const SimResult& r)
+{
+  nlohmann::ordered_json j;
+  j["sharing"]                   = r.sharing;
+  j["throughput_examples_per_s"] = r.throughput_examples_per_s;
+  j["step_time_mean_s"]          = r.step_time_mean_s;
+  j["step_time_std_s"]           = r.step_time_std_s;
+  j["step_time_min_s"]           = r.step_time_min_s;
+  j["step_time_max_s"]           = r.step_time_max_s;
+  j["steps_measured"]            = r.steps_measured;
+  j["compute_s"]                 = r.compute_s;
+  j["comm_exposed_s"]            = r.comm_exposed_s;
+  j["wait_s"]                    = r.wait_s;
+  j["simulated_time_s"]          = r.simulated_time_s;
+  j["per_worker"]                = nlohmann::ordered_json::array();
+  for (const WorkerStats& w : r.per_worker)
+    j["per_worker"].push_back({{"rank", w.rank},
+                               {"host", w.host},
+                               {"speed_ratio", w.speed_ratio},
+                               {"step_time_mean_s", w.step_time_mean_s},
+                               {"step_time_std_s", w.step_time_std_s},
+                               {"compute_s", w.compute_s},
+                               {"comm_exposed_s", w.comm_exposed_s},
+                               {"wait_s", w.wait_s}});
+  j["per_ps"] = nlohmann::ordered_json::array();
+  for (const PsStats& p : r.per_ps)
+    j["per_ps"].push_back({{"rank", p.rank},
+                           {"host", p.host},
+                           {"nic_Bps", p.nic_Bps},
+                           {"tensors", p.tensors},
+                           {"bytes", p.bytes},
+                           {"downlink_utilization", p.downlink_utilization},
+                           {"uplink_utilization", p.uplink_utilization}});
+  if (!r.components.empty()) {
+    j["components"] = nlohmann::ordered_json::array();
+    for (const SimResult& c : r.components)
+      j["components"].push_back(to_json(c));
+  }
+  return j;
+}
+
+SimResult sim_result_from_json(const nlohmann::ordered_json& j)
+{
+  SimResult r;
+  r.sharing                   = j.at("sharing").get<std::string>();
+  r.throughput_examples_per_s = j.at("throughput_examples_per_s").get<double>();
+  r.step_time_mean_s          = j.at("step_time_mean_s").get<double>();
+  r.step_time_std_s           = j.at("step_time_std_s").get<double>();
+  r.step_time_min_s           = j.at("step_time_min_s").get<double>();
+  r.step_time_max_s           = j.at("step_time_max_s").get<double>();
+  r.steps_measured            = j.at("steps_measured").get<int>();
+  r.compute_s                 = j.at("compute_s").get<double>();
+  r.comm_exposed_s            = j.at("comm_exposed_s").get<double>();
+  r.wait_s                    = j.at("wait_s").get<double>();
+  r.simulated_time_s          = j.at("simulated_time_s").get<double>();
+  for (const auto& w : j.at("per_worker"))
+    r.per_worker.push_back(WorkerStats{w.at("rank").get<int>(), w.at("host").get<std::string>(),
+                                       w.at("speed_ratio").get<double>(), w.at("step_time_mean_s").get<double>(),
+                                       w.at("step_time_std_s").get<double>(), w.at("compute_s").get<double>(),
+                                       w.at("comm_exposed_s").get<double>(), w.at("wait_s").get<double>()});
+  for (const auto& p : j.at("per_ps"))
+    r.per_ps.push_back(PsStats{p.at("rank").get<int>(), p.at("host").get<std::string>(), p.at("nic_Bps").get<double>(),
+                               p.at("tensors").get<int>(), p.at("bytes").get<double>(),
+                               p.at("downlink_utilization").get<double>(), p.at("uplink_utilization").get<double>()});
+  if (j.contains("components"))
+    for (const auto& c : j.at("components"))
+      r.components.push_back(sim_result_from_json(c));
+  return r;
+}
+
+} // namespace sgdsim

@@ -1,0 +1,56 @@
+// What one simulation measured (README "Output"): plain data, serializable to JSON so that a simulation run in
+// a child process can hand its result to the parent.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+struct WorkerStats {
+  int rank = 0;
+  std::string host;
+  double speed_ratio      = 1; // host speed / the workload's reference speed
+  double step_time_mean_s = 0; // mean over measured steps
+  double step_time_std_s  = 0;
+  double compute_s        = 0; // per step: time the compute stream was busy
+  double comm_exposed_s   = 0; // per step: own transfers in flight while not computing
+  double wait_s           = 0; // per step: neither (barrier, PS update, transfers not yet started)
+};
+
+struct PsStats {
+  int rank = 0;
+  std::string host;
+  double nic_Bps              = 0; // first link of the route from this PS to worker 0
+  int tensors                 = 0;
+  double bytes                = 0; // size of the shard this PS holds
+  double downlink_utilization = 0; // steady state: sum_k bytes / step_time_k / nic_Bps
+  double uplink_utilization   = 0;
+};
+
+struct SimResult {
+  std::string sharing; // fair, fcfs, or hybrid (the average of the two)
+  int steps_measured                = 0;
+  double throughput_examples_per_s  = 0;
+  double step_time_mean_s           = 0; // mean over workers of their mean step time
+  double step_time_std_s            = 0; // standard deviation over all measured worker steps
+  double step_time_min_s            = 0;
+  double step_time_max_s            = 0;
+  double compute_s                  = 0; // means over workers, per step
+  double comm_exposed_s             = 0;
+  double wait_s                     = 0;
+  double simulated_time_s           = 0; // simulated clock at the end of the run
+  std::vector<WorkerStats> per_worker;
+  std::vector<PsStats> per_ps;
+  std::vector<SimResult> components; // hybrid: the fair and the fcfs runs
+};
+
+/** Hybrid sharing (MODELS.md §2, [LI22]): the throughputs of the fair and the fcfs runs averaged. Step times
+ *  are the ones that give these throughputs (harmonic means); time splits are arithmetic means. */
+SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs);
+
+nlohmann::ordered_json to_json(const SimResult& r);
+SimResult sim_result_from_json(const nlohmann::ordered_json& j);
+
+} // namespace sgdsim

@@ -1,0 +1,228 @@
+#include "sim/simulation.hpp"
+
+#include "common/input_error.hpp"
+#include "platform/deployment.hpp"
+#include "platform/platform_params.hpp"
+#include "sim/parameter_server.hpp"
+#include "sim/sim_context.hpp"
+#include "sim/step_recorder.hpp"
+#include "sim/worker.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+#include <xbt/log.h>
+
+XBT_LOG_NEW_CATEGORY(sgdsim, "sgdsim: simulation of data-parallel DNN training");
+
+namespace sg4 = simgrid::s4u;
+
+namespace sgdsim {
+
+std::string downlink_mailbox(int ps, int worker) { return "dl/ps" + std::to_string(ps) + "/w" + std::to_string(worker); }
+std::string uplink_mailbox(int ps, int worker) { return "ul/ps" + std::to_string(ps) + "/w" + std::to_string(worker); }
+std::string uplink_mailbox_fcfs(int ps) { return "ul/ps" + std::to_string(ps); }
+
+std::vector<int> split_tensors(const Workload& wl, int ps, PsSplit split)
+{
+  std::vector<int> owner(wl.tensors.size(), 0);
+  if (split == PsSplit::ROUND_ROBIN) {
+    for (std::size_t t = 0; t < owner.size(); t++)
+      owner[t] = static_cast<int>(t % static_cast<std::size_t>(ps));
+    return owner;
+  }
+  // Greedy LPT: largest tensors first (ties by forward order), each to the least loaded PS (ties: lowest rank).
+  std::vector<std::size_t> order(wl.tensors.size());
+  for (std::size_t t = 0; t < order.size(); t++)
+    order[t] = t;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return wl.tensors[a].bytes > wl.tensors[b].bytes; });
+  std::vector<double> load(static_cast<std::size_t>(ps), 0.0);
+  for (std::size_t t : order) {
+    auto least = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    owner[t]   = static_cast<int>(least);
+    load[least] += wl.tensors[t].bytes;
+  }
+  return owner;
+}
+
+void validate_scenario(const Scenario& sc)
+{
+  // Bounds: beyond these a run would not fit a machine; they catch typos such as --workers 10000000.
+  constexpr int kMaxWorkers = 1 << 20;
+  constexpr int kMaxSteps   = 1000000;
+  if (sc.workers < 1 || sc.workers > kMaxWorkers)
+    throw InputError("--workers " + std::to_string(sc.workers) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  if (sc.ps < 1 || sc.ps > kMaxWorkers)
+    throw InputError("--ps " + std::to_string(sc.ps) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  if (sc.steps < 1 || sc.steps > kMaxSteps)
+    throw InputError("--steps " + std::to_string(sc.steps) + ": must be in [1, " + std::to_string(kMaxSteps) + "]");
+  if (sc.warmup < 0 || sc.warmup > kMaxSteps)
+    throw InputError("--warmup " + std::to_string(sc.warmup) + ": must be in [0, " + std::to_string(kMaxSteps) + "]");
+}
+
+namespace {
+void check_readable(const std::string& path, const char* what)
+{
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(path, 0, std::string("cannot read the ") + what + " file");
+}
+
+double mean_of(const std::vector<double>& v)
+{
+  double s = 0;
+  for (double x : v)
+    s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+double std_of(const std::vector<double>& v)
+{
+  if (v.size() < 2)
+    return 0;
+  double m  = mean_of(v);
+  double ss = 0;
+  for (double x : v)
+    ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(v.size() - 1));
+}
+
+SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placement& placement)
+{
+  const Scenario& sc = ctx.scenario;
+  const auto* engine = sg4::Engine::get_instance();
+  SimResult r;
+  r.sharing        = to_string(sc.sharing);
+  r.steps_measured = sc.steps;
+  std::vector<double> all_steps;
+  for (int w = 0; w < sc.workers; w++) {
+    const WorkerTrace& tr = rec.trace(w);
+    WorkerStats ws;
+    ws.rank = w;
+    ws.host = placement.worker_hosts[static_cast<std::size_t>(w)];
+    ws.speed_ratio = engine->host_by_name(ws.host)->get_speed() / ctx.workload.reference_speed;
+    std::vector<double> steps;
+    for (int s = sc.warmup; s < sc.warmup + sc.steps; s++) {
+      double begin = s == 0 ? 0.0 : tr.step_end_s[static_cast<std::size_t>(s - 1)];
+      steps.push_back(tr.step_end_s[static_cast<std::size_t>(s)] - begin);
+      const StepSplit& split = tr.splits[static_cast<std::size_t>(s)];
+      ws.compute_s += split.compute_s / sc.steps;
+      ws.comm_exposed_s += split.comm_exposed_s / sc.steps;
+      ws.wait_s += split.wait_s / sc.steps;
+    }
+    ws.step_time_mean_s = mean_of(steps);
+    ws.step_time_std_s  = std_of(steps);
+    all_steps.insert(all_steps.end(), steps.begin(), steps.end());
+    r.throughput_examples_per_s += ctx.workload.batch / ws.step_time_mean_s;
+    r.step_time_mean_s += ws.step_time_mean_s / sc.workers;
+    r.compute_s += ws.compute_s / sc.workers;
+    r.comm_exposed_s += ws.comm_exposed_s / sc.workers;
+    r.wait_s += ws.wait_s / sc.workers;
+    r.per_worker.push_back(ws);
+  }
+  r.step_time_std_s  = std_of(all_steps);
+  r.step_time_min_s  = *std::min_element(all_steps.begin(), all_steps.end());
+  r.step_time_max_s  = *std::max_element(all_steps.begin(), all_steps.end());
+  r.simulated_time_s = sg4::Engine::get_clock();
+
+  const sg4::Host* worker0 = engine->host_by_name(placement.worker_hosts[0]);
+  for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
+    PsStats ps;
+    ps.rank = static_cast<int>(p);
+    ps.host = placement.ps_hosts[p];
+    const sg4::Host* host = engine->host_by_name(ps.host);
+    ps.nic_Bps = host == worker0 ? 0 : route_info(host, worker0).first_link_Bps;
+    ps.tensors = static_cast<int>(ctx.ps_tensors[p].size());
+    for (int t : ctx.ps_tensors[p])
+      ps.bytes += ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
+    // Steady state: every worker moves the shard down and up once per step.
+    double bytes_per_s = 0;
+    for (const WorkerStats& ws : r.per_worker)
+      bytes_per_s += ps.bytes / ws.step_time_mean_s;
+    ps.downlink_utilization = ps.nic_Bps > 0 ? bytes_per_s / ps.nic_Bps : 0;
+    ps.uplink_utilization   = ps.downlink_utilization;
+    r.per_ps.push_back(ps);
+  }
+  return r;
+}
+
+std::vector<HostInfo> list_hosts(const sg4::Engine& engine)
+{
+  std::vector<HostInfo> hosts;
+  for (const sg4::Host* h : engine.get_all_hosts()) {
+    const char* role = h->get_property("role");
+    hosts.push_back(HostInfo{h->get_name(), role ? role : ""});
+  }
+  return hosts;
+}
+} // namespace
+
+SimResult simulate(const SimInputs& in)
+{
+  const Scenario& sc = in.scenario;
+  validate_scenario(sc);
+  xbt_assert(sc.sharing != Sharing::HYBRID, "simulate(): hybrid sharing is two simulations (simulate_isolated)");
+  check_readable(in.platform_path, "platform");
+  if (!in.deployment_path.empty())
+    check_readable(in.deployment_path, "deployment");
+
+  int argc      = 1;
+  char name[]   = "sgdsim";
+  char* argv[]  = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  // SimGrid's own chatter about configuration changes goes away; the settings are echoed in the JSON output.
+  xbt_log_control_set("xbt_cfg.thresh:warning");
+  for (const std::string& setting : in.log_settings)
+    xbt_log_control_set(setting.c_str());
+  for (const std::string& item : sc.simgrid_cfg) {
+    if (item.find(':') == std::string::npos)
+      throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
+    try {
+      sg4::Engine::set_config(item);
+    } catch (const std::exception& e) {
+      throw InputError("--cfg '" + item + "': " + e.what());
+    }
+  }
+  engine.load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
+
+  const std::vector<HostInfo> hosts = list_hosts(engine);
+  Placement placement = in.deployment_path.empty()
+                            ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
+                            : read_deployment_file(in.deployment_path, hosts, in.platform_path);
+  Scenario scenario = sc;
+  if (!in.deployment_path.empty()) {
+    // The deployment decides the sizes; the options, if the user gave them, must agree (checked by the CLI).
+    scenario.workers = static_cast<int>(placement.worker_hosts.size());
+    scenario.ps      = static_cast<int>(placement.ps_hosts.size());
+  }
+  for (const std::string& h : placement.worker_hosts)
+    if (engine.host_by_name(h)->get_speed() <= 0)
+      throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
+
+  SimContext ctx{in.workload, scenario, {}, split_tensors(in.workload, scenario.ps, scenario.ps_split), {}};
+  ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
+  for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
+    ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
+  ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
+  for (int w = 0; w < scenario.workers; w++)
+    for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)
+      ctx.messages[static_cast<std::size_t>(w)].push_back(TensorMsg{w, t});
+
+  StepRecorder recorder(scenario.workers, scenario.warmup, scenario.steps);
+  for (int p = 0; p < scenario.ps; p++)
+    sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
+                       [&ctx, p] { run_parameter_server(ctx, p); });
+  for (int w = 0; w < scenario.workers; w++)
+    sg4::Actor::create("worker" + std::to_string(w),
+                       engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(w)]),
+                       [&ctx, &recorder, w] { PsWorker(ctx, recorder, w)(); });
+  engine.run();
+  return summarize(ctx, recorder, placement);
+}
+
+} // namespace sgdsim

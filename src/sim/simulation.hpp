@@ -1,0 +1,29 @@
+// One simulation of one scenario: loads the platform, checks the deployment, creates the actors, runs SimGrid
+// and summarizes the recorded steps. SimGrid allows one engine per process (STYLE.md facts 1): call simulate()
+// at most once per process, or use simulate_isolated() (isolated_run.hpp), which forks.
+#pragma once
+
+#include "common/scenario.hpp"
+#include "sim/sim_result.hpp"
+#include "workload/workload.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+struct SimInputs {
+  std::string platform_path;
+  std::string deployment_path; // empty: automatic placement (--workers, --ps)
+  Workload workload;
+  Scenario scenario;                  // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
+  std::vector<std::string> log_settings; // SimGrid --log items ("sgdsim_worker.thresh:debug")
+};
+
+/** Runs the simulation in this process. Throws InputError for any bad input, before the engine runs. */
+SimResult simulate(const SimInputs& inputs);
+
+/** Checks the scenario's numbers (workers, ps, steps...); throws InputError naming the option. */
+void validate_scenario(const Scenario& sc);
+
+} // namespace sgdsim

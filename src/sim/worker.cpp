@@ -1,0 +1,175 @@
+// src/sim/worker.cpp: a worker of ps-sync / ps-async. Each step executes the per-layer DAG (MODELS.md §4):
+// downlink of each tensor (from the PS that holds it, in forward order), forward of layer i once its tensors
+// arrived and layer i-1 is done, backward in reverse order, uplink of each gradient once its layer's backward is
+// done. One compute stream; one transfer at a time per PS connection; PS connections run concurrently.
+// Without overlap: all downlinks, then all compute, then all uplinks.
+
+#include "sim/worker.hpp"
+
+#include <deque>
+
+XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_worker, sgdsim, "Workers of the parameter-server architectures");
+
+namespace sg4 = simgrid::s4u;
+
+namespace sgdsim {
+
+PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
+    : ctx_(ctx), recorder_(recorder), rank_(rank), rng_(ctx.scenario.seed, static_cast<std::uint64_t>(rank))
+{
+  const auto n_ps = static_cast<int>(ctx_.ps_tensors.size());
+  for (int p = 0; p < n_ps; p++) {
+    downlinks_.push_back(sg4::Mailbox::by_name(downlink_mailbox(p, rank_)));
+    uplinks_.push_back(sg4::Mailbox::by_name(ctx_.scenario.sharing == Sharing::FCFS ? uplink_mailbox_fcfs(p)
+                                                                                   : uplink_mailbox(p, rank_)));
+  }
+  arrived_.assign(ctx_.workload.tensors.size(), 0);
+}
+
+void PsWorker::operator()()
+{
+  const bool async = ctx_.scenario.arch == Arch::PS_ASYNC;
+  // Async workers go on past their measured steps until every worker has measured its own: see StepRecorder.
+  for (int step = 0; step < ctx_.total_steps() || (async && !recorder_.all_measured()); step++)
+    run_step();
+}
+
+void PsWorker::draw_compute_times()
+{
+  const auto& layers = ctx_.workload.layers;
+  fwd_s_.resize(layers.size());
+  bwd_s_.resize(layers.size());
+  for (std::size_t l = 0; l < layers.size(); l++) {
+    const auto& samples = layers[l].samples;
+    std::size_t pick    = samples.size() > 1 ? rng_.uniform_index(samples.size()) : 0;
+    fwd_s_[l]           = samples[pick].fwd_s;
+    bwd_s_[l]           = samples[pick].bwd_s;
+  }
+}
+
+bool PsWorker::layer_ready(int layer) const
+{
+  for (int t : ctx_.workload.layers[static_cast<std::size_t>(layer)].tensors)
+    if (!arrived_[static_cast<std::size_t>(t)])
+      return false;
+  return true;
+}
+
+void PsWorker::run_step()
+{
+  const Workload& wl   = ctx_.workload;
+  const bool overlap   = ctx_.scenario.overlap;
+  const auto n_ps      = ctx_.ps_tensors.size();
+  const int n_layers   = static_cast<int>(wl.layers.size());
+  const auto n_tensors = static_cast<int>(wl.tensors.size());
+  draw_compute_times();
+  std::fill(arrived_.begin(), arrived_.end(), 0);
+
+  std::vector<std::size_t> dl_next(n_ps, 0); // next tensor expected from each PS (index into its shard)
+  std::vector<sg4::CommPtr> dl_comm(n_ps);
+  std::vector<TensorMsg*> dl_payload(n_ps, nullptr);
+  std::vector<std::deque<int>> ul_queue(n_ps);
+  std::vector<sg4::CommPtr> ul_comm(n_ps);
+  std::vector<int> ul_tensor(n_ps, -1);
+  int arrived_count = 0;
+  int uplinks_done  = 0;
+  int next_fwd      = 0;
+  int next_bwd      = n_layers - 1;
+  sg4::ExecPtr exec;
+  bool exec_is_fwd = true;
+
+  auto post_downlink = [&](std::size_t p) {
+    if (dl_next[p] < ctx_.ps_tensors[p].size())
+      dl_comm[p] = downlinks_[p]->get_async<TensorMsg>(&dl_payload[p]);
+  };
+  for (std::size_t p = 0; p < n_ps; p++)
+    post_downlink(p);
+
+  auto start_exec = [&](double ref_s, bool fwd) {
+    // Compute times are given on the reference device; a host of another speed scales them (README "Compute").
+    exec        = sg4::this_actor::exec_init(ref_s * wl.reference_speed);
+    exec_is_fwd = fwd;
+    exec->start();
+  };
+
+  std::vector<sg4::ActivityPtr> pending;
+  std::vector<int> tags; // -1: exec; 2p: downlink from PS p; 2p+1: uplink to PS p
+  while (uplinks_done < n_tensors) {
+    if (!exec) {
+      if (next_fwd < n_layers) {
+        if (overlap ? layer_ready(next_fwd) : arrived_count == n_tensors)
+          start_exec(fwd_s_[static_cast<std::size_t>(next_fwd)], true);
+      } else if (next_bwd >= 0) {
+        start_exec(bwd_s_[static_cast<std::size_t>(next_bwd)], false);
+      }
+    }
+    const bool backward_done = next_bwd < 0 && !exec;
+    for (std::size_t p = 0; p < n_ps; p++) {
+      if (ul_comm[p] || ul_queue[p].empty() || (!overlap && !backward_done))
+        continue;
+      int t        = ul_queue[p].front();
+      ul_queue[p].pop_front();
+      ul_tensor[p] = t;
+      ul_comm[p]   = uplinks_[p]->put_async(ctx_.message(rank_, t),
+                                            static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes));
+    }
+
+    pending.clear();
+    tags.clear();
+    if (exec) {
+      pending.push_back(exec);
+      tags.push_back(-1);
+    }
+    for (std::size_t p = 0; p < n_ps; p++) {
+      if (dl_comm[p]) {
+        pending.push_back(dl_comm[p]);
+        tags.push_back(static_cast<int>(2 * p));
+      }
+      if (ul_comm[p]) {
+        pending.push_back(ul_comm[p]);
+        tags.push_back(static_cast<int>(2 * p + 1));
+      }
+    }
+    xbt_assert(!pending.empty(), "worker %d: nothing to wait for with %d of %d uplinks done (a scheduling bug)", rank_,
+               uplinks_done, n_tensors);
+    const ssize_t done = sg4::Activity::wait_any(pending);
+    const int tag      = tags[static_cast<std::size_t>(done)];
+    if (tag == -1) {
+      account_.add_compute(exec->get_start_time(), exec->get_finish_time());
+      if (exec_is_fwd) {
+        next_fwd++;
+      } else {
+        // The gradients of this layer are ready: queue them for their PS, in backward order.
+        const auto& tensors = wl.layers[static_cast<std::size_t>(next_bwd)].tensors;
+        for (auto it = tensors.rbegin(); it != tensors.rend(); ++it)
+          ul_queue[static_cast<std::size_t>(ctx_.tensor_ps[static_cast<std::size_t>(*it)])].push_back(*it);
+        next_bwd--;
+      }
+      exec = nullptr;
+    } else if (tag % 2 == 0) {
+      auto p                  = static_cast<std::size_t>(tag / 2);
+      const int expected      = ctx_.ps_tensors[p][dl_next[p]];
+      xbt_assert(dl_payload[p] && dl_payload[p]->tensor == expected && dl_payload[p]->worker == rank_,
+                 "worker %d: expected tensor %d from PS %zu, received %d", rank_, expected, p,
+                 dl_payload[p] ? dl_payload[p]->tensor : -1);
+      account_.add_comm(dl_comm[p]->get_start_time(), dl_comm[p]->get_finish_time());
+      arrived_[static_cast<std::size_t>(expected)] = 1;
+      arrived_count++;
+      dl_next[p]++;
+      dl_comm[p] = nullptr;
+      post_downlink(p);
+    } else {
+      auto p = static_cast<std::size_t>(tag / 2);
+      account_.add_comm(ul_comm[p]->get_start_time(), ul_comm[p]->get_finish_time());
+      ul_comm[p] = nullptr;
+      uplinks_done++;
+    }
+  }
+  const double now = sg4::Engine::get_clock();
+  recorder_.end_step(rank_, now, account_.close_window(step_begin_s_, now));
+  XBT_DEBUG("worker %d: step ends at %.9f", rank_, now);
+  step_begin_s_ = now;
+}
+
+} // namespace sgdsim
