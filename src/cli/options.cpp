@@ -9,9 +9,11 @@
 
 namespace po = boost::program_options;
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 constexpr const char* kDefaultPlatform = "platforms/aws-p3.2xlarge.xml";
 constexpr const char* kDefaultWorkload = "workloads/resnet50-v100-b32.xml";
 
@@ -109,8 +111,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   }
   po::notify(vm);
 
-  opts.platform       = vm.count("platform") ? vm["platform"].as<std::string>() : resolve_default(kDefaultPlatform, data_dir);
-  opts.workload       = vm.count("workload") ? vm["workload"].as<std::string>() : resolve_default(kDefaultWorkload, data_dir);
+  opts.platform = vm.count("platform") ? vm["platform"].as<std::string>() : resolve_default(kDefaultPlatform, data_dir);
+  opts.workload = vm.count("workload") ? vm["workload"].as<std::string>() : resolve_default(kDefaultWorkload, data_dir);
   opts.deployment     = get_or<std::string>(vm, "deployment", "");
   opts.json_path      = get_or<std::string>(vm, "json", "");
   opts.force          = vm.count("force") > 0;
@@ -118,17 +120,17 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.workers_given  = vm.count("workers") > 0;
   opts.ps_given       = vm.count("ps") > 0;
 
-  Scenario& sc = opts.scenario;
-  sc.arch      = parse_arch(vm["arch"].as<std::string>(), "--arch");
-  sc.workers   = get_or<int>(vm, "workers", 8);
-  sc.ps        = get_or<int>(vm, "ps", 1);
-  sc.overlap   = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
-  sc.sharing   = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
-                                     : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
-  sc.ps_split  = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
-  sc.steps     = vm["steps"].as<int>();
-  sc.warmup    = vm["warmup"].as<int>();
-  sc.seed      = vm["seed"].as<std::uint64_t>();
+  Scenario& sc      = opts.scenario;
+  sc.arch           = parse_arch(vm["arch"].as<std::string>(), "--arch");
+  sc.workers        = get_or<int>(vm, "workers", 8);
+  sc.ps             = get_or<int>(vm, "ps", 1);
+  sc.overlap        = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
+  sc.sharing        = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
+                                          : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
+  sc.ps_split       = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
+  sc.steps          = vm["steps"].as<int>();
+  sc.warmup         = vm["warmup"].as<int>();
+  sc.seed           = vm["seed"].as<std::uint64_t>();
   sc.simgrid_cfg    = get_or<std::vector<std::string>>(vm, "cfg", {});
   opts.log_settings = get_or<std::vector<std::string>>(vm, "log", {});
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 struct RunOptions {
   std::string platform;   // resolved path

@@ -11,7 +11,8 @@
 #include <cstdio>
 #include <iostream>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 int run_command(const std::vector<std::string>& args, const std::string& data_dir)
 {
@@ -34,9 +35,8 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
 
   const auto wall_start = std::chrono::steady_clock::now();
   RunReport report;
-  report.simulated = simulate_isolated(inputs);
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  report.simulated    = simulate_isolated(inputs);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   report.platform_path   = opts.platform;
   report.deployment_path = opts.deployment;

@@ -4,7 +4,8 @@
 
 #include <string>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 /** Writes `content` to `path` atomically. Throws InputError if the folder is not writable. */
 void write_file_atomically(const std::string& path, const std::string& content);

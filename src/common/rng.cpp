@@ -1,8 +1,10 @@
 #include "common/rng.hpp"
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 std::uint64_t splitmix64(std::uint64_t& x)
 {
   // Constants from Steele, Lea, Flood: "Fast splittable pseudorandom number generators" (OOPSLA 2014).
@@ -11,7 +13,10 @@ std::uint64_t splitmix64(std::uint64_t& x)
   z               = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
 } // namespace
 
 Rng::Rng(std::uint64_t seed, std::uint64_t stream)
@@ -46,6 +51,9 @@ std::uint64_t Rng::uniform_index(std::uint64_t n)
   return x % n;
 }
 
-double Rng::uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+double Rng::uniform01()
+{
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
 
 } // namespace sgdsim

@@ -4,19 +4,21 @@
 
 #include <utility>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 template <class E>
 struct Named {
   const char* word;
   E value;
 };
 
-constexpr Named<Arch> kArchs[]        = {{"ps-async", Arch::PS_ASYNC}, {"ps-sync", Arch::PS_SYNC}};
-constexpr Named<Sharing> kSharings[]  = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
-constexpr Named<PsSplit> kPsSplits[]  = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
-constexpr Named<bool> kOnOff[]        = {{"on", true}, {"off", false}};
+constexpr Named<Arch> kArchs[]       = {{"ps-async", Arch::PS_ASYNC}, {"ps-sync", Arch::PS_SYNC}};
+constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
+constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
+constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
 
 template <class E, std::size_t N>
 const char* word_of(const Named<E> (&table)[N], E value)
@@ -40,9 +42,18 @@ E parse_word(const Named<E> (&table)[N], const std::string& word, const std::str
 }
 } // namespace
 
-const char* to_string(Arch a) { return word_of(kArchs, a); }
-const char* to_string(Sharing s) { return word_of(kSharings, s); }
-const char* to_string(PsSplit s) { return word_of(kPsSplits, s); }
+const char* to_string(Arch a)
+{
+  return word_of(kArchs, a);
+}
+const char* to_string(Sharing s)
+{
+  return word_of(kSharings, s);
+}
+const char* to_string(PsSplit s)
+{
+  return word_of(kPsSplits, s);
+}
 
 Arch parse_arch(const std::string& word, const std::string& context)
 {
@@ -61,6 +72,9 @@ bool parse_on_off(const std::string& word, const std::string& context)
   return parse_word(kOnOff, word, context, "value");
 }
 
-std::vector<std::string> ideal_network_cfg() { return {"network/model:CM02", "network/crosstraffic:0"}; }
+std::vector<std::string> ideal_network_cfg()
+{
+  return {"network/model:CM02", "network/crosstraffic:0"};
+}
 
 } // namespace sgdsim

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 enum class Arch { PS_ASYNC, PS_SYNC };
 /** How the PS NIC is shared: SimGrid's max-min flows, one transfer at a time per direction, or both averaged. */
@@ -16,14 +17,14 @@ enum class Sharing { FAIR, FCFS, HYBRID };
 enum class PsSplit { ROUND_ROBIN, BALANCED };
 
 struct Scenario {
-  Arch arch        = Arch::PS_SYNC;
-  int workers      = 8;
-  int ps           = 1;
-  bool overlap     = true;
-  Sharing sharing  = Sharing::HYBRID;
-  PsSplit ps_split = PsSplit::ROUND_ROBIN;
-  int steps        = 10; // measured steps
-  int warmup       = 2;  // simulated before the measured ones, not measured
+  Arch arch          = Arch::PS_SYNC;
+  int workers        = 8;
+  int ps             = 1;
+  bool overlap       = true;
+  Sharing sharing    = Sharing::HYBRID;
+  PsSplit ps_split   = PsSplit::ROUND_ROBIN;
+  int steps          = 10; // measured steps
+  int warmup         = 2;  // simulated before the measured ones, not measured
   std::uint64_t seed = 1;
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;

@@ -5,19 +5,20 @@
 #include <simgrid/Exception.hpp>
 #include <xbt/parse_units.hpp>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 const char* quantity_si_unit(Quantity q)
 {
   switch (q) {
-    case Quantity::TIME:
-      return "seconds";
-    case Quantity::SIZE:
-      return "bytes";
-    case Quantity::BANDWIDTH:
-      return "bytes/s";
-    case Quantity::SPEED:
-      return "flop/s";
+  case Quantity::TIME:
+    return "seconds";
+  case Quantity::SIZE:
+    return "bytes";
+  case Quantity::BANDWIDTH:
+    return "bytes/s";
+  case Quantity::SPEED:
+    return "flop/s";
   }
   return "?";
 }
@@ -25,19 +26,20 @@ const char* quantity_si_unit(Quantity q)
 const char* quantity_valid_units(Quantity q)
 {
   switch (q) {
-    case Quantity::TIME:
-      return "ns, us, ms, s, m, h";
-    case Quantity::SIZE:
-      return "B, kB, MB, GB, TB, KiB, MiB, GiB, TiB";
-    case Quantity::BANDWIDTH:
-      return "Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, bps, kbps, Mbps, Gbps, Tbps";
-    case Quantity::SPEED:
-      return "f, kf, Mf, Gf, Tf, Pf";
+  case Quantity::TIME:
+    return "ns, us, ms, s, m, h";
+  case Quantity::SIZE:
+    return "B, kB, MB, GB, TB, KiB, MiB, GiB, TiB";
+  case Quantity::BANDWIDTH:
+    return "Bps, kBps, MBps, GBps, TBps, KiBps, MiBps, GiBps, bps, kbps, Mbps, Gbps, Tbps";
+  case Quantity::SPEED:
+    return "f, kf, Mf, Gf, Tf, Pf";
   }
   return "?";
 }
 
-namespace {
+namespace
+{
 // Problems are reported without the file/line prefix, which the caller adds.
 struct UnitProblem {
   std::string text;
@@ -61,18 +63,18 @@ double parse_or_problem(Quantity q, const std::string& text)
   double value = 0;
   try {
     switch (q) {
-      case Quantity::TIME:
-        value = xbt_parse_get_time("", 0, text, "");
-        break;
-      case Quantity::SIZE:
-        value = xbt_parse_get_size("", 0, text, "");
-        break;
-      case Quantity::BANDWIDTH:
-        value = xbt_parse_get_bandwidth("", 0, text, "");
-        break;
-      case Quantity::SPEED:
-        value = xbt_parse_get_speed("", 0, text, "");
-        break;
+    case Quantity::TIME:
+      value = xbt_parse_get_time("", 0, text, "");
+      break;
+    case Quantity::SIZE:
+      value = xbt_parse_get_size("", 0, text, "");
+      break;
+    case Quantity::BANDWIDTH:
+      value = xbt_parse_get_bandwidth("", 0, text, "");
+      break;
+    case Quantity::SPEED:
+      value = xbt_parse_get_speed("", 0, text, "");
+      break;
     }
   } catch (const simgrid::ParseError&) {
     throw UnitProblem{std::string("has an unknown unit (use ") + quantity_valid_units(q) + ")"};

@@ -7,7 +7,8 @@
 
 #include <string>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 enum class Quantity { TIME, SIZE, BANDWIDTH, SPEED };
 

@@ -7,9 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 std::string join(std::initializer_list<const char*> names)
 {
   std::string out;
@@ -39,8 +41,7 @@ XmlSource::XmlSource(std::string path) : path_(std::move(path))
   if (!result) {
     auto offset = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, result.offset));
     auto it     = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-    throw InputError(path_, static_cast<int>(it - line_starts_.begin()),
-                     std::string("XML: ") + result.description());
+    throw InputError(path_, static_cast<int>(it - line_starts_.begin()), std::string("XML: ") + result.description());
   }
 }
 
@@ -84,7 +85,8 @@ void XmlSource::fail_value(const pugi::xml_node& node, const char* field, const 
 void XmlSource::check_attributes(const pugi::xml_node& node, std::initializer_list<const char*> known) const
 {
   for (pugi::xml_attribute attr : node.attributes()) {
-    bool found = std::any_of(known.begin(), known.end(), [&](const char* k) { return std::strcmp(k, attr.name()) == 0; });
+    bool found =
+        std::any_of(known.begin(), known.end(), [&](const char* k) { return std::strcmp(k, attr.name()) == 0; });
     if (!found)
       fail(node, std::string("unknown attribute '") + attr.name() + "' (known: " + join(known) + ")");
   }
@@ -105,8 +107,8 @@ void XmlSource::check_children(const pugi::xml_node& node, std::initializer_list
         std::any_of(known.begin(), known.end(), [&](const char* k) { return std::strcmp(k, child.name()) == 0; });
     if (!found) {
       std::string list = known.size() == 0 ? std::string("none") : join(known);
-      fail(child, std::string("unknown element <") + child.name() + "> inside " + describe(node) + " (known: " + list +
-                      ")");
+      fail(child,
+           std::string("unknown element <") + child.name() + "> inside " + describe(node) + " (known: " + list + ")");
     }
   }
 }

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-class XmlSource {
+class XmlSource
+{
 public:
   /** Reads and parses `path`. Throws InputError if the file cannot be read or is not well-formed XML. */
   explicit XmlSource(std::string path);

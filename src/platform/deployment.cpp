@@ -8,9 +8,11 @@
 #include <map>
 #include <set>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 constexpr const char* kPlatform = "platform";
 constexpr const char* kVersion  = "version";
 constexpr const char* kActor    = "actor";
@@ -138,14 +140,16 @@ Placement read_deployment_file(const std::string& path, const std::vector<HostIn
 Placement auto_placement(const std::vector<HostInfo>& hosts, int workers, int ps, const std::string& platform_path)
 {
   std::vector<HostInfo> sorted = hosts;
-  std::sort(sorted.begin(), sorted.end(), [](const HostInfo& a, const HostInfo& b) { return natural_less(a.name, b.name); });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const HostInfo& a, const HostInfo& b) { return natural_less(a.name, b.name); });
   bool roles = false;
   for (const HostInfo& h : sorted) {
     if (h.role.empty())
       continue;
     if (h.role != kPs && h.role != kWorker)
       throw InputError(platform_path, 0,
-                       "host '" + h.name + "': property '" + kRole + "': '" + h.role + "' is unknown (valid: ps, worker)");
+                       "host '" + h.name + "': property '" + kRole + "': '" + h.role +
+                           "' is unknown (valid: ps, worker)");
     roles = true;
   }
   Placement placement;
@@ -171,8 +175,9 @@ Placement auto_placement(const std::vector<HostInfo>& hosts, int workers, int ps
   }
   if (static_cast<std::size_t>(workers) + static_cast<std::size_t>(ps) > sorted.size())
     throw InputError(platform_path, 0,
-                     "--workers " + std::to_string(workers) + " --ps " + std::to_string(ps) + ": the platform has only " +
-                         std::to_string(sorted.size()) + " hosts (one per worker and per PS is needed)");
+                     "--workers " + std::to_string(workers) + " --ps " + std::to_string(ps) +
+                         ": the platform has only " + std::to_string(sorted.size()) +
+                         " hosts (one per worker and per PS is needed)");
   for (int i = 0; i < ps; i++)
     placement.ps_hosts.push_back(sorted[static_cast<std::size_t>(i)].name);
   for (int i = 0; i < workers; i++)

@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 struct RouteInfo {
-  double latency_s       = 0; // sum of the link latencies on the route (before any model factor)
-  double bottleneck_Bps  = 0; // narrowest shared (non-FATPIPE) link: what concurrent flows divide
-  double flow_cap_Bps    = 0; // narrowest FATPIPE link: what a single flow can reach; infinity if none
-  double first_link_Bps  = 0; // the sender's NIC (first link of the route)
+  double latency_s      = 0; // sum of the link latencies on the route (before any model factor)
+  double bottleneck_Bps = 0; // narrowest shared (non-FATPIPE) link: what concurrent flows divide
+  double flow_cap_Bps   = 0; // narrowest FATPIPE link: what a single flow can reach; infinity if none
+  double first_link_Bps = 0; // the sender's NIC (first link of the route)
   std::vector<std::string> link_names;
 };
 

@@ -2,12 +2,14 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <xbt/base.h> // version.h needs its macros
 #include <simgrid/version.h>
+#include <xbt/base.h> // version.h needs its macros
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char* format, ...)
 {
@@ -42,12 +44,12 @@ std::string cfg_list(const std::vector<std::string>& cfg)
 const char* sharing_note(Sharing s)
 {
   switch (s) {
-    case Sharing::FAIR:
-      return "fair (SimGrid max-min)";
-    case Sharing::FCFS:
-      return "fcfs (one transfer at a time per PS NIC direction)";
-    case Sharing::HYBRID:
-      return "hybrid (fair and fcfs simulated, throughputs averaged)";
+  case Sharing::FAIR:
+    return "fair (SimGrid max-min)";
+  case Sharing::FCFS:
+    return "fcfs (one transfer at a time per PS NIC direction)";
+  case Sharing::HYBRID:
+    return "hybrid (fair and fcfs simulated, throughputs averaged)";
   }
   return "?";
 }
@@ -124,7 +126,8 @@ nlohmann::ordered_json report_json(const RunReport& rep)
   j["sgdsim_version"]  = SGDSIM_VERSION;
   j["simgrid_version"] = simgrid_version();
   j["inputs"]          = {{"platform", rep.platform_path},
-                          {"deployment", rep.deployment_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rep.deployment_path)},
+                          {"deployment",
+                  rep.deployment_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rep.deployment_path)},
                           {"workload", wl.source_file},
                           {"arch", to_string(sc.arch)},
                           {"workers", sc.workers},
@@ -150,13 +153,12 @@ nlohmann::ordered_json report_json(const RunReport& rep)
   j["simulated"]       = to_json(rep.simulated);
   j["analytic"]        = nlohmann::ordered_json::array();
   for (const Prediction& p : rep.analytic)
-    j["analytic"].push_back(
-        {{"model", p.model},
-         {"equation", p.equation},
-         {"throughput_examples_per_s", p.throughput_examples_per_s},
-         {"step_time_s", p.step_time_s},
-         {"rel_diff_vs_simulated",
-          relative_difference(p.throughput_examples_per_s, rep.simulated.throughput_examples_per_s)}});
+    j["analytic"].push_back({{"model", p.model},
+                             {"equation", p.equation},
+                             {"throughput_examples_per_s", p.throughput_examples_per_s},
+                             {"step_time_s", p.step_time_s},
+                             {"rel_diff_vs_simulated", relative_difference(p.throughput_examples_per_s,
+                                                                           rep.simulated.throughput_examples_per_s)}});
   return j;
 }
 

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 struct RunReport {
   std::string platform_path;

@@ -10,9 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 struct Child {
   pid_t pid = -1;
   int fd    = -1;
@@ -82,8 +84,8 @@ SimResult finish_child(const Child& child)
   while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status))
-    throw std::runtime_error("the simulation process died with signal " + std::to_string(WTERMSIG(status)) +
-                             " (" + strsignal(WTERMSIG(status)) + "); see the messages above");
+    throw std::runtime_error("the simulation process died with signal " + std::to_string(WTERMSIG(status)) + " (" +
+                             strsignal(WTERMSIG(status)) + "); see the messages above");
   if (data.empty())
     throw std::runtime_error("the simulation process exited with status " + std::to_string(WEXITSTATUS(status)) +
                              " without a result; see the messages above");
@@ -100,12 +102,12 @@ SimResult simulate_isolated(const SimInputs& inputs)
 {
   if (inputs.scenario.sharing != Sharing::HYBRID)
     return finish_child(start_child(inputs));
-  SimInputs fair       = inputs;
+  SimInputs fair        = inputs;
   fair.scenario.sharing = Sharing::FAIR;
-  SimInputs fcfs       = inputs;
+  SimInputs fcfs        = inputs;
   fcfs.scenario.sharing = Sharing::FCFS;
-  Child a = start_child(fair);
-  Child b = start_child(fcfs);
+  Child a               = start_child(fair);
+  Child b               = start_child(fcfs);
   SimResult ra;
   try {
     ra = finish_child(a);

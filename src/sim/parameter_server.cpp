@@ -15,9 +15,11 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ps, sgdsim, "Parameter servers");
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
+namespace
+{
 /** State shared by a PS's actors, which all run on the PS host (no simulated cost to share it). */
 struct PsShared {
   std::deque<TensorMsg*> arrivals; // gradients received, not yet applied, in arrival order
@@ -37,10 +39,10 @@ void send_shard(const SimContext& ctx, int rank, int w)
 
 void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<PsShared>& shared)
 {
-  sg4::Host* host = sg4::this_actor::get_host();
-  const int k     = ctx.scenario.workers;
+  sg4::Host* host          = sg4::this_actor::get_host();
+  const int k              = ctx.scenario.workers;
   const std::string prefix = "ps" + std::to_string(rank);
-  auto receiver   = [shared](sg4::Mailbox* mb) {
+  auto receiver            = [shared](sg4::Mailbox* mb) {
     for (;;) {
       shared->arrivals.push_back(mb->get<TensorMsg>());
       shared->arrivals_ready->release();

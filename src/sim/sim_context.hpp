@@ -8,11 +8,12 @@
 
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 struct SimContext {
   const Workload& workload;
-  const Scenario& scenario; // scenario.sharing is FAIR or FCFS here (hybrid runs both)
+  const Scenario& scenario;                 // scenario.sharing is FAIR or FCFS here (hybrid runs both)
   std::vector<std::vector<int>> ps_tensors; // per PS rank: the tensors it holds, in forward order
   std::vector<int> tensor_ps;               // per tensor: the PS rank that holds it
   /** messages[worker][tensor]: the payload of every transfer between that worker and a PS. */

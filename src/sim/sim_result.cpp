@@ -2,11 +2,19 @@
 
 #include <algorithm>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-namespace {
-double harmonic2(double a, double b) { return (a > 0 && b > 0) ? 2.0 / (1.0 / a + 1.0 / b) : std::max(a, b); }
-double mean2(double a, double b) { return (a + b) / 2.0; }
+namespace
+{
+double harmonic2(double a, double b)
+{
+  return (a > 0 && b > 0) ? 2.0 / (1.0 / a + 1.0 / b) : std::max(a, b);
+}
+double mean2(double a, double b)
+{
+  return (a + b) / 2.0;
+}
 } // namespace
 
 SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
@@ -25,13 +33,13 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
   r.simulated_time_s          = std::max(fair.simulated_time_s, fcfs.simulated_time_s);
   r.per_worker                = fair.per_worker;
   for (std::size_t i = 0; i < r.per_worker.size() && i < fcfs.per_worker.size(); i++) {
-    WorkerStats& w        = r.per_worker[i];
-    const WorkerStats& f  = fcfs.per_worker[i];
-    w.step_time_mean_s    = harmonic2(w.step_time_mean_s, f.step_time_mean_s);
-    w.step_time_std_s     = mean2(w.step_time_std_s, f.step_time_std_s);
-    w.compute_s           = mean2(w.compute_s, f.compute_s);
-    w.comm_exposed_s      = mean2(w.comm_exposed_s, f.comm_exposed_s);
-    w.wait_s              = mean2(w.wait_s, f.wait_s);
+    WorkerStats& w       = r.per_worker[i];
+    const WorkerStats& f = fcfs.per_worker[i];
+    w.step_time_mean_s   = harmonic2(w.step_time_mean_s, f.step_time_mean_s);
+    w.step_time_std_s    = mean2(w.step_time_std_s, f.step_time_std_s);
+    w.compute_s          = mean2(w.compute_s, f.compute_s);
+    w.comm_exposed_s     = mean2(w.comm_exposed_s, f.comm_exposed_s);
+    w.wait_s             = mean2(w.wait_s, f.wait_s);
   }
   r.per_ps = fair.per_ps;
   for (std::size_t i = 0; i < r.per_ps.size() && i < fcfs.per_ps.size(); i++) {

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 struct WorkerStats {
   int rank = 0;
@@ -31,16 +32,16 @@ struct PsStats {
 
 struct SimResult {
   std::string sharing; // fair, fcfs, or hybrid (the average of the two)
-  int steps_measured                = 0;
-  double throughput_examples_per_s  = 0;
-  double step_time_mean_s           = 0; // mean over workers of their mean step time
-  double step_time_std_s            = 0; // standard deviation over all measured worker steps
-  double step_time_min_s            = 0;
-  double step_time_max_s            = 0;
-  double compute_s                  = 0; // means over workers, per step
-  double comm_exposed_s             = 0;
-  double wait_s                     = 0;
-  double simulated_time_s           = 0; // simulated clock at the end of the run
+  int steps_measured               = 0;
+  double throughput_examples_per_s = 0;
+  double step_time_mean_s          = 0; // mean over workers of their mean step time
+  double step_time_std_s           = 0; // standard deviation over all measured worker steps
+  double step_time_min_s           = 0;
+  double step_time_max_s           = 0;
+  double compute_s                 = 0; // means over workers, per step
+  double comm_exposed_s            = 0;
+  double wait_s                    = 0;
+  double simulated_time_s          = 0; // simulated clock at the end of the run
   std::vector<WorkerStats> per_worker;
   std::vector<PsStats> per_ps;
   std::vector<SimResult> components; // hybrid: the fair and the fcfs runs

@@ -21,11 +21,21 @@ XBT_LOG_NEW_CATEGORY(sgdsim, "sgdsim: simulation of data-parallel DNN training")
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-std::string downlink_mailbox(int ps, int worker) { return "dl/ps" + std::to_string(ps) + "/w" + std::to_string(worker); }
-std::string uplink_mailbox(int ps, int worker) { return "ul/ps" + std::to_string(ps) + "/w" + std::to_string(worker); }
-std::string uplink_mailbox_fcfs(int ps) { return "ul/ps" + std::to_string(ps); }
+std::string downlink_mailbox(int ps, int worker)
+{
+  return "dl/ps" + std::to_string(ps) + "/w" + std::to_string(worker);
+}
+std::string uplink_mailbox(int ps, int worker)
+{
+  return "ul/ps" + std::to_string(ps) + "/w" + std::to_string(worker);
+}
+std::string uplink_mailbox_fcfs(int ps)
+{
+  return "ul/ps" + std::to_string(ps);
+}
 
 std::vector<int> split_tensors(const Workload& wl, int ps, PsSplit split)
 {
@@ -56,7 +66,8 @@ void validate_scenario(const Scenario& sc)
   constexpr int kMaxWorkers = 1 << 20;
   constexpr int kMaxSteps   = 1000000;
   if (sc.workers < 1 || sc.workers > kMaxWorkers)
-    throw InputError("--workers " + std::to_string(sc.workers) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
+    throw InputError("--workers " + std::to_string(sc.workers) + ": must be in [1, " + std::to_string(kMaxWorkers) +
+                     "]");
   if (sc.ps < 1 || sc.ps > kMaxWorkers)
     throw InputError("--ps " + std::to_string(sc.ps) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
   if (sc.steps < 1 || sc.steps > kMaxSteps)
@@ -65,7 +76,8 @@ void validate_scenario(const Scenario& sc)
     throw InputError("--warmup " + std::to_string(sc.warmup) + ": must be in [0, " + std::to_string(kMaxSteps) + "]");
 }
 
-namespace {
+namespace
+{
 void check_readable(const std::string& path, const char* what)
 {
   std::ifstream in(path);
@@ -103,8 +115,8 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
   for (int w = 0; w < sc.workers; w++) {
     const WorkerTrace& tr = rec.trace(w);
     WorkerStats ws;
-    ws.rank = w;
-    ws.host = placement.worker_hosts[static_cast<std::size_t>(w)];
+    ws.rank        = w;
+    ws.host        = placement.worker_hosts[static_cast<std::size_t>(w)];
     ws.speed_ratio = engine->host_by_name(ws.host)->get_speed() / ctx.workload.reference_speed;
     std::vector<double> steps;
     for (int s = sc.warmup; s < sc.warmup + sc.steps; s++) {
@@ -133,11 +145,11 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
   const sg4::Host* worker0 = engine->host_by_name(placement.worker_hosts[0]);
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     PsStats ps;
-    ps.rank = static_cast<int>(p);
-    ps.host = placement.ps_hosts[p];
+    ps.rank               = static_cast<int>(p);
+    ps.host               = placement.ps_hosts[p];
     const sg4::Host* host = engine->host_by_name(ps.host);
-    ps.nic_Bps = host == worker0 ? 0 : route_info(host, worker0).first_link_Bps;
-    ps.tensors = static_cast<int>(ctx.ps_tensors[p].size());
+    ps.nic_Bps            = host == worker0 ? 0 : route_info(host, worker0).first_link_Bps;
+    ps.tensors            = static_cast<int>(ctx.ps_tensors[p].size());
     for (int t : ctx.ps_tensors[p])
       ps.bytes += ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     // Steady state: every worker moves the shard down and up once per step.
@@ -171,9 +183,9 @@ SimResult simulate(const SimInputs& in)
   if (!in.deployment_path.empty())
     check_readable(in.deployment_path, "deployment");
 
-  int argc      = 1;
-  char name[]   = "sgdsim";
-  char* argv[]  = {name, nullptr};
+  int argc     = 1;
+  char name[]  = "sgdsim";
+  char* argv[] = {name, nullptr};
   sg4::Engine engine(&argc, argv);
   // SimGrid's own chatter about configuration changes goes away; the settings are echoed in the JSON output.
   xbt_log_control_set("xbt_cfg.thresh:warning");
@@ -191,10 +203,9 @@ SimResult simulate(const SimInputs& in)
   engine.load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
 
   const std::vector<HostInfo> hosts = list_hosts(engine);
-  Placement placement = in.deployment_path.empty()
-                            ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
-                            : read_deployment_file(in.deployment_path, hosts, in.platform_path);
-  Scenario scenario = sc;
+  Placement placement = in.deployment_path.empty() ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
+                                                   : read_deployment_file(in.deployment_path, hosts, in.platform_path);
+  Scenario scenario   = sc;
   if (!in.deployment_path.empty()) {
     // The deployment decides the sizes; the options, if the user gave them, must agree (checked by the CLI).
     scenario.workers = static_cast<int>(placement.worker_hosts.size());

@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 struct SimInputs {
   std::string platform_path;
   std::string deployment_path; // empty: automatic placement (--workers, --ps)
   Workload workload;
-  Scenario scenario;                  // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
+  Scenario scenario;                     // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
   std::vector<std::string> log_settings; // SimGrid --log items ("sgdsim_worker.thresh:debug")
 };
 

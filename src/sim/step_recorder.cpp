@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 double union_length(std::vector<std::pair<double, double>> intervals, double lo, double hi)
 {
@@ -34,7 +35,7 @@ double union_length(std::vector<std::pair<double, double>> intervals, double lo,
 StepSplit IntervalAccount::close_window(double begin_s, double end_s)
 {
   StepSplit split;
-  split.compute_s = union_length(compute_, begin_s, end_s);
+  split.compute_s                             = union_length(compute_, begin_s, end_s);
   std::vector<std::pair<double, double>> busy = compute_;
   busy.insert(busy.end(), comm_.begin(), comm_.end());
   double busy_s        = union_length(std::move(busy), begin_s, end_s);

@@ -13,7 +13,8 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_worker, sgdsim, "Workers of the parameter
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
     : ctx_(ctx), recorder_(recorder), rank_(rank), rng_(ctx.scenario.seed, static_cast<std::uint64_t>(rank))
@@ -22,7 +23,7 @@ PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
   for (int p = 0; p < n_ps; p++) {
     downlinks_.push_back(sg4::Mailbox::by_name(downlink_mailbox(p, rank_)));
     uplinks_.push_back(sg4::Mailbox::by_name(ctx_.scenario.sharing == Sharing::FCFS ? uplink_mailbox_fcfs(p)
-                                                                                   : uplink_mailbox(p, rank_)));
+                                                                                    : uplink_mailbox(p, rank_)));
   }
   arrived_.assign(ctx_.workload.tensors.size(), 0);
 }
@@ -108,7 +109,7 @@ void PsWorker::run_step()
     for (std::size_t p = 0; p < n_ps; p++) {
       if (ul_comm[p] || ul_queue[p].empty() || (!overlap && !backward_done))
         continue;
-      int t        = ul_queue[p].front();
+      int t = ul_queue[p].front();
       ul_queue[p].pop_front();
       ul_tensor[p] = t;
       ul_comm[p]   = uplinks_[p]->put_async(ctx_.message(rank_, t),
@@ -148,8 +149,8 @@ void PsWorker::run_step()
       }
       exec = nullptr;
     } else if (tag % 2 == 0) {
-      auto p                  = static_cast<std::size_t>(tag / 2);
-      const int expected      = ctx_.ps_tensors[p][dl_next[p]];
+      auto p             = static_cast<std::size_t>(tag / 2);
+      const int expected = ctx_.ps_tensors[p][dl_next[p]];
       xbt_assert(dl_payload[p] && dl_payload[p]->tensor == expected && dl_payload[p]->worker == rank_,
                  "worker %d: expected tensor %d from PS %zu, received %d", rank_, expected, p,
                  dl_payload[p] ? dl_payload[p]->tensor : -1);

@@ -7,9 +7,11 @@
 
 #include <simgrid/s4u.hpp>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
-class PsWorker {
+class PsWorker
+{
 public:
   PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank);
   void operator()();
@@ -25,9 +27,9 @@ private:
   Rng rng_;
   IntervalAccount account_;
   double step_begin_s_ = 0;
-  std::vector<double> fwd_s_;  // this step's forward time per layer, on the reference device
+  std::vector<double> fwd_s_; // this step's forward time per layer, on the reference device
   std::vector<double> bwd_s_;
-  std::vector<char> arrived_;  // per tensor, this step
+  std::vector<char> arrived_;                     // per tensor, this step
   std::vector<simgrid::s4u::Mailbox*> downlinks_; // per PS
   std::vector<simgrid::s4u::Mailbox*> uplinks_;   // per PS
 };

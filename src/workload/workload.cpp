@@ -1,6 +1,7 @@
 #include "workload/workload.hpp"
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 double Workload::model_bytes() const
 {

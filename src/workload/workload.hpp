@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim {
+namespace sgdsim
+{
 
 /** A parameter tensor: downloaded before the forward of its layer, its gradient uploaded after the backward. */
 struct Tensor {
@@ -24,8 +25,8 @@ struct Layer {
   std::string name;
   /** At least one. With several, each simulated step draws one uniformly with the seeded RNG. */
   std::vector<LayerSample> samples;
-  double fwd_s = 0; // mean over samples
-  double bwd_s = 0; // mean over samples
+  double fwd_s = 0;         // mean over samples
+  double bwd_s = 0;         // mean over samples
   std::vector<int> tensors; // indices into Workload::tensors, in file order
 };
 

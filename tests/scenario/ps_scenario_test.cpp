@@ -1,0 +1,132 @@
+// Scenario tests: real simulations on tiny star platforms (each in its own child process, via
+// simulate_isolated), with expectations in closed form.
+#include "support/sim_helpers.hpp"
+#include "support/tiny.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+using tiny::inputs;
+using tiny::scenario;
+
+TEST(PsScenario, PerFlowCapKeepsDownlinkTimeForOneAndTwoWorkers)
+{
+  // ../shared/validation/li22-facts fact 4 (p3.16xlarge): a 25 Gbps NIC whose single flows are capped at 10 Gbps.
+  // Platform: h0 (PS) and h1..h3 (workers), 25 Gbps full-duplex NICs, a 10 Gbps FATPIPE link on every route.
+  // Workload: one 100 MB tensor, no compute, no update; ps-sync, fair, overlap off: step = downlink + uplink.
+  // Expectation: K = 1 and 2: each flow at 10 Gbps = 1.25 GB/s: 2 * 100 MB / 1.25 GB/s = 0.16 s;
+  //              K = 3: flows share 25 Gbps, 8.33 Gbps each: 2 * 100 MB / (3.125 GB/s / 3) = 0.192 s.
+  std::string plat = tiny::star_platform(4, "25Gbps", "0s", "10Gbps");
+  std::string wl   = tiny::one_tensor_workload("100MB", "0s", "0s");
+  double step[4]   = {0, 0, 0, 0};
+  for (int k = 1; k <= 3; k++)
+    step[k] = simulate_isolated(inputs(plat, wl, scenario(Arch::PS_SYNC, k, Sharing::FAIR, false))).step_time_mean_s;
+  EXPECT_NEAR(step[1], 0.16, 0.16 * 1e-6) << "1 worker: " << step[1] << " s";
+  EXPECT_NEAR(step[2], step[1], step[1] * 0.01) << "2 workers: " << step[2] << " s vs 1 worker: " << step[1] << " s";
+  EXPECT_GT(step[3], step[2] * 1.1) << "3 workers: " << step[3] << " s vs 2 workers: " << step[2] << " s";
+  EXPECT_NEAR(step[3], 0.192, 0.192 * 1e-6) << "3 workers: " << step[3] << " s";
+}
+
+namespace
+{
+double throughput(const std::string& plat, const std::string& wl, Arch arch, int k, Sharing sharing, bool overlap)
+{
+  return simulate_isolated(inputs(plat, wl, scenario(arch, k, sharing, overlap))).throughput_examples_per_s;
+}
+} // namespace
+
+TEST(PsScenario, OverlapIsNeverSlowerAndAsyncNeverBelowSync)
+{
+  // 4 workers and 1 PS on 1 GB/s NICs; 8 layers of 10 MB, 5 ms forward and 10 ms backward each (T_C = 120 ms,
+  // M/B = 80 ms): communication and compute are comparable, so both effects are visible.
+  std::string plat = tiny::star_platform(5, "1GBps");
+  std::string wl   = tiny::layered_workload(8, "10MB", "5ms", "10ms", "2ms");
+  for (Sharing sharing : {Sharing::FAIR, Sharing::FCFS}) {
+    for (Arch arch : {Arch::PS_SYNC, Arch::PS_ASYNC}) {
+      double on  = throughput(plat, wl, arch, 4, sharing, true);
+      double off = throughput(plat, wl, arch, 4, sharing, false);
+      EXPECT_GE(on, off * (1 - 1e-9)) << to_string(arch) << " " << to_string(sharing) << ": overlap on " << on
+                                      << " ex/s, off " << off << " ex/s";
+    }
+    for (bool overlap : {true, false}) {
+      double sync  = throughput(plat, wl, Arch::PS_SYNC, 4, sharing, overlap);
+      double async = throughput(plat, wl, Arch::PS_ASYNC, 4, sharing, overlap);
+      EXPECT_GE(async, sync * (1 - 1e-9))
+          << to_string(sharing) << " overlap " << overlap << ": async " << async << " ex/s, sync " << sync << " ex/s";
+    }
+  }
+}
+
+TEST(PsScenario, SlowWorkerSetsTheSyncStep)
+{
+  // h0: PS; h1: 1 Gf worker; h2: 0.5 Gf worker. The workload's reference speed is 1 Gf: T_F 0.1 s, T_B 0.2 s on
+  // h1, twice that on h2. One 1 MB tensor on 1 GB/s NICs (1 ms per transfer).
+  // Expectation (sync): both workers step together; the step is at least h2's compute, 0.6 s; h1 computes 0.3 s
+  // and waits about 0.3 s for h2 every step.
+  std::string plat        = tiny::star_platform({{"1Gf", "1GBps"}, {"1Gf", "1GBps"}, {"0.5Gf", "1GBps"}});
+  std::string wl          = tiny::one_tensor_workload("1MB", "0.1s", "0.2s");
+  SimResult sync          = simulate_isolated(inputs(plat, wl, scenario(Arch::PS_SYNC, 2, Sharing::FAIR, true)));
+  const WorkerStats& fast = sync.per_worker[0];
+  const WorkerStats& slow = sync.per_worker[1];
+  EXPECT_DOUBLE_EQ(fast.speed_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(slow.speed_ratio, 0.5);
+  EXPECT_NEAR(fast.step_time_mean_s, slow.step_time_mean_s, 1e-9);
+  EXPECT_GE(slow.step_time_mean_s, 0.6);
+  EXPECT_NEAR(slow.compute_s, 0.6, 1e-9) << "the slow host runs the reference times twice as long";
+  EXPECT_NEAR(fast.compute_s, 0.3, 1e-9);
+  EXPECT_NEAR(fast.wait_s, 0.3, 0.3 * 0.02) << "fast worker waits for the slow one: " << fast.wait_s << " s";
+  // Async: each worker runs at its own pace, the fast one about twice as often.
+  SimResult async = simulate_isolated(inputs(plat, wl, scenario(Arch::PS_ASYNC, 2, Sharing::FAIR, true)));
+  EXPECT_NEAR(async.per_worker[1].step_time_mean_s / async.per_worker[0].step_time_mean_s, 2.0, 0.05);
+  EXPECT_GT(async.throughput_examples_per_s, sync.throughput_examples_per_s * 1.3);
+}
+
+TEST(PsScenario, TwoParameterServersHalveTheBottleneck)
+{
+  // Two 50 MB tensors, 4 workers, 1 GB/s NICs, no compute, overlap off, fair.
+  // One PS: 2 * K * M / B = 2 * 4 * 100 MB / 1 GB/s = 0.8 s.
+  // Two PS (one tensor each, round-robin): each PS NIC carries 4 * 50 MB per direction: 0.2 + 0.2 = 0.4 s
+  // (a worker NIC carries 2 flows of 250 MB/s, not a bottleneck).
+  std::string plat = tiny::star_platform(6, "1GBps");
+  std::string wl   = tiny::layered_workload(2, "50MB", "0s", "0s");
+  Scenario one     = scenario(Arch::PS_SYNC, 4, Sharing::FAIR, false);
+  Scenario two     = one;
+  two.ps           = 2;
+  double t1        = simulate_isolated(inputs(plat, wl, one)).step_time_mean_s;
+  SimResult r2     = simulate_isolated(inputs(plat, wl, two));
+  EXPECT_NEAR(t1, 0.8, 0.8 * 1e-6);
+  EXPECT_NEAR(r2.step_time_mean_s, 0.4, 0.4 * 1e-6);
+  ASSERT_EQ(r2.per_ps.size(), 2u);
+  EXPECT_EQ(r2.per_ps[0].tensors, 1);
+  EXPECT_DOUBLE_EQ(r2.per_ps[1].bytes, 50e6);
+  // Steady-state utilization: 4 workers * 50 MB per 0.4 s = 500 MB/s on a 1 GB/s NIC.
+  EXPECT_NEAR(r2.per_ps[0].downlink_utilization, 0.5, 1e-6);
+}
+
+TEST(PsScenario, StepSplitAddsUpToTheStepTime)
+{
+  std::string plat = tiny::star_platform(5, "1GBps", "10us");
+  std::string wl   = tiny::layered_workload(8, "10MB", "5ms", "10ms", "2ms");
+  for (Arch arch : {Arch::PS_SYNC, Arch::PS_ASYNC}) {
+    SimResult r = simulate_isolated(inputs(plat, wl, scenario(arch, 4, Sharing::FAIR, true), false));
+    for (const WorkerStats& w : r.per_worker)
+      EXPECT_NEAR(w.compute_s + w.comm_exposed_s + w.wait_s, w.step_time_mean_s, 1e-9)
+          << to_string(arch) << " worker " << w.rank;
+    EXPECT_NEAR(r.compute_s, 0.12, 1e-9) << "8 layers x (5 + 10) ms on a host of the reference speed";
+  }
+}
+
+TEST(PsScenario, SampledLayerTimesVaryWithTheSeedOnly)
+{
+  // The sampled workload draws each layer's (fwd, bwd) among its profiled samples, per worker and step.
+  std::string plat = tiny::star_platform({{"15.7Tf", "1GBps"}, {"15.7Tf", "1GBps"}, {"15.7Tf", "1GBps"}});
+  SimInputs in =
+      inputs(plat, SGDSIM_TEST_DATA "/sampled_workload.xml", scenario(Arch::PS_ASYNC, 2, Sharing::FAIR, true, 20, 1));
+  SimResult a      = simulate_isolated(in);
+  SimResult b      = simulate_isolated(in);
+  in.scenario.seed = 2;
+  SimResult c      = simulate_isolated(in);
+  EXPECT_EQ(to_json(a).dump(), to_json(b).dump());
+  EXPECT_NE(to_json(a).dump(), to_json(c).dump());
+  EXPECT_GT(a.per_worker[0].step_time_std_s, 0) << "the samples differ, so step times must vary";
+}

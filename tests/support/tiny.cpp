@@ -1,0 +1,101 @@
+#include "support/tiny.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace sgdsim::tiny
+{
+
+namespace
+{
+std::string& dir_path()
+{
+  static std::string path;
+  return path;
+}
+struct Cleanup {
+  pid_t owner = ::getpid();
+  ~Cleanup()
+  {
+    // Children of run_isolated/simulate_isolated exit with _exit and never get here; only the owner cleans.
+    if (!dir_path().empty() && ::getpid() == owner)
+      std::filesystem::remove_all(dir_path());
+  }
+} cleanup;
+std::atomic<int> counter{0};
+} // namespace
+
+std::string temp_dir()
+{
+  if (dir_path().empty()) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sgdsim-test-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed");
+    dir_path() = tmpl;
+  }
+  return dir_path();
+}
+
+std::string write_file(const std::string& name, const std::string& content)
+{
+  std::string path = temp_dir() + "/" + std::to_string(counter++) + "-" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+std::string star_platform(const std::vector<HostSpec>& hosts, const std::string& latency, const std::string& flow_cap)
+{
+  std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                  "<platform version=\"4.1\">\n<zone id=\"star\" routing=\"Full\">\n";
+  for (std::size_t i = 0; i < hosts.size(); i++) {
+    x += "  <host id=\"h" + std::to_string(i) + "\" speed=\"" + hosts[i].speed + "\"/>\n";
+    x += "  <link id=\"nic" + std::to_string(i) + "\" bandwidth=\"" + hosts[i].nic + "\" latency=\"" + latency +
+         "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
+  }
+  if (!flow_cap.empty())
+    x += "  <link id=\"cap\" bandwidth=\"" + flow_cap + "\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n";
+  for (std::size_t i = 0; i < hosts.size(); i++)
+    for (std::size_t j = 0; j < hosts.size(); j++) {
+      if (i == j)
+        continue;
+      x += "  <route src=\"h" + std::to_string(i) + "\" dst=\"h" + std::to_string(j) + "\" symmetrical=\"NO\">";
+      x += "<link_ctn id=\"nic" + std::to_string(i) + "\" direction=\"UP\"/>";
+      if (!flow_cap.empty())
+        x += "<link_ctn id=\"cap\"/>";
+      x += "<link_ctn id=\"nic" + std::to_string(j) + "\" direction=\"DOWN\"/></route>\n";
+    }
+  x += "</zone>\n</platform>\n";
+  return write_file("star.xml", x);
+}
+
+std::string star_platform(int n_hosts, const std::string& nic, const std::string& latency, const std::string& flow_cap)
+{
+  return star_platform(std::vector<HostSpec>(static_cast<std::size_t>(n_hosts), HostSpec{"1Gf", nic}), latency,
+                       flow_cap);
+}
+
+std::string one_tensor_workload(const std::string& size, const std::string& fwd, const std::string& bwd,
+                                const std::string& ps_update, const std::string& reference_speed)
+{
+  return write_file("one_tensor.xml",
+                    "<workload name=\"one\" batch=\"32\" device=\"test\" reference_speed=\"" + reference_speed +
+                        "\" ps_update=\"" + ps_update + "\">\n  <layer name=\"l0\" fwd=\"" + fwd + "\" bwd=\"" + bwd +
+                        "\">\n    <tensor name=\"w\" size=\"" + size + "\"/>\n  </layer>\n</workload>\n");
+}
+
+std::string layered_workload(int layers, const std::string& size, const std::string& fwd, const std::string& bwd,
+                             const std::string& ps_update)
+{
+  std::string x = "<workload name=\"layered\" batch=\"32\" device=\"test\" reference_speed=\"1Gf\" ps_update=\"" +
+                  ps_update + "\">\n";
+  for (int l = 0; l < layers; l++)
+    x += "  <layer name=\"l" + std::to_string(l) + "\" fwd=\"" + fwd + "\" bwd=\"" + bwd + "\"><tensor name=\"w" +
+         std::to_string(l) + "\" size=\"" + size + "\"/></layer>\n";
+  return write_file("layered.xml", x + "</workload>\n");
+}
+
+} // namespace sgdsim::tiny

@@ -1,0 +1,38 @@
+// Tiny platforms and workloads for scenario tests (STYLE.md §8): written to a temporary folder as real XML files,
+// so the tests go through the same loaders as users.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sgdsim::tiny
+{
+
+/** A fresh temporary folder, removed at the end of the test process. */
+std::string temp_dir();
+
+struct HostSpec {
+  std::string speed = "1Gf";
+  std::string nic   = "1GBps"; // full duplex
+};
+
+/** A star: every host has its own NIC link to one non-blocking switch (SimGrid Full routing, explicit routes
+ *  NIC_src(up) [cap] NIC_dst(down)). `flow_cap` (e.g. "10Gbps") adds a FATPIPE link on every route, which limits
+ *  each flow without flows competing on it (STYLE.md facts 10). Hosts are named h0, h1, ... */
+std::string star_platform(const std::vector<HostSpec>& hosts, const std::string& latency = "0s",
+                          const std::string& flow_cap = "");
+std::string star_platform(int n_hosts, const std::string& nic, const std::string& latency = "0s",
+                          const std::string& flow_cap = "");
+
+/** Writes `content` to a new file in temp_dir() and returns its path. */
+std::string write_file(const std::string& name, const std::string& content);
+
+/** A workload of one layer with one tensor. */
+std::string one_tensor_workload(const std::string& size, const std::string& fwd, const std::string& bwd,
+                                const std::string& ps_update = "0s", const std::string& reference_speed = "1Gf");
+
+/** A workload of `layers` layers, each with one tensor of `size` and the given times per layer. */
+std::string layered_workload(int layers, const std::string& size, const std::string& fwd, const std::string& bwd,
+                             const std::string& ps_update = "0s");
+
+} // namespace sgdsim::tiny
