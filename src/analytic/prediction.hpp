@@ -3,8 +3,7 @@
 
 #include <string>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct Prediction {
   std::string model;    // stable id, e.g. "ps-sync-hybrid" (README "Analytic model ids")

@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 double ps_sync_fair_step_s(int k_workers, double model_bytes, double bottleneck_Bps, double t_c_s, double t_s_s)
 {

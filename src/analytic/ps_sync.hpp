@@ -1,8 +1,7 @@
 // Synchronous SGD with one parameter server, coarse model (MODELS.md §2, [LI22] §3.1.1). Pure functions.
 #pragma once
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** Eq. 7, equal sharing of the PS link: T = K*M/B + T_C + K*M/B + T_S (seconds). */
 double ps_sync_fair_step_s(int k_workers, double model_bytes, double bottleneck_Bps, double t_c_s, double t_s_s);

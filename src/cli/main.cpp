@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace
-{
+namespace {
 constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "\n"
                                "Predicts the throughput of data-parallel DNN training on a cluster (SimGrid).\n"

@@ -9,11 +9,9 @@
 
 namespace po = boost::program_options;
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 constexpr const char* kDefaultPlatform = "platforms/aws-p3.2xlarge.xml";
 constexpr const char* kDefaultWorkload = "workloads/resnet50-v100-b32.xml";
 

@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct RunOptions {
   std::string platform;   // resolved path

@@ -11,8 +11,7 @@
 #include <cstdio>
 #include <iostream>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 int run_command(const std::vector<std::string>& args, const std::string& data_dir)
 {

@@ -4,8 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** Runs the command; returns the exit status. Throws InputError on bad input. */
 int run_command(const std::vector<std::string>& args, const std::string& data_dir);

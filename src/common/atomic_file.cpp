@@ -8,8 +8,7 @@
 #include <fstream>
 #include <unistd.h>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 void write_file_atomically(const std::string& path, const std::string& content)
 {

@@ -4,8 +4,7 @@
 
 #include <string>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** Writes `content` to `path` atomically. Throws InputError if the folder is not writable. */
 void write_file_atomically(const std::string& path, const std::string& content);

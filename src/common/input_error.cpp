@@ -1,10 +1,8 @@
 #include "common/input_error.hpp"
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 std::string format(const std::string& file, int line, const std::string& message)
 {
   if (file.empty())

@@ -5,11 +5,9 @@
 #include <stdexcept>
 #include <string>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-class InputError : public std::runtime_error
-{
+class InputError : public std::runtime_error {
 public:
   /** An error at a line of a file; line 0 means "the file as a whole" and is left out of the message. */
   InputError(std::string file, int line, const std::string& message);

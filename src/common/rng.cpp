@@ -1,10 +1,8 @@
 #include "common/rng.hpp"
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 std::uint64_t splitmix64(std::uint64_t& x)
 {
   // Constants from Steele, Lea, Flood: "Fast splittable pseudorandom number generators" (OOPSLA 2014).

@@ -4,11 +4,9 @@
 
 #include <cstdint>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-class Rng
-{
+class Rng {
 public:
   /** A generator for (seed, stream): each worker gets its own stream, so draws do not depend on actor order. */
   Rng(std::uint64_t seed, std::uint64_t stream);

@@ -4,11 +4,9 @@
 
 #include <utility>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 template <class E>
 struct Named {
   const char* word;

@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 enum class Arch { PS_ASYNC, PS_SYNC };
 /** How the PS NIC is shared: SimGrid's max-min flows, one transfer at a time per direction, or both averaged. */

@@ -5,8 +5,7 @@
 #include <simgrid/Exception.hpp>
 #include <xbt/parse_units.hpp>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 const char* quantity_si_unit(Quantity q)
 {
@@ -38,8 +37,7 @@ const char* quantity_valid_units(Quantity q)
   return "?";
 }
 
-namespace
-{
+namespace {
 // Problems are reported without the file/line prefix, which the caller adds.
 struct UnitProblem {
   std::string text;

@@ -7,8 +7,7 @@
 
 #include <string>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 enum class Quantity { TIME, SIZE, BANDWIDTH, SPEED };
 

@@ -7,11 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 std::string join(std::initializer_list<const char*> names)
 {
   std::string out;

@@ -10,11 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-class XmlSource
-{
+class XmlSource {
 public:
   /** Reads and parses `path`. Throws InputError if the file cannot be read or is not well-formed XML. */
   explicit XmlSource(std::string path);

@@ -8,11 +8,9 @@
 #include <map>
 #include <set>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 constexpr const char* kPlatform = "platform";
 constexpr const char* kVersion  = "version";
 constexpr const char* kActor    = "actor";

@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** A platform host as seen by the placement: its name and its optional "role" property ("ps" or "worker"). */
 struct HostInfo {

@@ -7,8 +7,7 @@
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 RouteInfo route_info(const sg4::Host* src, const sg4::Host* dst)
 {

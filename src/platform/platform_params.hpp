@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct RouteInfo {
   double latency_s      = 0; // sum of the link latencies on the route (before any model factor)

@@ -2,14 +2,15 @@
 
 #include <cstdarg>
 #include <cstdio>
+
+// simgrid/version.h needs the macros of xbt/base.h first (a separate block keeps clang-format from reordering).
+#include <xbt/base.h>
+
 #include <simgrid/version.h>
-#include <xbt/base.h> // version.h needs its macros
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char* format, ...)
 {

@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct RunReport {
   std::string platform_path;

@@ -10,11 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 struct Child {
   pid_t pid = -1;
   int fd    = -1;

@@ -5,8 +5,7 @@
 
 #include "sim/simulation.hpp"
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** Runs simulate(inputs) in a child process (two for hybrid sharing) and returns its result. Rethrows the
  *  child's InputError as an InputError with the same message; other failures as std::runtime_error. */

@@ -5,8 +5,7 @@
 
 #include <string>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** PS sender -> worker (downlink: the current parameters of one tensor), and
  *  worker -> PS receiver (uplink: the gradient of one tensor). Carries which worker and which tensor. */

@@ -15,11 +15,9 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ps, sgdsim, "Parameter servers");
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 /** State shared by a PS's actors, which all run on the PS host (no simulated cost to share it). */
 struct PsShared {
   std::deque<TensorMsg*> arrivals; // gradients received, not yet applied, in arrival order

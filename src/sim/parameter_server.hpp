@@ -5,8 +5,7 @@
 
 #include "sim/sim_context.hpp"
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** The body of PS `rank`'s main actor; it spawns its connection actors and runs until the simulation ends. */
 void run_parameter_server(const SimContext& ctx, int rank);

@@ -8,8 +8,7 @@
 
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct SimContext {
   const Workload& workload;

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 double harmonic2(double a, double b)
 {
   return (a > 0 && b > 0) ? 2.0 / (1.0 / a + 1.0 / b) : std::max(a, b);

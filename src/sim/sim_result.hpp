@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct WorkerStats {
   int rank = 0;

@@ -21,8 +21,7 @@ XBT_LOG_NEW_CATEGORY(sgdsim, "sgdsim: simulation of data-parallel DNN training")
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 std::string downlink_mailbox(int ps, int worker)
 {
@@ -76,8 +75,7 @@ void validate_scenario(const Scenario& sc)
     throw InputError("--warmup " + std::to_string(sc.warmup) + ": must be in [0, " + std::to_string(kMaxSteps) + "]");
 }
 
-namespace
-{
+namespace {
 void check_readable(const std::string& path, const char* what)
 {
   std::ifstream in(path);
@@ -183,10 +181,17 @@ SimResult simulate(const SimInputs& in)
   if (!in.deployment_path.empty())
     check_readable(in.deployment_path, "deployment");
 
-  int argc     = 1;
-  char name[]  = "sgdsim";
-  char* argv[] = {name, nullptr};
-  sg4::Engine engine(&argc, argv);
+  std::vector<std::string> engine_args = {"sgdsim", "--log=xbt_cfg.thresh:warning"};
+#ifdef SGDSIM_SANITIZER_BUILD
+  // The context factory is chosen when the engine is built; see SGDSIM_SANITIZE in CMakeLists.txt.
+  engine_args.emplace_back("--cfg=contexts/factory:thread");
+#endif
+  std::vector<char*> argv;
+  for (std::string& a : engine_args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(engine_args.size());
+  sg4::Engine engine(&argc, argv.data());
   // SimGrid's own chatter about configuration changes goes away; the settings are echoed in the JSON output.
   xbt_log_control_set("xbt_cfg.thresh:warning");
   for (const std::string& setting : in.log_settings)

@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 struct SimInputs {
   std::string platform_path;

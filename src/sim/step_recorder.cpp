@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 double union_length(std::vector<std::pair<double, double>> intervals, double lo, double hi)
 {

@@ -6,8 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** How one step of one worker was spent; the three parts add up to the step time. */
 struct StepSplit {
@@ -18,8 +17,7 @@ struct StepSplit {
 
 /** Collects a worker's busy intervals and splits each step window [begin, end] into StepSplit. Intervals that
  *  reach beyond a window are kept for the next one. */
-class IntervalAccount
-{
+class IntervalAccount {
 public:
   void add_compute(double start_s, double end_s) { compute_.emplace_back(start_s, end_s); }
   void add_comm(double start_s, double end_s) { comm_.emplace_back(start_s, end_s); }
@@ -38,8 +36,7 @@ struct WorkerTrace {
   std::vector<StepSplit> splits;  // one per simulated step
 };
 
-class StepRecorder
-{
+class StepRecorder {
 public:
   StepRecorder(int workers, int warmup, int steps);
   /** Worker `rank` finished a step at `end_s`, spent as `split`. */

@@ -13,8 +13,7 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_worker, sgdsim, "Workers of the parameter
 
 namespace sg4 = simgrid::s4u;
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
     : ctx_(ctx), recorder_(recorder), rank_(rank), rng_(ctx.scenario.seed, static_cast<std::uint64_t>(rank))

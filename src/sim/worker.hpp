@@ -7,11 +7,9 @@
 
 #include <simgrid/s4u.hpp>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-class PsWorker
-{
+class PsWorker {
 public:
   PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank);
   void operator()();

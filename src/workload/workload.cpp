@@ -1,7 +1,6 @@
 #include "workload/workload.hpp"
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 double Workload::model_bytes() const
 {

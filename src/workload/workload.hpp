@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** A parameter tensor: downloaded before the forward of its layer, its gradient uploaded after the backward. */
 struct Tensor {

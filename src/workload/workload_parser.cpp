@@ -5,11 +5,9 @@
 
 #include <map>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
-namespace
-{
+namespace {
 // Element and attribute names: used both for the lookup and in the messages.
 constexpr const char* kWorkload       = "workload";
 constexpr const char* kLayer          = "layer";

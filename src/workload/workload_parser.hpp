@@ -6,8 +6,7 @@
 
 #include <string>
 
-namespace sgdsim
-{
+namespace sgdsim {
 
 /** Parses and validates the workload file at `path`. Throws InputError on any problem. */
 Workload parse_workload_file(const std::string& path);

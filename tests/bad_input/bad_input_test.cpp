@@ -10,8 +10,7 @@
 
 using namespace sgdsim;
 
-namespace
-{
+namespace {
 const std::string kBad = SGDSIM_TEST_DATA "/bad/";
 
 std::string workload_error(const std::string& file)

@@ -13,8 +13,7 @@ struct LimitCase {
   int layers; // the model is split in that many equal tensors (M stays 100 MB)
 };
 
-class PsSyncLimit : public ::testing::TestWithParam<LimitCase>
-{
+class PsSyncLimit : public ::testing::TestWithParam<LimitCase> {
 protected:
   // Platform: K+1 hosts on a star of 1 GB/s full-duplex NICs, latency 0. h0 is the PS.
   // Workload: M = 100 MB, T_F = T_B = 0.05 s (T_C = 0.1 s), T_S = 0.01 s: M/B = 0.1 s.

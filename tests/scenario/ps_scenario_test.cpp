@@ -27,8 +27,7 @@ TEST(PsScenario, PerFlowCapKeepsDownlinkTimeForOneAndTwoWorkers)
   EXPECT_NEAR(step[3], 0.192, 0.192 * 1e-6) << "3 workers: " << step[3] << " s";
 }
 
-namespace
-{
+namespace {
 double throughput(const std::string& plat, const std::string& wl, Arch arch, int k, Sharing sharing, bool overlap)
 {
   return simulate_isolated(inputs(plat, wl, scenario(arch, k, sharing, overlap))).throughput_examples_per_s;

@@ -6,8 +6,7 @@
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
 
-namespace sgdsim::tiny
-{
+namespace sgdsim::tiny {
 
 inline SimInputs inputs(const std::string& platform, const std::string& workload, const Scenario& sc, bool ideal = true)
 {

@@ -7,37 +7,32 @@
 #include <stdexcept>
 #include <unistd.h>
 
-namespace sgdsim::tiny
-{
+namespace sgdsim::tiny {
 
-namespace
-{
-std::string& dir_path()
-{
-  static std::string path;
-  return path;
-}
-struct Cleanup {
+namespace {
+// The folder's path lives in the object that removes it, so it cannot be destroyed first (static order).
+struct TempFolder {
+  std::string path;
   pid_t owner = ::getpid();
-  ~Cleanup()
+  ~TempFolder()
   {
-    // Children of run_isolated/simulate_isolated exit with _exit and never get here; only the owner cleans.
-    if (!dir_path().empty() && ::getpid() == owner)
-      std::filesystem::remove_all(dir_path());
+    // Children of simulate_isolated exit with _exit and never get here; only the owner cleans.
+    if (!path.empty() && ::getpid() == owner)
+      std::filesystem::remove_all(path);
   }
-} cleanup;
+} folder;
 std::atomic<int> counter{0};
 } // namespace
 
 std::string temp_dir()
 {
-  if (dir_path().empty()) {
+  if (folder.path.empty()) {
     std::string tmpl = (std::filesystem::temp_directory_path() / "sgdsim-test-XXXXXX").string();
     if (::mkdtemp(tmpl.data()) == nullptr)
       throw std::runtime_error("mkdtemp failed");
-    dir_path() = tmpl;
+    folder.path = tmpl;
   }
-  return dir_path();
+  return folder.path;
 }
 
 std::string write_file(const std::string& name, const std::string& content)

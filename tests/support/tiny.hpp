@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace sgdsim::tiny
-{
+namespace sgdsim::tiny {
 
 /** A fresh temporary folder, removed at the end of the test process. */
 std::string temp_dir();

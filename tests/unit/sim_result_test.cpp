@@ -5,8 +5,7 @@
 
 using namespace sgdsim;
 
-namespace
-{
+namespace {
 SimResult sample(double thr, double step)
 {
   SimResult r;

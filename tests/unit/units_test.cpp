@@ -11,9 +11,7 @@ struct UnitCase {
   double expected;
 };
 
-class UnitsParse : public ::testing::TestWithParam<UnitCase>
-{
-};
+class UnitsParse : public ::testing::TestWithParam<UnitCase> {};
 
 TEST_P(UnitsParse, GivesSIValue)
 {
@@ -30,8 +28,7 @@ INSTANTIATE_TEST_SUITE_P(SimGridGrammar, UnitsParse,
                                            UnitCase{Quantity::BANDWIDTH, "1GBps", 1e9},
                                            UnitCase{Quantity::SPEED, "15.7Tf", 15.7e12}));
 
-namespace
-{
+namespace {
 std::string error_of(Quantity q, const std::string& text)
 {
   try {
