@@ -16,6 +16,7 @@ constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "\n"
                                "Commands:\n"
                                "  run       simulate one scenario and show the analytic models beside it\n"
+                               "  analytic  the analytic models only, in milliseconds (no simulation)\n"
                                "  help      print this help (sgdsim COMMAND --help for a command's options)\n"
                                "  version   print the versions of sgdsim and SimGrid\n";
 }
@@ -34,7 +35,9 @@ int main(int argc, char** argv)
     }
     if (args[0] == "run")
       return sgdsim::run_command(args, SGDSIM_DATA_DIR);
-    std::cerr << "sgdsim: error: unknown command '" << args[0] << "' (valid: run, help, version)\n";
+    if (args[0] == "analytic")
+      return sgdsim::analytic_command(args, SGDSIM_DATA_DIR);
+    std::cerr << "sgdsim: error: unknown command '" << args[0] << "' (valid: run, analytic, help, version)\n";
     return 2;
   } catch (const sgdsim::InputError& e) {
     std::cerr << "sgdsim: error: " << e.what() << "\n";

@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include "common/input_error.hpp"
+#include "common/units.hpp"
 
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -47,7 +48,13 @@ po::options_description scenario_options()
     ("cfg", po::value<std::vector<std::string>>()->composing(),
      "SimGrid configuration item NAME:VALUE, repeatable (e.g. --cfg=network/model:CM02); recorded in the JSON")
     ("log", po::value<std::vector<std::string>>()->composing(),
-     "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug)");
+     "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug)")
+    ("rho-t", po::value<double>()->default_value(0.6, "0.6"),
+     "analytic: threshold of the async hybrid model (MODELS.md eq. 5); [LI22]: 0.5 on 1 Gbps CPU clusters, 0.6 on AWS")
+    ("tensor-overhead", po::value<std::string>()->default_value("0"),
+     "analytic: fixed cost c after each tensor's reception, e.g. 50us ([LI20], MODELS.md §5)")
+    ("tensor-overhead-per-byte", po::value<std::string>()->default_value("0"),
+     "analytic: cost a per byte after each tensor's reception, as a time per byte, e.g. 0.1ns ([LI20])");
   // clang-format on
   return d;
 }
@@ -74,14 +81,18 @@ T get_or(const po::variables_map& vm, const char* name, T fallback)
 }
 } // namespace
 
-RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir)
+RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
+                             const std::string& command)
 {
   po::options_description all;
   all.add(command_options()).add(scenario_options());
   RunOptions opts;
   std::ostringstream help;
-  help << "Usage: sgdsim run [options]\n\nSimulates data-parallel training of a workload on a platform and prints "
-          "the result.\nQuantities take SimGrid units (1.5ms, 25MB, 10Gbps).\n\n"
+  help << "Usage: sgdsim " << command << " [options]\n\n"
+       << (command == "run" ? "Simulates data-parallel training of a workload on a platform and prints the result "
+                              "beside the analytic models."
+                            : "Prints the analytic models' predictions for a scenario, without simulating.")
+       << "\nQuantities take SimGrid units (1.5ms, 25MB, 10Gbps).\n\n"
        << all;
   opts.help_text = help.str();
 
@@ -90,7 +101,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     std::vector<std::string> rest(args.begin() + 1, args.end());
     po::store(po::command_line_parser(rest).options(all).run(), vm);
   } catch (const po::error& e) {
-    throw InputError(std::string("sgdsim run: ") + e.what());
+    throw InputError("sgdsim " + command + ": " + e.what());
   }
   if (vm.count("help")) {
     opts.help = true;
@@ -131,6 +142,12 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.seed           = vm["seed"].as<std::uint64_t>();
   sc.simgrid_cfg    = get_or<std::vector<std::string>>(vm, "cfg", {});
   opts.log_settings = get_or<std::vector<std::string>>(vm, "log", {});
+  opts.rho_t        = vm["rho-t"].as<double>();
+  if (!(opts.rho_t >= 0 && opts.rho_t <= 1))
+    throw InputError("--rho-t " + std::to_string(opts.rho_t) + ": must be in [0, 1]");
+  opts.tensor_overhead_s = parse_quantity(Quantity::TIME, vm["tensor-overhead"].as<std::string>(), "--tensor-overhead");
+  opts.tensor_overhead_s_per_byte =
+      parse_quantity(Quantity::TIME, vm["tensor-overhead-per-byte"].as<std::string>(), "--tensor-overhead-per-byte");
 
   for (const std::string* out : {&opts.json_path}) {
     if (out->empty())
@@ -149,6 +166,7 @@ std::string scenario_file_text(const RunOptions& opts)
 {
   const Scenario& sc = opts.scenario;
   std::ostringstream out;
+  out.precision(15); // enough for the decimal values users write, without binary noise
   out << "# sgdsim scenario (sgdsim run --scenario FILE)\n";
   out << "platform = " << opts.platform << "\n";
   out << "workload = " << opts.workload << "\n";
@@ -167,6 +185,12 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "cfg = " << c << "\n";
   for (const std::string& l : opts.log_settings)
     out << "log = " << l << "\n";
+  if (opts.rho_t != 0.6)
+    out << "rho-t = " << opts.rho_t << "\n";
+  if (opts.tensor_overhead_s != 0)
+    out << "tensor-overhead = " << opts.tensor_overhead_s << "s\n";
+  if (opts.tensor_overhead_s_per_byte != 0)
+    out << "tensor-overhead-per-byte = " << opts.tensor_overhead_s_per_byte << "s\n";
   return out.str();
 }
 

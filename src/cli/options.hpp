@@ -21,12 +21,16 @@ struct RunOptions {
   bool ps_given       = false;
   Scenario scenario;
   std::vector<std::string> log_settings;
+  double rho_t                      = 0.6; // analytic: eq. 5 threshold
+  double tensor_overhead_s          = 0;   // analytic: [LI20] c
+  double tensor_overhead_s_per_byte = 0;   // analytic: [LI20] a
   std::string help_text;
 };
 
 /** Parses `sgdsim run` arguments (argv[0] is "run"). `data_dir` is where the shipped default inputs are looked
  *  up when they are not under the working directory. Throws InputError on any bad option. */
-RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir);
+RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
+                             const std::string& command = "run");
 
 /** The resolved options as a scenario file that reproduces the run (--print-scenario). */
 std::string scenario_file_text(const RunOptions& opts);

@@ -1,5 +1,6 @@
 #include "cli/run_command.hpp"
 
+#include "analytic/predict.hpp"
 #include "cli/options.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
@@ -13,6 +14,84 @@
 
 namespace sgdsim {
 
+namespace {
+AnalyticInputs analytic_inputs(const RunOptions& opts, const Workload& wl, const Scenario& sc, const NetworkParams& net,
+                               std::vector<double> speed_ratio)
+{
+  AnalyticInputs a;
+  a.workload                   = &wl;
+  a.scenario                   = sc;
+  a.net                        = net;
+  a.speed_ratio                = std::move(speed_ratio);
+  a.rho_t                      = opts.rho_t;
+  a.tensor_overhead_s          = opts.tensor_overhead_s;
+  a.tensor_overhead_s_per_byte = opts.tensor_overhead_s_per_byte;
+  return a;
+}
+
+std::vector<double> speed_ratios(const SimResult& r)
+{
+  std::vector<double> out;
+  for (const WorkerStats& w : r.per_worker)
+    out.push_back(w.speed_ratio);
+  return out;
+}
+
+SimInputs sim_inputs(const RunOptions& opts)
+{
+  validate_scenario(opts.scenario);
+  SimInputs inputs;
+  inputs.platform_path   = opts.platform;
+  inputs.deployment_path = opts.deployment;
+  inputs.workload        = parse_workload_file(opts.workload);
+  inputs.scenario        = opts.scenario;
+  inputs.log_settings    = opts.log_settings;
+  return inputs;
+}
+
+// With a deployment, the sizes come from it; options that disagree are errors.
+Scenario resolve_sizes(const RunOptions& opts, int workers, int ps)
+{
+  Scenario sc = opts.scenario;
+  if (opts.deployment.empty())
+    return sc;
+  if (opts.workers_given && sc.workers != workers)
+    throw InputError("--workers " + std::to_string(sc.workers) + ": the deployment " + opts.deployment + " has " +
+                     std::to_string(workers) + " workers");
+  if (opts.ps_given && sc.ps != ps)
+    throw InputError("--ps " + std::to_string(sc.ps) + ": the deployment " + opts.deployment + " has " +
+                     std::to_string(ps) + " parameter servers");
+  sc.workers = workers;
+  sc.ps      = ps;
+  return sc;
+}
+} // namespace
+
+int analytic_command(const std::vector<std::string>& args, const std::string& data_dir)
+{
+  RunOptions opts = parse_run_options(args, data_dir, "analytic");
+  if (opts.help) {
+    std::cout << opts.help_text;
+    return 0;
+  }
+  SimInputs inputs        = sim_inputs(opts);
+  inputs.scenario.sharing = Sharing::FAIR; // the probe loads the platform only; sharing plays no part
+  PlatformProbe probe     = probe_platform_isolated(inputs);
+  RunReport report;
+  report.platform_path   = opts.platform;
+  report.deployment_path = opts.deployment;
+  report.workload        = &inputs.workload;
+  report.scenario        = resolve_sizes(opts, probe.workers, probe.ps);
+  report.log_settings    = opts.log_settings;
+  report.has_simulation  = false;
+  report.network         = probe.network;
+  report.analytic = predict(analytic_inputs(opts, inputs.workload, report.scenario, probe.network, probe.speed_ratio));
+  std::cout << format_analytic_table(report);
+  if (!opts.json_path.empty())
+    write_file_atomically(opts.json_path, report_json(report).dump(2) + "\n");
+  return 0;
+}
+
 int run_command(const std::vector<std::string>& args, const std::string& data_dir)
 {
   RunOptions opts = parse_run_options(args, data_dir);
@@ -24,13 +103,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     std::cout << scenario_file_text(opts);
     return 0;
   }
-  validate_scenario(opts.scenario);
-  SimInputs inputs;
-  inputs.platform_path   = opts.platform;
-  inputs.deployment_path = opts.deployment;
-  inputs.workload        = parse_workload_file(opts.workload);
-  inputs.scenario        = opts.scenario;
-  inputs.log_settings    = opts.log_settings;
+  SimInputs inputs = sim_inputs(opts);
 
   const auto wall_start = std::chrono::steady_clock::now();
   RunReport report;
@@ -40,21 +113,12 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   report.platform_path   = opts.platform;
   report.deployment_path = opts.deployment;
   report.workload        = &inputs.workload;
-  report.scenario        = opts.scenario;
+  report.scenario        = resolve_sizes(opts, static_cast<int>(report.simulated.per_worker.size()),
+                                         static_cast<int>(report.simulated.per_ps.size()));
   report.log_settings    = opts.log_settings;
-  if (!opts.deployment.empty()) {
-    const int k = static_cast<int>(report.simulated.per_worker.size());
-    const int m = static_cast<int>(report.simulated.per_ps.size());
-    if (opts.workers_given && opts.scenario.workers != k)
-      throw InputError("--workers " + std::to_string(opts.scenario.workers) + ": the deployment " + opts.deployment +
-                       " has " + std::to_string(k) + " workers");
-    if (opts.ps_given && opts.scenario.ps != m)
-      throw InputError("--ps " + std::to_string(opts.scenario.ps) + ": the deployment " + opts.deployment + " has " +
-                       std::to_string(m) + " parameter servers");
-    report.scenario.workers = k;
-    report.scenario.ps      = m;
-  }
-
+  report.network         = report.simulated.network;
+  report.analytic        = predict(analytic_inputs(opts, inputs.workload, report.scenario, report.simulated.network,
+                                                   speed_ratios(report.simulated)));
   std::cout << format_table(report);
   std::cout.flush();
   if (!opts.json_path.empty())

@@ -1,5 +1,6 @@
 #include "report/run_report.hpp"
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -61,11 +62,11 @@ double relative_difference(double analytic, double simulated)
   return simulated != 0 ? (analytic - simulated) / simulated : 0.0;
 }
 
-std::string format_table(const RunReport& rep)
+namespace {
+std::string header(const RunReport& rep)
 {
-  const Workload& wl   = *rep.workload;
-  const Scenario& sc   = rep.scenario;
-  const SimResult& sim = rep.simulated;
+  const Workload& wl = *rep.workload;
+  const Scenario& sc = rep.scenario;
   std::string out;
   out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, sharing %s\n", SGDSIM_VERSION, to_string(sc.arch),
              sc.workers, sc.ps, sc.overlap ? "on" : "off", sharing_note(sc.sharing));
@@ -74,8 +75,45 @@ std::string format_table(const RunReport& rep)
              wl.model_bytes() / 1e6, wl.fwd_s() * 1e3, wl.bwd_s() * 1e3, wl.device.c_str());
   out += fmt("  platform  %s, %s\n", rep.platform_path.c_str(),
              rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str());
-  out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s\n", sc.steps, sc.warmup,
-             static_cast<unsigned long long>(sc.seed), cfg_list(sc.simgrid_cfg).c_str());
+  out += fmt("  network   PS 0 -> worker 0: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n",
+             rep.network.bottleneck_Bps * 8 / 1e9,
+             std::isfinite(rep.network.flow_cap_Bps) ? fmt("%.4g Gbps", rep.network.flow_cap_Bps * 8 / 1e9).c_str()
+                                                     : "none",
+             rep.network.latency_s * 1e6);
+  if (rep.has_simulation)
+    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s\n", sc.steps, sc.warmup,
+               static_cast<unsigned long long>(sc.seed), cfg_list(sc.simgrid_cfg).c_str());
+  return out;
+}
+
+std::string analytic_rows(const RunReport& rep)
+{
+  std::string out;
+  if (rep.has_simulation)
+    out += "\nanalytic models                     throughput        step time   vs simulated\n";
+  else
+    out += "\nanalytic models                     throughput        step time\n";
+  for (const Prediction& p : rep.analytic) {
+    std::string diff = rep.has_simulation
+                           ? fmt(" %+13.2f%%", 100 * relative_difference(p.throughput_examples_per_s,
+                                                                         rep.simulated.throughput_examples_per_s))
+                           : std::string();
+    out += fmt("  %-30s %12.2f ex/s %12.6f s%s   %s\n", p.model.c_str(), p.throughput_examples_per_s, p.step_time_s,
+               diff.c_str(), p.equation.c_str());
+  }
+  return out;
+}
+} // namespace
+
+std::string format_analytic_table(const RunReport& rep)
+{
+  return header(rep) + analytic_rows(rep);
+}
+
+std::string format_table(const RunReport& rep)
+{
+  const SimResult& sim = rep.simulated;
+  std::string out      = header(rep);
   out += "\nsimulated\n";
   out += fmt("  throughput         %12.2f examples/s\n", sim.throughput_examples_per_s);
   out += fmt("  step time          %12.6f s mean (std %.6f s, min %.6f s, max %.6f s)\n", sim.step_time_mean_s,
@@ -108,13 +146,8 @@ std::string format_table(const RunReport& rep)
     out += fmt("  workers            fastest %d (%s) %.6f s per step, slowest %d (%s) %.6f s per step\n", fast->rank,
                fast->host.c_str(), fast->step_time_mean_s, slow->rank, slow->host.c_str(), slow->step_time_mean_s);
   }
-  if (!rep.analytic.empty()) {
-    out += "\nanalytic models                     throughput        step time   vs simulated\n";
-    for (const Prediction& p : rep.analytic)
-      out += fmt("  %-30s %12.2f ex/s %12.6f s %+13.2f%%   %s\n", p.model.c_str(), p.throughput_examples_per_s,
-                 p.step_time_s, 100 * relative_difference(p.throughput_examples_per_s, sim.throughput_examples_per_s),
-                 p.equation.c_str());
-  }
+  if (!rep.analytic.empty())
+    out += analytic_rows(rep);
   return out;
 }
 
@@ -151,7 +184,12 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"fwd_s", wl.fwd_s()},
                           {"bwd_s", wl.bwd_s()},
                           {"ps_update_s", wl.ps_update_s}};
-  j["simulated"]       = to_json(rep.simulated);
+  j["network"]         = {{"bottleneck_Bps", rep.network.bottleneck_Bps},
+                          {"flow_cap_Bps", std::isfinite(rep.network.flow_cap_Bps)
+                                               ? nlohmann::ordered_json(rep.network.flow_cap_Bps)
+                                               : nlohmann::ordered_json()},
+                          {"latency_s", rep.network.latency_s}};
+  j["simulated"]       = rep.has_simulation ? to_json(rep.simulated) : nlohmann::ordered_json();
   j["analytic"]        = nlohmann::ordered_json::array();
   for (const Prediction& p : rep.analytic)
     j["analytic"].push_back({{"model", p.model},

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analytic/prediction.hpp"
+#include "common/network_params.hpp"
 #include "common/scenario.hpp"
 #include "sim/sim_result.hpp"
 #include "workload/workload.hpp"
@@ -19,7 +20,9 @@ struct RunReport {
   const Workload* workload = nullptr;
   Scenario scenario;
   std::vector<std::string> log_settings;
+  bool has_simulation = true; // false for `sgdsim analytic`
   SimResult simulated;
+  NetworkParams network; // what the analytic models read off the platform
   std::vector<Prediction> analytic;
 };
 
@@ -31,6 +34,8 @@ double relative_difference(double analytic, double simulated);
 
 /** The human table (fixed number formats: identical inputs give identical text). */
 std::string format_table(const RunReport& report);
+/** The table of `sgdsim analytic`: the scenario, the platform's numbers and every applicable model. */
+std::string format_analytic_table(const RunReport& report);
 /** The --json document. */
 nlohmann::ordered_json report_json(const RunReport& report);
 

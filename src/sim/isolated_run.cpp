@@ -3,8 +3,11 @@
 #include "common/input_error.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <simgrid/Exception.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -31,7 +34,7 @@ void write_all(int fd, const std::string& data)
   }
 }
 
-Child start_child(const SimInputs& inputs)
+Child start_child(const std::function<nlohmann::ordered_json()>& body)
 {
   int fds[2];
   if (::pipe(fds) != 0)
@@ -45,7 +48,7 @@ Child start_child(const SimInputs& inputs)
     nlohmann::ordered_json reply;
     int code = 0;
     try {
-      reply["result"] = to_json(simulate(inputs));
+      reply["result"] = body();
     } catch (const InputError& e) {
       reply["input_error"] = e.what();
       code                 = 2;
@@ -65,7 +68,7 @@ Child start_child(const SimInputs& inputs)
   return Child{pid, fds[0]};
 }
 
-SimResult finish_child(const Child& child)
+nlohmann::ordered_json finish_child_json(const Child& child)
 {
   std::string data;
   char buf[65536];
@@ -92,20 +95,30 @@ SimResult finish_child(const Child& child)
     throw InputError(reply["input_error"].get<std::string>());
   if (reply.contains("error"))
     throw std::runtime_error(reply["error"].get<std::string>());
-  return sim_result_from_json(reply.at("result"));
+  return reply.at("result");
+}
+
+SimResult finish_child(const Child& child)
+{
+  return sim_result_from_json(finish_child_json(child));
+}
+
+Child start_simulation(const SimInputs& inputs)
+{
+  return start_child([&inputs] { return to_json(simulate(inputs)); });
 }
 } // namespace
 
 SimResult simulate_isolated(const SimInputs& inputs)
 {
   if (inputs.scenario.sharing != Sharing::HYBRID)
-    return finish_child(start_child(inputs));
+    return finish_child(start_simulation(inputs));
   SimInputs fair        = inputs;
   fair.scenario.sharing = Sharing::FAIR;
   SimInputs fcfs        = inputs;
   fcfs.scenario.sharing = Sharing::FCFS;
-  Child a               = start_child(fair);
-  Child b               = start_child(fcfs);
+  Child a               = start_simulation(fair);
+  Child b               = start_simulation(fcfs);
   SimResult ra;
   try {
     ra = finish_child(a);
@@ -117,6 +130,35 @@ SimResult simulate_isolated(const SimInputs& inputs)
     throw;
   }
   return combine_hybrid(ra, finish_child(b));
+}
+
+} // namespace sgdsim
+
+namespace sgdsim {
+
+PlatformProbe probe_platform_isolated(const SimInputs& inputs)
+{
+  nlohmann::ordered_json j = finish_child_json(start_child([&inputs] {
+    PlatformProbe p = probe_platform(inputs);
+    nlohmann::ordered_json out;
+    out["bottleneck_Bps"] = p.network.bottleneck_Bps;
+    out["flow_cap_Bps"]   = std::isfinite(p.network.flow_cap_Bps) ? nlohmann::ordered_json(p.network.flow_cap_Bps)
+                                                                  : nlohmann::ordered_json();
+    out["latency_s"]      = p.network.latency_s;
+    out["speed_ratio"]    = p.speed_ratio;
+    out["workers"]        = p.workers;
+    out["ps"]             = p.ps;
+    return out;
+  }));
+  PlatformProbe p;
+  p.network.bottleneck_Bps = j.at("bottleneck_Bps").get<double>();
+  p.network.flow_cap_Bps =
+      j.at("flow_cap_Bps").is_null() ? std::numeric_limits<double>::infinity() : j.at("flow_cap_Bps").get<double>();
+  p.network.latency_s = j.at("latency_s").get<double>();
+  p.speed_ratio       = j.at("speed_ratio").get<std::vector<double>>();
+  p.workers           = j.at("workers").get<int>();
+  p.ps                = j.at("ps").get<int>();
+  return p;
 }
 
 } // namespace sgdsim

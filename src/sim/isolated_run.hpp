@@ -11,4 +11,7 @@ namespace sgdsim {
  *  child's InputError as an InputError with the same message; other failures as std::runtime_error. */
 SimResult simulate_isolated(const SimInputs& inputs);
 
+/** Runs probe_platform(inputs) in a child process. */
+PlatformProbe probe_platform_isolated(const SimInputs& inputs);
+
 } // namespace sgdsim

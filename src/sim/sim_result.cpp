@@ -1,6 +1,8 @@
 #include "sim/sim_result.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace sgdsim {
 
@@ -45,6 +47,7 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
     r.per_ps[i].uplink_utilization   = mean2(r.per_ps[i].uplink_utilization, fcfs.per_ps[i].uplink_utilization);
   }
   r.components = {fair, fcfs};
+  r.network    = fair.network;
   return r;
 }
 
@@ -81,6 +84,11 @@ nlohmann::ordered_json to_json(const SimResult& r)
                            {"bytes", p.bytes},
                            {"downlink_utilization", p.downlink_utilization},
                            {"uplink_utilization", p.uplink_utilization}});
+  j["network"] = {{"bottleneck_Bps", r.network.bottleneck_Bps},
+                  {"flow_cap_Bps", std::isfinite(r.network.flow_cap_Bps)
+                                       ? nlohmann::ordered_json(r.network.flow_cap_Bps)
+                                       : nlohmann::ordered_json()},
+                  {"latency_s", r.network.latency_s}};
   if (!r.components.empty()) {
     j["components"] = nlohmann::ordered_json::array();
     for (const SimResult& c : r.components)
@@ -112,6 +120,11 @@ SimResult sim_result_from_json(const nlohmann::ordered_json& j)
     r.per_ps.push_back(PsStats{p.at("rank").get<int>(), p.at("host").get<std::string>(), p.at("nic_Bps").get<double>(),
                                p.at("tensors").get<int>(), p.at("bytes").get<double>(),
                                p.at("downlink_utilization").get<double>(), p.at("uplink_utilization").get<double>()});
+  const auto& net          = j.at("network");
+  r.network.bottleneck_Bps = net.at("bottleneck_Bps").get<double>();
+  r.network.flow_cap_Bps =
+      net.at("flow_cap_Bps").is_null() ? std::numeric_limits<double>::infinity() : net.at("flow_cap_Bps").get<double>();
+  r.network.latency_s = net.at("latency_s").get<double>();
   if (j.contains("components"))
     for (const auto& c : j.at("components"))
       r.components.push_back(sim_result_from_json(c));

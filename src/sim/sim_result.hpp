@@ -2,6 +2,8 @@
 // a child process can hand its result to the parent.
 #pragma once
 
+#include "common/network_params.hpp"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ struct SimResult {
   std::vector<WorkerStats> per_worker;
   std::vector<PsStats> per_ps;
   std::vector<SimResult> components; // hybrid: the fair and the fcfs runs
+  NetworkParams network;             // read off the platform: route from PS 0 to worker 0
 };
 
 /** Hybrid sharing (MODELS.md §2, [LI22]): the throughputs of the fair and the fcfs runs averaged. Step times

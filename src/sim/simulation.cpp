@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -76,6 +77,19 @@ void validate_scenario(const Scenario& sc)
 }
 
 namespace {
+NetworkParams network_of(const sg4::Engine& engine, const Placement& placement)
+{
+  NetworkParams net;
+  const sg4::Host* worker0 = engine.host_by_name(placement.worker_hosts[0]);
+  const sg4::Host* ps0     = engine.host_by_name(placement.ps_hosts[0]);
+  if (ps0 != worker0) {
+    RouteInfo route    = route_info(ps0, worker0);
+    net.bottleneck_Bps = route.bottleneck_Bps;
+    net.flow_cap_Bps   = route.flow_cap_Bps;
+    net.latency_s      = route.latency_s;
+  }
+  return net;
+}
 void check_readable(const std::string& path, const char* what)
 {
   std::ifstream in(path);
@@ -141,6 +155,7 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
   r.simulated_time_s = sg4::Engine::get_clock();
 
   const sg4::Host* worker0 = engine->host_by_name(placement.worker_hosts[0]);
+  r.network                = network_of(*engine, placement);
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     PsStats ps;
     ps.rank               = static_cast<int>(p);
@@ -172,11 +187,19 @@ std::vector<HostInfo> list_hosts(const sg4::Engine& engine)
 }
 } // namespace
 
-SimResult simulate(const SimInputs& in)
+namespace {
+struct Prepared {
+  std::unique_ptr<sg4::Engine> engine;
+  Placement placement;
+  Scenario scenario; // with the sizes of the deployment when there is one
+};
+
+// Everything before the actors: engine, SimGrid settings, platform, placement, and their checks (all errors here
+// are InputErrors or SimGrid ParseErrors, raised before Engine::run()).
+Prepared prepare(const SimInputs& in)
 {
   const Scenario& sc = in.scenario;
   validate_scenario(sc);
-  xbt_assert(sc.sharing != Sharing::HYBRID, "simulate(): hybrid sharing is two simulations (simulate_isolated)");
   check_readable(in.platform_path, "platform");
   if (!in.deployment_path.empty())
     check_readable(in.deployment_path, "deployment");
@@ -191,7 +214,8 @@ SimResult simulate(const SimInputs& in)
     argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(engine_args.size());
-  sg4::Engine engine(&argc, argv.data());
+  Prepared prep;
+  prep.engine = std::make_unique<sg4::Engine>(&argc, argv.data());
   // SimGrid's own chatter about configuration changes goes away; the settings are echoed in the JSON output.
   xbt_log_control_set("xbt_cfg.thresh:warning");
   for (const std::string& setting : in.log_settings)
@@ -205,20 +229,44 @@ SimResult simulate(const SimInputs& in)
       throw InputError("--cfg '" + item + "': " + e.what());
     }
   }
-  engine.load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
+  prep.engine->load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
 
-  const std::vector<HostInfo> hosts = list_hosts(engine);
-  Placement placement = in.deployment_path.empty() ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
-                                                   : read_deployment_file(in.deployment_path, hosts, in.platform_path);
-  Scenario scenario   = sc;
+  const std::vector<HostInfo> hosts = list_hosts(*prep.engine);
+  prep.placement = in.deployment_path.empty() ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
+                                              : read_deployment_file(in.deployment_path, hosts, in.platform_path);
+  prep.scenario  = sc;
   if (!in.deployment_path.empty()) {
     // The deployment decides the sizes; the options, if the user gave them, must agree (checked by the CLI).
-    scenario.workers = static_cast<int>(placement.worker_hosts.size());
-    scenario.ps      = static_cast<int>(placement.ps_hosts.size());
+    prep.scenario.workers = static_cast<int>(prep.placement.worker_hosts.size());
+    prep.scenario.ps      = static_cast<int>(prep.placement.ps_hosts.size());
   }
-  for (const std::string& h : placement.worker_hosts)
-    if (engine.host_by_name(h)->get_speed() <= 0)
+  for (const std::string& h : prep.placement.worker_hosts)
+    if (prep.engine->host_by_name(h)->get_speed() <= 0)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
+  return prep;
+}
+
+} // namespace
+
+PlatformProbe probe_platform(const SimInputs& in)
+{
+  Prepared prep = prepare(in);
+  PlatformProbe probe;
+  probe.network = network_of(*prep.engine, prep.placement);
+  probe.workers = prep.scenario.workers;
+  probe.ps      = prep.scenario.ps;
+  for (const std::string& h : prep.placement.worker_hosts)
+    probe.speed_ratio.push_back(prep.engine->host_by_name(h)->get_speed() / in.workload.reference_speed);
+  return probe;
+}
+
+SimResult simulate(const SimInputs& in)
+{
+  xbt_assert(in.scenario.sharing != Sharing::HYBRID, "simulate(): hybrid sharing is two simulations");
+  Prepared prep              = prepare(in);
+  sg4::Engine& engine        = *prep.engine;
+  const Placement& placement = prep.placement;
+  const Scenario& scenario   = prep.scenario;
 
   SimContext ctx{in.workload, scenario, {}, split_tensors(in.workload, scenario.ps, scenario.ps_split), {}};
   ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));

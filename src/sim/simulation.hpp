@@ -3,6 +3,7 @@
 // at most once per process, or use simulate_isolated() (isolated_run.hpp), which forks.
 #pragma once
 
+#include "common/network_params.hpp"
 #include "common/scenario.hpp"
 #include "sim/sim_result.hpp"
 #include "workload/workload.hpp"
@@ -19,6 +20,17 @@ struct SimInputs {
   Scenario scenario;                     // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
   std::vector<std::string> log_settings; // SimGrid --log items ("sgdsim_worker.thresh:debug")
 };
+
+/** What the analytic models need from the platform, read without simulating. */
+struct PlatformProbe {
+  NetworkParams network;
+  std::vector<double> speed_ratio; // per worker rank
+  int workers = 0;
+  int ps      = 0;
+};
+
+/** Loads the platform and the placement (same checks as simulate()) and reads them. One engine: once per process. */
+PlatformProbe probe_platform(const SimInputs& inputs);
 
 /** Runs the simulation in this process. Throws InputError for any bad input, before the engine runs. */
 SimResult simulate(const SimInputs& inputs);

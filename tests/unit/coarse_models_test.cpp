@@ -1,0 +1,108 @@
+// Hand-worked checks of the ring (§3), ZENG23 (§6), OSF (§7) and PerfEstimator (§8) models.
+#include "analytic/osf.hpp"
+#include "analytic/pipeline_pe.hpp"
+#include "analytic/ring.hpp"
+#include "analytic/zeng23.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+
+TEST(RingModel, Equation11AndItsLatencyVariant)
+{
+  // K = 4, M = 100 MB, B = 1 GB/s, T_C = 0.1 s: 0.1 + 2*3/4 * 0.1 = 0.25 s (STYLE.md facts 2's example).
+  EXPECT_NEAR(ring_step_s(4, 100e6, 1e9, 0.1), 0.25, 1e-12);
+  // Latency 10 us per message, 5 calls: + 5 * 2 * 3 * 10 us = 0.3 ms.
+  EXPECT_NEAR(ring_step_s(4, 100e6, 1e9, 0.1, 10e-6, 5), 0.2503, 1e-12);
+  // K = 1: no communication; large K: 2 M/B.
+  EXPECT_DOUBLE_EQ(ring_step_s(1, 100e6, 1e9, 0.1), 0.1);
+  EXPECT_NEAR(ring_allreduce_s(1000, 100e6, 1e9), 0.2 * 999 / 1000, 1e-12);
+}
+
+TEST(Zeng23, AlgorithmByHand)
+{
+  // Compute 1, 1.5, 4 s; push 1 s, pull 0.5 s. T = 1 + 1 = 2; 2 >= 1.5: T = 3; 3 < 4: T = 4 + 1 = 5; + 3 * 0.5 = 6.5.
+  EXPECT_DOUBLE_EQ(zeng23_step_s({4, 1, 1.5}, 1, 0.5), 6.5);
+  // Communication-bound (everyone ready before the link frees): the algorithm equals eq. 32.
+  EXPECT_DOUBLE_EQ(zeng23_step_s({0.1, 0.2, 0.3, 0.4}, 1, 0.5), zeng23_comm_bound_step_s(4, 0.1, 1, 0.5));
+  // GPU variant: T_F + T_B / pushes.
+  EXPECT_DOUBLE_EQ(zeng23_gpu_compute_s(0.03, 0.06, 3), 0.05);
+  EXPECT_DOUBLE_EQ(zeng23_step_s({}, 1, 1), 0);
+}
+
+namespace {
+// Three layers: D = 100, 0, 300 MB; t_b = 0.1, 0.2, 0.3 s. N = 2, beta = 1 GB/s: t_update(D) = D / 1e9 s.
+std::vector<OsfLayer> three_layers()
+{
+  return {{100e6, 0.1}, {0, 0.2}, {300e6, 0.3}};
+}
+OsfParams two_workers()
+{
+  OsfParams p;
+  p.n_workers = 2;
+  p.beta_Bps  = 1e9;
+  return p;
+}
+} // namespace
+
+TEST(Osf, UpdateTimeWithoutFusionByHand)
+{
+  // tau3 = 0; tau2 = max(0 + t_u(300 MB) = 0.3, sum_{j=2}^{2} t_b = 0.2) = 0.3;
+  // tau1 = max(0.3 + t_u(0) = 0.3, t_b1 + t_b2 = 0.3) = 0.3; T_update = 0.3 + t_u(100 MB) = 0.4 s.
+  EXPECT_NEAR(osf_update_s(three_layers(), two_workers()), 0.4, 1e-12);
+  // T_overlap = t_b1 + t_b2 = 0.3; T_comp = 1.0: OSF = 1 / (1 + 0.4 - 0.3) = 0.909.
+  EXPECT_NEAR(osf_overlap_s(three_layers()), 0.3, 1e-12);
+  EXPECT_NEAR(osf_factor(1.0, 0.4, 0.3), 1 / 1.1, 1e-12);
+  // CSF: 1 / (1 + t_u(400 MB)) = 1 / 1.4.
+  EXPECT_NEAR(csf_factor(1.0, 400e6, two_workers()), 1 / 1.4, 1e-12);
+}
+
+TEST(Osf, ReductionCostAndPerCallOverhead)
+{
+  // N = 4: 2*3/4 * D/B + 3/(4 * pi * 4 B) * D + delta, D = 1e8, B = 1e9, pi = 1e12, delta = 1 ms:
+  // 0.15 + 0.75 * 1e8 / 4e12 + 0.001 = 0.15101875 s.
+  OsfParams p;
+  p.n_workers = 4;
+  p.beta_Bps  = 1e9;
+  p.pi_flops  = 1e12;
+  p.delta_s   = 1e-3;
+  EXPECT_NEAR(osf_t_update_s(p, 1e8), 0.15101875, 1e-12);
+  EXPECT_DOUBLE_EQ(osf_t_update_s(p, 0), 0); // no gradients: no call
+}
+
+TEST(Osf, FusionByHand)
+{
+  // Q = 1 GB, timeout 1 s (never reached): everything fuses into one buffer sent after layer 1.
+  // B3 = 300, B2 = 300, B1 = 400 MB; F1 = 400 MB, F2 = F3 = 0; waits 0.
+  // tau2 = max(0, 0.2) = 0.2; tau1 = max(0.2, 0.3) = 0.3; T = 0.3 + 0.4 = 0.7 s.
+  EXPECT_NEAR(osf_fusion_update_s(three_layers(), two_workers(), 1e9, 1.0), 0.7, 1e-12);
+  // Q = 350 MB: B3 = 300; B2 = 300 (300 + 0 <= Q); B1: 300 + 100 > Q, so B1 = 100.
+  // F3 = 0 (300 + 0 <= Q); F2 = 300 (300 + 100 > Q), waiting t_b1 = 0.1 (eq. 14); F1 = 100.
+  // tau2 = max(0 + 0 + 0, 0.2) = 0.2; tau1 = max(0.2 + 0.1 + 0.3, 0.3) = 0.6; T = 0.6 + 0.1 = 0.7 s.
+  EXPECT_NEAR(osf_fusion_update_s(three_layers(), two_workers(), 350e6, 1.0), 0.7, 1e-12);
+  // adaFusion with a per-call overhead never fuses when fusing would wait longer than a call costs.
+  OsfParams p = two_workers();
+  p.delta_s   = 0.01;
+  EXPECT_LE(osf_fusion_update_s(three_layers(), p, 1e9, 1.0, true),
+            osf_fusion_update_s(three_layers(), p, 1e9, 1.0, false) + 1e-12);
+}
+
+TEST(Osf, PiecewiseSmallMessageModel)
+{
+  auto f = osf_piecewise_update(1e-5, 1e-4, 1e-9, 2e-4, 1e6);
+  EXPECT_NEAR(f(1024), 1e-5 * 10 + 1e-4, 1e-15); // below the threshold: log2(1024) = 10
+  EXPECT_NEAR(f(2e6), 2e-3 + 2e-4, 1e-15);       // above: linear
+}
+
+TEST(PerfEstimatorPipeline, AlphaByHand)
+{
+  // Two layers: fwd 1, 1; bwd 2 (layer 2), 2 (layer 1); all-reduce 3 each; negotiation 0.5.
+  // Forward ends at 2; bwd of layer 2 ends at 4, its all-reduce runs 4.5-7.5; bwd of layer 1 ends at 6,
+  // all-reduce starts at max(6.5, 7.5) = 7.5, ends at 10.5. alpha = 6 / 10.5.
+  std::vector<PipelineLayer> layers = {{1, 2, 3}, {1, 2, 3}};
+  EXPECT_NEAR(pe_alpha(layers, 0.5), 6 / 10.5, 1e-12);
+  EXPECT_NEAR(pe_throughput(100, 4, 0.5), 200, 1e-12);
+  // Compute-bound (no communication): alpha = 1.
+  EXPECT_DOUBLE_EQ(pe_alpha({{1, 2, 0}}, 0.5), 1.0);
+}
