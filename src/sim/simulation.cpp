@@ -229,7 +229,14 @@ Prepared prepare(const SimInputs& in)
       throw InputError("--cfg '" + item + "': " + e.what());
     }
   }
-  prep.engine->load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
+  try {
+    prep.engine->load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
+  } catch (const simgrid::ParseError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // SimGrid checks some platform errors with assertions (e.g. "Empty route ... forbidden"): still bad input.
+    throw InputError(in.platform_path, 0, std::string("SimGrid cannot load the platform: ") + e.what());
+  }
 
   const std::vector<HostInfo> hosts = list_hosts(*prep.engine);
   prep.placement = in.deployment_path.empty() ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
