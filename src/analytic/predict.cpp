@@ -120,6 +120,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     ref.steps                      = sc.steps;
     ref.warmup                     = sc.warmup;
     ref.seed                       = sc.seed;
+    ref.compute_jitter_cv          = sc.compute_jitter_cv;
     double x                       = 0;
     int runs                       = 0;
     for (RefSharing s : {RefSharing::PS, RefSharing::FCFS}) {

@@ -1,6 +1,7 @@
 #include "analytic/reference_sim.hpp"
 
 #include "common/rng.hpp"
+#include "workload/step_sampler.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -197,15 +198,11 @@ RefSimResult reference_simulation(const RefSimInputs& in)
   auto start_step = [&](int w) {
     WorkerState& s     = at(ws, w);
     const double ratio = at(in.speed_ratio, w);
-    s.fwd_s.resize(static_cast<std::size_t>(n_layers));
-    s.bwd_s.resize(static_cast<std::size_t>(n_layers));
+    draw_step_times(wl, at(rngs, w), in.compute_jitter_cv, s.fwd_s, s.bwd_s);
     s.missing.assign(static_cast<std::size_t>(n_layers), 0);
     for (int l = 0; l < n_layers; l++) {
-      const auto& samples = at(wl.layers, l).samples;
-      // The same draws as src/sim/worker.cpp: one per layer that has several samples, in forward order.
-      std::size_t pick = samples.size() > 1 ? at(rngs, w).uniform_index(samples.size()) : 0;
-      at(s.fwd_s, l)   = samples[pick].fwd_s / ratio;
-      at(s.bwd_s, l)   = samples[pick].bwd_s / ratio;
+      at(s.fwd_s, l) /= ratio;
+      at(s.bwd_s, l) /= ratio;
       at(s.missing, l) = all_reduce ? 0 : static_cast<int>(at(wl.layers, l).tensors.size());
     }
     s.arrived      = all_reduce ? n_tensors : 0;

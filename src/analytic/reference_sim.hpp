@@ -29,6 +29,7 @@ struct RefSimInputs {
   int steps                         = 10;
   int warmup                        = 2;
   std::uint64_t seed                = 1; // per-layer samples are drawn exactly as the SimGrid workers draw them
+  double compute_jitter_cv          = 0; // as Scenario::compute_jitter_cv
 };
 
 struct RefSimResult {

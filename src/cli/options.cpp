@@ -2,6 +2,7 @@
 
 #include "common/input_error.hpp"
 #include "common/units.hpp"
+#include "workload/step_sampler.hpp"
 
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -45,6 +46,8 @@ po::options_description scenario_options()
     ("steps", po::value<int>()->default_value(10), "steps measured")
     ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
     ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the RNG that samples per-layer times")
+    ("compute-jitter", po::value<double>()->default_value(0, "0"),
+     "coefficient of variation of a uniform noise on every layer's compute time, e.g. 0.02 (README \"Steps\")")
     ("cfg", po::value<std::vector<std::string>>()->composing(),
      "SimGrid configuration item NAME:VALUE, repeatable (e.g. --cfg=network/model:CM02); recorded in the JSON")
     ("log", po::value<std::vector<std::string>>()->composing(),
@@ -129,17 +132,22 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.workers_given  = vm.count("workers") > 0;
   opts.ps_given       = vm.count("ps") > 0;
 
-  Scenario& sc      = opts.scenario;
-  sc.arch           = parse_arch(vm["arch"].as<std::string>(), "--arch");
-  sc.workers        = get_or<int>(vm, "workers", 8);
-  sc.ps             = get_or<int>(vm, "ps", 1);
-  sc.overlap        = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
-  sc.sharing        = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
-                                          : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
-  sc.ps_split       = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
-  sc.steps          = vm["steps"].as<int>();
-  sc.warmup         = vm["warmup"].as<int>();
-  sc.seed           = vm["seed"].as<std::uint64_t>();
+  Scenario& sc         = opts.scenario;
+  sc.arch              = parse_arch(vm["arch"].as<std::string>(), "--arch");
+  sc.workers           = get_or<int>(vm, "workers", 8);
+  sc.ps                = get_or<int>(vm, "ps", 1);
+  sc.overlap           = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
+  sc.sharing           = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
+                                             : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
+  sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
+  sc.steps             = vm["steps"].as<int>();
+  sc.warmup            = vm["warmup"].as<int>();
+  sc.seed              = vm["seed"].as<std::uint64_t>();
+  sc.compute_jitter_cv = vm["compute-jitter"].as<double>();
+  if (!(sc.compute_jitter_cv >= 0 && sc.compute_jitter_cv <= kMaxJitterCv))
+    throw InputError("--compute-jitter " + std::to_string(sc.compute_jitter_cv) +
+                     ": must be in [0, 0.577] (a "
+                     "larger coefficient of variation would make uniform factors negative)");
   sc.simgrid_cfg    = get_or<std::vector<std::string>>(vm, "cfg", {});
   opts.log_settings = get_or<std::vector<std::string>>(vm, "log", {});
   opts.rho_t        = vm["rho-t"].as<double>();
@@ -181,6 +189,8 @@ std::string scenario_file_text(const RunOptions& opts)
   out << "steps = " << sc.steps << "\n";
   out << "warmup = " << sc.warmup << "\n";
   out << "seed = " << sc.seed << "\n";
+  if (sc.compute_jitter_cv != 0)
+    out << "compute-jitter = " << sc.compute_jitter_cv << "\n";
   for (const std::string& c : sc.simgrid_cfg)
     out << "cfg = " << c << "\n";
   for (const std::string& l : opts.log_settings)

@@ -25,6 +25,8 @@ struct Scenario {
   int steps          = 10; // measured steps
   int warmup         = 2;  // simulated before the measured ones, not measured
   std::uint64_t seed = 1;
+  /** Coefficient of variation of a uniform multiplicative noise on every layer's compute time (0: none). */
+  double compute_jitter_cv = 0;
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;
 };

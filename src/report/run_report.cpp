@@ -172,6 +172,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},
                           {"seed", sc.seed},
+                          {"compute_jitter_cv", sc.compute_jitter_cv},
                           {"simgrid_cfg", sc.simgrid_cfg},
                           {"log", rep.log_settings}};
   j["workload"]        = {{"name", wl.name},

@@ -6,6 +6,8 @@
 
 #include "sim/worker.hpp"
 
+#include "workload/step_sampler.hpp"
+
 #include <deque>
 
 XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
@@ -35,19 +37,6 @@ void PsWorker::operator()()
     run_step();
 }
 
-void PsWorker::draw_compute_times()
-{
-  const auto& layers = ctx_.workload.layers;
-  fwd_s_.resize(layers.size());
-  bwd_s_.resize(layers.size());
-  for (std::size_t l = 0; l < layers.size(); l++) {
-    const auto& samples = layers[l].samples;
-    std::size_t pick    = samples.size() > 1 ? rng_.uniform_index(samples.size()) : 0;
-    fwd_s_[l]           = samples[pick].fwd_s;
-    bwd_s_[l]           = samples[pick].bwd_s;
-  }
-}
-
 bool PsWorker::layer_ready(int layer) const
 {
   for (int t : ctx_.workload.layers[static_cast<std::size_t>(layer)].tensors)
@@ -63,7 +52,7 @@ void PsWorker::run_step()
   const auto n_ps      = ctx_.ps_tensors.size();
   const int n_layers   = static_cast<int>(wl.layers.size());
   const auto n_tensors = static_cast<int>(wl.tensors.size());
-  draw_compute_times();
+  draw_step_times(ctx_.workload, rng_, ctx_.scenario.compute_jitter_cv, fwd_s_, bwd_s_);
   std::fill(arrived_.begin(), arrived_.end(), 0);
 
   std::vector<std::size_t> dl_next(n_ps, 0); // next tensor expected from each PS (index into its shard)

@@ -16,7 +16,6 @@ public:
 
 private:
   void run_step();
-  void draw_compute_times();
   bool layer_ready(int layer) const;
 
   const SimContext& ctx_;
