@@ -106,3 +106,43 @@ TEST(PerfEstimatorPipeline, AlphaByHand)
   // Compute-bound (no communication): alpha = 1.
   EXPECT_DOUBLE_EQ(pe_alpha({{1, 2, 0}}, 0.5), 1.0);
 }
+
+TEST(RingModel, ComputeBoundAndZeroCompute)
+{
+  // Compute-bound: K = 8, M = 10 MB, B = 1 GB/s, T_C = 1 s: 1 + 2*7/8 * 0.01 = 1.0175 s.
+  EXPECT_NEAR(ring_step_s(8, 10e6, 1e9, 1.0), 1.0175, 1e-12);
+  // Zero compute, one huge tensor (1 GB), K = 2: 2*1/2 * 1 s = 1 s.
+  EXPECT_NEAR(ring_step_s(2, 1e9, 1e9, 0.0), 1.0, 1e-12);
+}
+
+TEST(Zeng23, ComputeBoundAndOneWorker)
+{
+  // Compute-bound: compute 10, 10.5, 11 s; push = pull = 0.1 s. T = 10.1; 10.1 < 10.5: T = 10.6; 10.6 < 11:
+  // T = 11.1; + 3 * 0.1 = 11.4 s (the slowest worker's compute plus one push and all pulls).
+  EXPECT_NEAR(zeng23_step_s({10, 10.5, 11}, 0.1, 0.1), 11.4, 1e-12);
+  // One worker: Tc + push + pull.
+  EXPECT_NEAR(zeng23_step_s({2}, 0.1, 0.2), 2.3, 1e-12);
+  // Zero compute, 4 workers: eq. 32 with Tc_min = 0: 4 * 0.2 + 4 * 0.1 = 1.2 s.
+  EXPECT_NEAR(zeng23_step_s({0, 0, 0, 0}, 0.1, 0.2), 1.2, 1e-12);
+}
+
+TEST(Osf, ComputeBoundHidesAllButTheLastLayer)
+{
+  // t_b = 1 s per layer (compute-bound), D = 100 MB each, N = 2, beta = 1 GB/s (t_update = 0.1 s).
+  // tau3 = 0; tau2 = max(0.1, 1) = 1; tau1 = max(1.1, 2) = 2; T_update = 2 + 0.1 = 2.1; T_overlap = 2;
+  // OSF = T_comp / (T_comp + 0.1) with T_comp = 4.5 (fwd 1.5 + bwd 3): 4.5 / 4.6.
+  std::vector<OsfLayer> layers = {{100e6, 1}, {100e6, 1}, {100e6, 1}};
+  OsfParams p;
+  p.n_workers = 2;
+  p.beta_Bps  = 1e9;
+  EXPECT_NEAR(osf_update_s(layers, p), 2.1, 1e-12);
+  EXPECT_NEAR(osf_factor(4.5, osf_update_s(layers, p), osf_overlap_s(layers)), 4.5 / 4.6, 1e-12);
+  // One worker: no communication (t_update = delta = 0): OSF = 1.
+  p.n_workers = 1;
+  EXPECT_NEAR(osf_factor(4.5, osf_update_s(layers, p), osf_overlap_s(layers)), 4.5 / (4.5 + 2 - 2), 1e-12);
+  // One huge tensor on the last layer only (1 GB, N = 2): T_update = tau1 + 0 with tau2 = max(1, 1) = 1,
+  // tau1 = max(1 + 0, 2) = 2: the all-reduce hides behind layers 2 and 1's backward.
+  std::vector<OsfLayer> huge = {{0, 1}, {0, 1}, {1e9, 1}};
+  p.n_workers                = 2;
+  EXPECT_NEAR(osf_update_s(huge, p), 2.0, 1e-12);
+}
