@@ -19,13 +19,17 @@ struct RunOptions {
   bool help           = false;
   bool workers_given  = false;
   bool ps_given       = false;
-  Scenario scenario;
+  Scenario scenario; // scenario.simgrid_cfg: default_simgrid_cfg() followed by user_cfg
+  std::vector<std::string> user_cfg; // the --cfg items the user gave
   std::vector<std::string> log_settings;
   double rho_t                      = 0.6; // analytic: eq. 5 threshold
   double tensor_overhead_s          = 0;   // analytic: [LI20] c
   double tensor_overhead_s_per_byte = 0;   // analytic: [LI20] a
   std::string help_text;
 };
+
+/** SimGrid settings sgdsim applies before the user's --cfg items (which override them); recorded in the JSON. */
+std::vector<std::string> default_simgrid_cfg();
 
 /** Parses `sgdsim run` arguments (argv[0] is "run"). `data_dir` is where the shipped default inputs are looked
  *  up when they are not under the working directory. Throws InputError on any bad option. */
