@@ -1,17 +1,23 @@
 #include "analytic/predict.hpp"
 
+#include "analytic/osf.hpp"
+#include "analytic/pipeline_pe.hpp"
 #include "analytic/ps_async_mva.hpp"
 #include "analytic/ps_sync.hpp"
 #include "analytic/reference_sim.hpp"
+#include "analytic/ring.hpp"
 #include "analytic/zeng23.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace sgdsim {
 
 namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 std::vector<double> ratios_of(const AnalyticInputs& in)
 {
   std::vector<double> r = in.speed_ratio;
@@ -44,6 +50,78 @@ Prediction sync_row(const char* model, const char* equation, int k, int batch, d
 {
   return Prediction{model, equation, k * batch / step_s, step_s};
 }
+
+// Ring all-reduce (MODELS.md §3, §7, §8 and §4's ALL_REDUCE sharing). B is a worker's NIC (the route from worker 0
+// to worker 1); the per-message latency alpha is that route's latency; the slowest worker sets the pace.
+std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector<double>& ratio)
+{
+  const Workload& wl   = *in.workload;
+  const Scenario& sc   = in.scenario;
+  const int k          = sc.workers;
+  const double b       = std::min(in.net.bottleneck_Bps, in.net.flow_cap_Bps > 0 ? in.net.flow_cap_Bps : kInf);
+  const double alpha   = in.net.latency_s;
+  const double slowest = *std::min_element(ratio.begin(), ratio.end());
+  const double t_f     = wl.fwd_s() / slowest;
+  const double t_b     = wl.bwd_s() / slowest;
+  const double t_comp  = t_f + t_b + wl.ps_update_s;
+  std::vector<OsfLayer> layers;
+  std::vector<PipelineLayer> pipeline;
+  int calls = 0;
+  for (const Layer& l : wl.layers) {
+    double bytes = 0;
+    for (int t : l.tensors)
+      bytes += wl.tensors[static_cast<std::size_t>(t)].bytes;
+    calls += bytes > 0 ? 1 : 0;
+    layers.push_back({bytes, l.bwd_s / slowest});
+    pipeline.push_back({l.fwd_s / slowest, l.bwd_s / slowest,
+                        bytes > 0 ? ring_allreduce_s(k, bytes, b, alpha) + sc.allreduce_overhead_s : 0});
+  }
+  const double m = wl.model_bytes();
+  if (sc.fusion_buffer_bytes > 0) // fused buffers: at least M/Q calls
+    calls = std::max(1, static_cast<int>(std::ceil(m / sc.fusion_buffer_bytes)));
+  std::vector<Prediction> out;
+  // Eq. 11 with its latency-aware term for `calls` all-reduce calls, without overlap.
+  const double eq11 = ring_step_s(k, m, b, t_f + t_b, alpha, calls) + calls * sc.allreduce_overhead_s + wl.ps_update_s;
+  out.push_back(sync_row("ring-eq11", "MODELS.md §3 eq. 11 [LI22], latency-aware", k, wl.batch, eq11));
+  if (sc.overlap) {
+    OsfParams p;
+    p.n_workers              = k;
+    p.beta_Bps               = b;
+    p.delta_s                = sc.allreduce_overhead_s + (k > 1 ? 2.0 * (k - 1) * alpha : 0.0);
+    const double single_step = t_comp; // one worker, no communication
+    const double t_update    = sc.fusion_buffer_bytes > 0
+                                   ? osf_fusion_update_s(layers, p, sc.fusion_buffer_bytes, sc.fusion_timeout_s)
+                                   : osf_update_s(layers, p);
+    // The OSF's step: T_comp + T_update - T_overlap (eq. 3), so that throughput = N * OSF * b / T_comp.
+    const double osf_step = t_comp + t_update - osf_overlap_s(layers);
+    out.push_back(
+        sync_row(sc.fusion_buffer_bytes > 0 ? "osf-fusion" : "osf",
+                 sc.fusion_buffer_bytes > 0 ? "MODELS.md §7 eq. 3, 12-16 [OSF22]" : "MODELS.md §7 eq. 3-10 [OSF22]", k,
+                 wl.batch, osf_step));
+    const double csf_step = single_step / csf_factor(t_comp, m, p);
+    out.push_back(sync_row("csf", "MODELS.md §7 CSF [OSF22]", k, wl.batch, csf_step));
+    const double alpha_pe = pe_alpha(pipeline, 0);
+    out.push_back(sync_row("perfestimator", "MODELS.md §8 [PE]", k, wl.batch, single_step / alpha_pe));
+  }
+  if (k <= in.reference_max_workers) { // Algorithm 1 with ALL_REDUCE sharing: per-tensor all-reduces, no latency
+    RefSimInputs ref;
+    ref.workload          = &wl;
+    ref.speed_ratio       = ratio;
+    ref.sync              = true;
+    ref.overlap           = sc.overlap;
+    ref.sharing           = RefSharing::ALL_REDUCE;
+    ref.bandwidth_Bps     = in.net.bottleneck_Bps;
+    ref.flow_cap_Bps      = in.net.flow_cap_Bps;
+    ref.steps             = sc.steps;
+    ref.warmup            = sc.warmup;
+    ref.seed              = sc.seed;
+    ref.compute_jitter_cv = sc.compute_jitter_cv;
+    const double x        = reference_simulation(ref).throughput_steps_per_s;
+    out.push_back(
+        Prediction{"li22-reference-allreduce", "MODELS.md §4 Algorithm 1 [LI22]", x * wl.batch, x > 0 ? k / x : 0});
+  }
+  return out;
+}
 } // namespace
 
 std::vector<Prediction> predict(const AnalyticInputs& in)
@@ -65,6 +143,8 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
   const double t_s     = wl.ps_update_s;
   std::vector<Prediction> out;
 
+  if (sc.arch == Arch::RING)
+    return predict_ring(in, ratio);
   if (sc.arch == Arch::PS_SYNC) {
     // eq. 7-10 with the effective bandwidths: K*M/B_k is the all-workers transfer, M/B_1 a single one.
     const double all = k * m / b_k;
@@ -107,7 +187,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
   }
 
   // §4: Algorithm 1, with the sharing of the simulation (hybrid: PS and FCFS averaged). One PS only.
-  if (sc.ps == 1 && k <= in.reference_max_workers) {
+  if (sc.is_ps() && sc.ps == 1 && k <= in.reference_max_workers) {
     RefSimInputs ref;
     ref.workload                   = &wl;
     ref.speed_ratio                = ratio;

@@ -152,6 +152,7 @@ RefSimResult reference_simulation(const RefSimInputs& in)
   std::uint64_t seq = 0;
   std::vector<WorkerState> ws(static_cast<std::size_t>(k));
   std::vector<double> ps_free(static_cast<std::size_t>(k), 0.0); // the (worker, PS) resource runs one op at a time
+  std::vector<double> ul_free(static_cast<std::size_t>(k), 0.0); // ALL_REDUCE: each worker's own uplink, likewise
   std::vector<Rng> rngs;
   for (int w = 0; w < k; w++)
     rngs.emplace_back(in.seed, static_cast<std::uint64_t>(w));
@@ -188,10 +189,11 @@ RefSimResult reference_simulation(const RefSimInputs& in)
     const auto& tensors = at(wl.layers, l).tensors;
     for (auto it = tensors.rbegin(); it != tensors.rend(); ++it) {
       const double work = at(wl.tensors, *it).bytes / in.bandwidth_Bps;
-      if (all_reduce) // every worker has its own link, never shared; the work is the ring's 2(K-1)/K
-        schedule(now + (k > 1 ? 2.0 * (k - 1) / k : 0.0) * work / std::min(cap_ratio, 1.0), w, Kind::UPLINK_PRIVATE,
-                 *it);
-      else
+      if (all_reduce) { // every worker has its own link, never shared; the work is the ring's 2(K-1)/K; one at a time
+        const double dur = (k > 1 ? 2.0 * (k - 1) / k : 0.0) * work / std::min(cap_ratio, 1.0);
+        at(ul_free, w)   = std::max(now, at(ul_free, w)) + dur;
+        schedule(at(ul_free, w), w, Kind::UPLINK_PRIVATE, *it);
+      } else
         up.push(w, *it, work);
     }
   };

@@ -32,9 +32,9 @@ po::options_description scenario_options()
     ("platform", po::value<std::string>(), "SimGrid platform XML (default platforms/aws-p3.2xlarge.xml)")
     ("workload", po::value<std::string>(), "workload XML (default workloads/resnet50-v100-b32.xml)")
     ("deployment", po::value<std::string>(), "SimGrid deployment XML (default: automatic placement, see README)")
-    ("arch", po::value<std::string>()->default_value("ps-sync"), "architecture: ps-sync, ps-async")
+    ("arch", po::value<std::string>()->default_value("ps-sync"), "architecture: ps-sync, ps-async, ring")
     ("workers", po::value<int>(), "number of workers K (default 8, or as many as the deployment has)")
-    ("ps", po::value<int>(), "number of parameter servers (default 1, or as many as the deployment has)")
+    ("ps", po::value<int>(), "number of parameter servers (default 1 for ps-*, 0 for ring, or as the deployment has)")
     ("overlap", po::value<std::string>()->default_value("on"),
      "on: forward of a layer starts when its tensors arrived, uplinks start after each backward; off: all "
      "downlinks, then all compute, then all uplinks")
@@ -43,6 +43,14 @@ po::options_description scenario_options()
      "throughputs averaged). Default: hybrid for ps-sync, fair for ps-async")
     ("ps-split", po::value<std::string>()->default_value("round-robin"),
      "assignment of tensors to PS: round-robin (forward order), balanced (largest first to least loaded)")
+    ("ring-mode", po::value<std::string>(),
+     "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
+    ("fusion-buffer", po::value<std::string>(), "ring: tensor fusion buffer Q, e.g. 64MB (default 0: no fusion)")
+    ("fusion-timeout", po::value<std::string>(),
+     "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
+    ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
+    ("reduce-cost-per-byte", po::value<std::string>(),
+     "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("steps", po::value<int>()->default_value(10), "steps measured")
     ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
     ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the RNG that samples per-layer times")
@@ -142,13 +150,36 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.workers_given  = vm.count("workers") > 0;
   opts.ps_given       = vm.count("ps") > 0;
 
-  Scenario& sc         = opts.scenario;
-  sc.arch              = parse_arch(vm["arch"].as<std::string>(), "--arch");
-  sc.workers           = get_or<int>(vm, "workers", 8);
-  sc.ps                = get_or<int>(vm, "ps", 1);
-  sc.overlap           = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
-  sc.sharing           = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
-                                             : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
+  Scenario& sc = opts.scenario;
+  sc.arch      = parse_arch(vm["arch"].as<std::string>(), "--arch");
+  sc.workers   = get_or<int>(vm, "workers", 8);
+  sc.ps        = get_or<int>(vm, "ps", sc.arch == Arch::RING ? 0 : 1);
+  sc.overlap   = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
+  sc.sharing   = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
+                                     : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
+  // Options of one family of architectures are errors with the other, never silently ignored.
+  for (const char* ps_only : {"sharing", "ps-split"})
+    if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
+      throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
+                       to_string(sc.arch));
+  for (const char* ring_only :
+       {"ring-mode", "fusion-buffer", "fusion-timeout", "allreduce-overhead", "reduce-cost-per-byte"})
+    if (sc.is_ps() && vm.count(ring_only))
+      throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
+  if (!sc.is_ps())
+    sc.sharing = Sharing::FAIR; // every worker has its own links; SimGrid's flow model shares them
+  if (vm.count("ring-mode"))
+    sc.ring_mode = parse_ring_mode(vm["ring-mode"].as<std::string>(), "--ring-mode");
+  if (vm.count("fusion-buffer"))
+    sc.fusion_buffer_bytes = parse_quantity(Quantity::SIZE, vm["fusion-buffer"].as<std::string>(), "--fusion-buffer");
+  if (vm.count("fusion-timeout"))
+    sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-timeout"].as<std::string>(), "--fusion-timeout");
+  if (vm.count("allreduce-overhead"))
+    sc.allreduce_overhead_s =
+        parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");
+  if (vm.count("reduce-cost-per-byte"))
+    sc.reduce_s_per_byte =
+        parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();
   sc.warmup            = vm["warmup"].as<int>();
@@ -158,7 +189,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     throw InputError("--compute-jitter " + std::to_string(sc.compute_jitter_cv) +
                      ": must be in [0, 0.577] (a "
                      "larger coefficient of variation would make uniform factors negative)");
-  opts.user_cfg     = get_or<std::vector<std::string>>(vm, "cfg", {});
+  opts.user_cfg = get_or<std::vector<std::string>>(vm, "cfg", {});
   // sgdsim's own defaults come first, so that the user's --cfg items override them (SimGrid applies them in order).
   sc.simgrid_cfg = default_simgrid_cfg();
   sc.simgrid_cfg.insert(sc.simgrid_cfg.end(), opts.user_cfg.begin(), opts.user_cfg.end());
@@ -195,10 +226,19 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "deployment = " << opts.deployment << "\n";
   out << "arch = " << to_string(sc.arch) << "\n";
   out << "workers = " << sc.workers << "\n";
-  out << "ps = " << sc.ps << "\n";
+  if (sc.is_ps())
+    out << "ps = " << sc.ps << "\n";
   out << "overlap = " << (sc.overlap ? "on" : "off") << "\n";
-  out << "sharing = " << to_string(sc.sharing) << "\n";
-  out << "ps-split = " << to_string(sc.ps_split) << "\n";
+  if (sc.is_ps()) {
+    out << "sharing = " << to_string(sc.sharing) << "\n";
+    out << "ps-split = " << to_string(sc.ps_split) << "\n";
+  } else {
+    out << "ring-mode = " << to_string(sc.ring_mode) << "\n";
+    out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
+    out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
+    out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";
+    out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";
+  }
   out << "steps = " << sc.steps << "\n";
   out << "warmup = " << sc.warmup << "\n";
   out << "seed = " << sc.seed << "\n";

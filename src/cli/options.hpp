@@ -19,7 +19,7 @@ struct RunOptions {
   bool help           = false;
   bool workers_given  = false;
   bool ps_given       = false;
-  Scenario scenario; // scenario.simgrid_cfg: default_simgrid_cfg() followed by user_cfg
+  Scenario scenario;                 // scenario.simgrid_cfg: default_simgrid_cfg() followed by user_cfg
   std::vector<std::string> user_cfg; // the --cfg items the user gave
   std::vector<std::string> log_settings;
   double rho_t                      = 0.6; // analytic: eq. 5 threshold

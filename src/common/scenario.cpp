@@ -13,7 +13,8 @@ struct Named {
   E value;
 };
 
-constexpr Named<Arch> kArchs[]       = {{"ps-async", Arch::PS_ASYNC}, {"ps-sync", Arch::PS_SYNC}};
+constexpr Named<Arch> kArchs[] = {{"ps-async", Arch::PS_ASYNC}, {"ps-sync", Arch::PS_SYNC}, {"ring", Arch::RING}};
+constexpr Named<RingMode> kRingModes[] = {{"steps", RingMode::STEPS}, {"stream", RingMode::STREAM}};
 constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
 constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
 constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
@@ -52,6 +53,10 @@ const char* to_string(PsSplit s)
 {
   return word_of(kPsSplits, s);
 }
+const char* to_string(RingMode m)
+{
+  return word_of(kRingModes, m);
+}
 
 Arch parse_arch(const std::string& word, const std::string& context)
 {
@@ -64,6 +69,10 @@ Sharing parse_sharing(const std::string& word, const std::string& context)
 PsSplit parse_ps_split(const std::string& word, const std::string& context)
 {
   return parse_word(kPsSplits, word, context, "PS split");
+}
+RingMode parse_ring_mode(const std::string& word, const std::string& context)
+{
+  return parse_word(kRingModes, word, context, "ring mode");
 }
 bool parse_on_off(const std::string& word, const std::string& context)
 {

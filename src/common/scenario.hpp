@@ -9,14 +9,18 @@
 
 namespace sgdsim {
 
-enum class Arch { PS_ASYNC, PS_SYNC };
+enum class Arch { PS_ASYNC, PS_SYNC, RING };
 /** How the PS NIC is shared: SimGrid's max-min flows, one transfer at a time per direction, or both averaged. */
 enum class Sharing { FAIR, FCFS, HYBRID };
+/** How a ring all-reduce is simulated: each of the 2(K-1) steps as messages, or one flow per ring edge. */
+enum class RingMode { STEPS, STREAM };
 /** How tensors are assigned to parameter servers. */
 enum class PsSplit { ROUND_ROBIN, BALANCED };
 
 struct Scenario {
-  Arch arch          = Arch::PS_SYNC;
+  Arch arch = Arch::PS_SYNC;
+  /** True for the architectures with parameter servers. */
+  bool is_ps() const { return arch != Arch::RING; }
   int workers        = 8;
   int ps             = 1;
   bool overlap       = true;
@@ -27,17 +31,25 @@ struct Scenario {
   std::uint64_t seed = 1;
   /** Coefficient of variation of a uniform multiplicative noise on every layer's compute time (0: none). */
   double compute_jitter_cv = 0;
+  // Decentralized (ring) options, MODELS.md §3 and §7.
+  RingMode ring_mode          = RingMode::STEPS;
+  double fusion_buffer_bytes  = 0;    // Q; 0: no fusion (one all-reduce per layer with gradients)
+  double fusion_timeout_s     = 5e-3; // Horovod's cycle time default (5 ms)
+  double allreduce_overhead_s = 0;    // delta: fixed cost of each all-reduce call (negotiation)
+  double reduce_s_per_byte    = 0;    // summation cost per byte received in the reduce-scatter
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;
 };
 
 const char* to_string(Arch a);
 const char* to_string(Sharing s);
+const char* to_string(RingMode m);
 const char* to_string(PsSplit s);
 /** Parse a CLI word; on error throws InputError("<context>: '<word>': unknown <kind> (valid: ...)"). */
 Arch parse_arch(const std::string& word, const std::string& context);
 Sharing parse_sharing(const std::string& word, const std::string& context);
 PsSplit parse_ps_split(const std::string& word, const std::string& context);
+RingMode parse_ring_mode(const std::string& word, const std::string& context);
 bool parse_on_off(const std::string& word, const std::string& context);
 
 /** The SimGrid settings under which the analytic models' assumptions hold (STYLE.md facts 2): with latency 0 on

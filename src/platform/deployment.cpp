@@ -92,7 +92,7 @@ bool natural_less(const std::string& a, const std::string& b)
 }
 
 Placement read_deployment_file(const std::string& path, const std::vector<HostInfo>& hosts,
-                               const std::string& platform_path)
+                               const std::string& platform_path, bool needs_ps)
 {
   XmlSource src(path);
   pugi::xml_node root = src.root(kPlatform);
@@ -127,8 +127,11 @@ Placement read_deployment_file(const std::string& path, const std::vector<HostIn
   }
   if (workers.empty())
     src.fail(root, "no actor with function='worker'");
-  if (servers.empty())
+  if (servers.empty() && needs_ps)
     src.fail(root, "no actor with function='ps'");
+  if (!servers.empty() && !needs_ps)
+    src.fail(servers.begin()->second.second,
+             "this architecture has no parameter servers: remove the actors with function='ps'");
   Placement placement;
   fill_ranks(src, workers, placement.worker_hosts, root, kWorker);
   fill_ranks(src, servers, placement.ps_hosts, root, kPs);

@@ -24,9 +24,10 @@ bool natural_less(const std::string& a, const std::string& b);
 
 /** Reads a SimGrid deployment file: <actor host=H function="worker"|"ps"><argument value="RANK"/></actor>.
  *  Checks that every host is in `hosts`, every function is known, ranks are 0..n-1 without gaps or duplicates,
- *  and at least one worker and one PS are deployed. Throws InputError naming FILE:LINE and the field. */
+ *  at least one worker, and at least one PS for PS architectures (`needs_ps`) or none otherwise. Throws InputError
+ *  naming FILE:LINE and the field. */
 Placement read_deployment_file(const std::string& path, const std::vector<HostInfo>& hosts,
-                               const std::string& platform_path);
+                               const std::string& platform_path, bool needs_ps = true);
 
 /** Automatic placement (README "Deployment"): hosts in natural name order; if any host has a "role" property,
  *  PS ranks go to role="ps" hosts and worker ranks to role="worker" hosts; otherwise PS ranks take the first

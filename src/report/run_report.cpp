@@ -68,14 +68,23 @@ std::string header(const RunReport& rep)
   const Workload& wl = *rep.workload;
   const Scenario& sc = rep.scenario;
   std::string out;
-  out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, sharing %s\n", SGDSIM_VERSION, to_string(sc.arch),
-             sc.workers, sc.ps, sc.overlap ? "on" : "off", sharing_note(sc.sharing));
+  if (sc.is_ps())
+    out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, sharing %s\n", SGDSIM_VERSION, to_string(sc.arch),
+               sc.workers, sc.ps, sc.overlap ? "on" : "off", sharing_note(sc.sharing));
+  else
+    out += fmt("sgdsim %s: ring all-reduce (%s mode), %d workers, overlap %s, %s\n", SGDSIM_VERSION,
+               to_string(sc.ring_mode), sc.workers, sc.overlap ? "on" : "off",
+               sc.fusion_buffer_bytes > 0 ? fmt("fusion buffer %.4g MB, timeout %.4g ms", sc.fusion_buffer_bytes / 1e6,
+                                                sc.fusion_timeout_s * 1e3)
+                                                .c_str()
+                                          : "no fusion");
   out += fmt("  workload  %s (%s): batch %d, %zu layers, %zu tensors, %.4g MB, T_F %.4g ms, T_B %.4g ms on %s\n",
              wl.name.c_str(), wl.source_file.c_str(), wl.batch, wl.layers.size(), wl.tensors.size(),
              wl.model_bytes() / 1e6, wl.fwd_s() * 1e3, wl.bwd_s() * 1e3, wl.device.c_str());
   out += fmt("  platform  %s, %s\n", rep.platform_path.c_str(),
              rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str());
-  out += fmt("  network   PS 0 -> worker 0: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n",
+  out += fmt(sc.is_ps() ? "  network   PS 0 -> worker 0: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n"
+                        : "  network   worker 0 -> worker 1: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n",
              rep.network.bottleneck_Bps * 8 / 1e9,
              std::isfinite(rep.network.flow_cap_Bps) ? fmt("%.4g Gbps", rep.network.flow_cap_Bps * 8 / 1e9).c_str()
                                                      : "none",
@@ -168,6 +177,11 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ps", sc.ps},
                           {"overlap", sc.overlap},
                           {"sharing", to_string(sc.sharing)},
+                          {"ring_mode", to_string(sc.ring_mode)},
+                          {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
+                          {"fusion_timeout_s", sc.fusion_timeout_s},
+                          {"allreduce_overhead_s", sc.allreduce_overhead_s},
+                          {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"ps_split", to_string(sc.ps_split)},
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},

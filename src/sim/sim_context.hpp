@@ -17,6 +17,9 @@ struct SimContext {
   std::vector<int> tensor_ps;               // per tensor: the PS rank that holds it
   /** messages[worker][tensor]: the payload of every transfer between that worker and a PS. */
   std::vector<std::vector<TensorMsg>> messages;
+  std::vector<double> layer_bytes;       // per layer: bytes of its gradients (ring all-reduce)
+  std::vector<std::string> worker_hosts; // per worker rank
+  int ring_token = 0;                    // the payload of ring messages (they carry no data)
 
   int total_steps() const { return scenario.warmup + scenario.steps; }
   TensorMsg* message(int worker, int tensor) const

@@ -4,6 +4,7 @@
 #include "platform/deployment.hpp"
 #include "platform/platform_params.hpp"
 #include "sim/parameter_server.hpp"
+#include "sim/ring_worker.hpp"
 #include "sim/sim_context.hpp"
 #include "sim/step_recorder.hpp"
 #include "sim/worker.hpp"
@@ -68,8 +69,11 @@ void validate_scenario(const Scenario& sc)
   if (sc.workers < 1 || sc.workers > kMaxWorkers)
     throw InputError("--workers " + std::to_string(sc.workers) + ": must be in [1, " + std::to_string(kMaxWorkers) +
                      "]");
-  if (sc.ps < 1 || sc.ps > kMaxWorkers)
+  if (sc.is_ps() && (sc.ps < 1 || sc.ps > kMaxWorkers))
     throw InputError("--ps " + std::to_string(sc.ps) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  if (!sc.is_ps() && sc.ps != 0)
+    throw InputError("--ps " + std::to_string(sc.ps) + ": the " + to_string(sc.arch) +
+                     " architecture has no parameter servers");
   if (sc.steps < 1 || sc.steps > kMaxSteps)
     throw InputError("--steps " + std::to_string(sc.steps) + ": must be in [1, " + std::to_string(kMaxSteps) + "]");
   if (sc.warmup < 0 || sc.warmup > kMaxSteps)
@@ -81,7 +85,10 @@ NetworkParams network_of(const sg4::Engine& engine, const Placement& placement)
 {
   NetworkParams net;
   const sg4::Host* worker0 = engine.host_by_name(placement.worker_hosts[0]);
-  const sg4::Host* ps0     = engine.host_by_name(placement.ps_hosts[0]);
+  // PS architectures: the route from PS 0 to worker 0; ring: from worker 0 to its right neighbour.
+  const sg4::Host* ps0 = !placement.ps_hosts.empty()         ? engine.host_by_name(placement.ps_hosts[0])
+                         : placement.worker_hosts.size() > 1 ? engine.host_by_name(placement.worker_hosts[1])
+                                                             : worker0;
   if (ps0 != worker0) {
     RouteInfo route    = route_info(ps0, worker0);
     net.bottleneck_Bps = route.bottleneck_Bps;
@@ -239,9 +246,10 @@ Prepared prepare(const SimInputs& in)
   }
 
   const std::vector<HostInfo> hosts = list_hosts(*prep.engine);
-  prep.placement = in.deployment_path.empty() ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
-                                              : read_deployment_file(in.deployment_path, hosts, in.platform_path);
-  prep.scenario  = sc;
+  prep.placement                    = in.deployment_path.empty()
+                                          ? auto_placement(hosts, sc.workers, sc.ps, in.platform_path)
+                                          : read_deployment_file(in.deployment_path, hosts, in.platform_path, sc.is_ps());
+  prep.scenario                     = sc;
   if (!in.deployment_path.empty()) {
     // The deployment decides the sizes; the options, if the user gave them, must agree (checked by the CLI).
     prep.scenario.workers = static_cast<int>(prep.placement.worker_hosts.size());
@@ -275,23 +283,37 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, split_tensors(in.workload, scenario.ps, scenario.ps_split), {}};
-  ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
-  for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
-    ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
-  ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
-  for (int w = 0; w < scenario.workers; w++)
-    for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)
-      ctx.messages[static_cast<std::size_t>(w)].push_back(TensorMsg{w, t});
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0};
+  ctx.worker_hosts = placement.worker_hosts;
+  for (const Layer& layer : in.workload.layers) {
+    double bytes = 0;
+    for (int t : layer.tensors)
+      bytes += in.workload.tensors[static_cast<std::size_t>(t)].bytes;
+    ctx.layer_bytes.push_back(bytes);
+  }
+  if (scenario.is_ps()) {
+    ctx.tensor_ps = split_tensors(in.workload, scenario.ps, scenario.ps_split);
+    ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
+    for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
+      ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
+    ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
+    for (int w = 0; w < scenario.workers; w++)
+      for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)
+        ctx.messages[static_cast<std::size_t>(w)].push_back(TensorMsg{w, t});
+  }
 
   StepRecorder recorder(scenario.workers, scenario.warmup, scenario.steps);
   for (int p = 0; p < scenario.ps; p++)
     sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
                        [&ctx, p] { run_parameter_server(ctx, p); });
-  for (int w = 0; w < scenario.workers; w++)
-    sg4::Actor::create("worker" + std::to_string(w),
-                       engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(w)]),
-                       [&ctx, &recorder, w] { PsWorker(ctx, recorder, w)(); });
+  for (int w = 0; w < scenario.workers; w++) {
+    sg4::Host* host = engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(w)]);
+    if (scenario.is_ps())
+      sg4::Actor::create("worker" + std::to_string(w), host, [&ctx, &recorder, w] { PsWorker(ctx, recorder, w)(); });
+    else
+      sg4::Actor::create("worker" + std::to_string(w), host,
+                         [&ctx, &recorder, w] { run_ring_worker(ctx, recorder, w); });
+  }
   engine.run();
   return summarize(ctx, recorder, placement);
 }

@@ -1,0 +1,196 @@
+// src/sim/ring_worker.cpp: ring all-reduce workers. Model: MODELS.md §3 ([LI22] §3.1.2) and §7 ([OSF22]).
+// Compute actor: forward of every layer, backward in reverse; after the backward of layer i (with overlap) its
+// gradients are handed to the collective actor; then it waits for the step's all-reduces, applies the update
+// locally, and starts the next step. Collective actor: all-reduces one buffer at a time (as Horovod's background
+// thread and NCCL's single stream do), with tensor fusion: gradients join a buffer of Q bytes, which is sent when
+// the next layer does not fit, when no gradient arrives within the fusion timeout, or after layer 1.
+// All-reduce, steps mode: reduce-scatter then all-gather, 2(K-1) exchanges of size/K with the right neighbour,
+// each waiting for the left neighbour's chunk, so that a slow link slows the whole ring. Stream mode: one flow of
+// 2(K-1)/K of the buffer per ring edge plus the 2(K-1)-1 further per-step latencies (fast for large K).
+
+#include "sim/ring_worker.hpp"
+
+#include "workload/step_sampler.hpp"
+
+#include <deque>
+#include <memory>
+#include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+
+XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ring, sgdsim, "Ring all-reduce workers");
+
+namespace sg4 = simgrid::s4u;
+
+namespace sgdsim {
+
+std::string ring_mailbox(int rank)
+{
+  return "ring/w" + std::to_string(rank);
+}
+
+namespace {
+/** Compute actor -> collective actor of the same worker (shared memory on one host, no simulated cost). */
+struct RingShared {
+  std::deque<int> ready_layers; // layers whose gradients are ready, in backward order
+  sg4::SemaphorePtr layer_ready = sg4::Semaphore::create(0);
+  sg4::SemaphorePtr step_done   = sg4::Semaphore::create(0);
+  IntervalAccount* account      = nullptr;
+};
+
+class RingCollective {
+public:
+  RingCollective(const SimContext& ctx, int rank, std::shared_ptr<RingShared> shared)
+      : ctx_(ctx), rank_(rank), k_(ctx.scenario.workers), shared_(std::move(shared))
+  {
+    inbox_ = sg4::Mailbox::by_name(ring_mailbox(rank_));
+    right_ = sg4::Mailbox::by_name(ring_mailbox((rank_ + 1) % k_));
+    if (ctx_.scenario.ring_mode == RingMode::STREAM && k_ > 1) {
+      // Stream mode pays the latencies of the 2(K-1)-1 steps it does not simulate: the route to the right
+      // neighbour times SimGrid's latency factor (the one simulated flow pays its own).
+      std::vector<sg4::Link*> links;
+      double latency = 0;
+      sg4::this_actor::get_host()->route_to(
+          sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>((rank_ + 1) % k_)]), links, &latency);
+      extra_latency_s_ = (2.0 * (k_ - 1) - 1) * latency * simgrid::config::get_value<double>("network/latency-factor");
+    }
+  }
+
+  void operator()()
+  {
+    for (;;)
+      run_step();
+  }
+
+private:
+  // Gradients of layer i join the buffer; the buffer is all-reduced when the next layer does not fit, when the
+  // timeout passes without a new layer, or after layer 1 (the last of the backward): MODELS.md eq. 12-14.
+  void run_step()
+  {
+    const Workload& wl = ctx_.workload;
+    const double q     = ctx_.scenario.fusion_buffer_bytes;
+    double buffer      = 0;
+    int seen           = 0;
+    const int n_layers = static_cast<int>(wl.layers.size());
+    while (seen < n_layers) {
+      bool timed_out = false;
+      if (buffer > 0 && q > 0)
+        timed_out = shared_->layer_ready->acquire_timeout(ctx_.scenario.fusion_timeout_s);
+      else
+        shared_->layer_ready->acquire();
+      if (timed_out) { // no new gradients within the timeout: send what the buffer holds
+        allreduce(buffer);
+        buffer = 0;
+        continue;
+      }
+      const int layer = shared_->ready_layers.front();
+      shared_->ready_layers.pop_front();
+      seen++;
+      const double bytes = ctx_.layer_bytes[static_cast<std::size_t>(layer)];
+      if (q <= 0) { // no fusion: one all-reduce per layer with gradients
+        allreduce(bytes);
+        continue;
+      }
+      if (buffer > 0 && buffer + bytes > q) {
+        allreduce(buffer);
+        buffer = 0;
+      }
+      buffer += bytes;
+      if (layer == 0) {
+        allreduce(buffer);
+        buffer = 0;
+      }
+    }
+    shared_->step_done->release();
+  }
+
+  void allreduce(double bytes)
+  {
+    if (bytes <= 0 || k_ <= 1)
+      return;
+    const double start = sg4::Engine::get_clock();
+    if (ctx_.scenario.allreduce_overhead_s > 0)
+      sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
+    void* token = const_cast<int*>(&ctx_.ring_token);
+    if (ctx_.scenario.ring_mode == RingMode::STREAM) {
+      exchange(token, 2.0 * (k_ - 1) / k_ * bytes);
+      if (extra_latency_s_ > 0)
+        sg4::this_actor::sleep_for(extra_latency_s_);
+    } else {
+      const double chunk = bytes / k_;
+      for (int s = 0; s < 2 * (k_ - 1); s++) {
+        exchange(token, chunk);
+        if (s < k_ - 1 && ctx_.scenario.reduce_s_per_byte > 0) // reduce-scatter: sum the received chunk
+          sg4::this_actor::execute(ctx_.scenario.reduce_s_per_byte * chunk * sg4::this_actor::get_host()->get_speed());
+      }
+    }
+    shared_->account->add_comm(start, sg4::Engine::get_clock());
+    XBT_DEBUG("worker %d: all-reduce of %.0f bytes in %.9f s", rank_, bytes, sg4::Engine::get_clock() - start);
+  }
+
+  // Send `bytes` to the right neighbour and receive as much from the left one, concurrently.
+  void exchange(void* token, double bytes)
+  {
+    int* received     = nullptr;
+    sg4::CommPtr send = right_->put_async(token, static_cast<std::uint64_t>(bytes));
+    sg4::CommPtr recv = inbox_->get_async<int>(&received);
+    sg4::Comm::wait_all({send, recv});
+  }
+
+  const SimContext& ctx_;
+  int rank_;
+  int k_;
+  std::shared_ptr<RingShared> shared_;
+  sg4::Mailbox* inbox_    = nullptr;
+  sg4::Mailbox* right_    = nullptr;
+  double extra_latency_s_ = 0;
+};
+} // namespace
+
+void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
+{
+  const Workload& wl = ctx.workload;
+  const int n_layers = static_cast<int>(wl.layers.size());
+  auto shared        = std::make_shared<RingShared>();
+  IntervalAccount account;
+  shared->account = &account;
+  sg4::Actor::create("worker" + std::to_string(rank) + "-allreduce", sg4::this_actor::get_host(), [&ctx, rank, shared] {
+    RingCollective(ctx, rank, shared)();
+  })->daemonize();
+
+  Rng rng(ctx.scenario.seed, static_cast<std::uint64_t>(rank));
+  std::vector<double> fwd_s, bwd_s;
+  double step_begin = 0;
+  auto compute      = [&](double ref_s) {
+    if (ref_s <= 0)
+      return;
+    const double start = sg4::Engine::get_clock();
+    // Times are on the reference device; a host of another speed scales them (README "Compute").
+    sg4::this_actor::execute(ref_s * wl.reference_speed);
+    account.add_compute(start, sg4::Engine::get_clock());
+  };
+  auto gradients_ready = [&](int layer) {
+    shared->ready_layers.push_back(layer);
+    shared->layer_ready->release();
+  };
+  for (int step = 0; step < ctx.total_steps(); step++) {
+    draw_step_times(wl, rng, ctx.scenario.compute_jitter_cv, fwd_s, bwd_s);
+    for (int l = 0; l < n_layers; l++)
+      compute(fwd_s[static_cast<std::size_t>(l)]);
+    for (int l = n_layers - 1; l >= 0; l--) {
+      compute(bwd_s[static_cast<std::size_t>(l)]);
+      if (ctx.scenario.overlap)
+        gradients_ready(l);
+    }
+    if (!ctx.scenario.overlap)
+      for (int l = n_layers - 1; l >= 0; l--)
+        gradients_ready(l);
+    shared->step_done->acquire();
+    compute(wl.ps_update_s); // each worker applies the averaged gradients itself
+    const double now = sg4::Engine::get_clock();
+    recorder.end_step(rank, now, account.close_window(step_begin, now));
+    step_begin = now;
+  }
+}
+
+} // namespace sgdsim
