@@ -173,7 +173,7 @@ TEST(BadScenario, UnknownArchitectureListsValidOnes)
     parse_arch("ps_sync", "--arch");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "--arch 'ps_sync': unknown architecture (valid: ps-async, ps-sync)");
+    EXPECT_STREQ(e.what(), "--arch 'ps_sync': unknown architecture (valid: ps-async, ps-sync, ring)");
   }
 }
 
