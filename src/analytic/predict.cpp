@@ -100,8 +100,10 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
                  wl.batch, osf_step));
     const double csf_step = single_step / csf_factor(t_comp, m, p);
     out.push_back(sync_row("csf", "MODELS.md §7 CSF [OSF22]", k, wl.batch, csf_step));
-    const double alpha_pe = pe_alpha(pipeline, 0);
-    out.push_back(sync_row("perfestimator", "MODELS.md §8 [PE]", k, wl.batch, single_step / alpha_pe));
+    if (sc.fusion_buffer_bytes <= 0) { // [PE] pipelines one all-reduce per gradient: no fusion
+      const double alpha_pe = pe_alpha(pipeline, 0);
+      out.push_back(sync_row("perfestimator", "MODELS.md §8 [PE]", k, wl.batch, single_step / alpha_pe));
+    }
   }
   if (k <= in.reference_max_workers) { // Algorithm 1 with ALL_REDUCE sharing: per-tensor all-reduces, no latency
     RefSimInputs ref;
