@@ -80,6 +80,16 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
   if (sc.fusion_buffer_bytes > 0) // fused buffers: at least M/Q calls
     calls = std::max(1, static_cast<int>(std::ceil(m / sc.fusion_buffer_bytes)));
   std::vector<Prediction> out;
+  if (sc.collective == Collective::HALVING_DOUBLING) {
+    // Rabenseifner: the same bytes as the ring (2(K-1)/K M per worker and direction) in 2 log2(K) messages per call.
+    const double hd = t_f + t_b + ring_allreduce_s(k, m, b) + calls * 2.0 * std::log2(k) * alpha +
+                      calls * sc.allreduce_overhead_s + wl.ps_update_s;
+    out.push_back(
+        sync_row("halving-doubling", "MODELS.md §3 eq. 11 with 2 log2(K) messages per call", k, wl.batch, hd));
+    return out;
+  }
+  if (sc.collective != Collective::RING)
+    return out; // tree and hierarchical: no model of MODELS.md applies
   // Eq. 11 with its latency-aware term for `calls` all-reduce calls, without overlap.
   const double eq11 = ring_step_s(k, m, b, t_f + t_b, alpha, calls) + calls * sc.allreduce_overhead_s + wl.ps_update_s;
   out.push_back(sync_row("ring-eq11", "MODELS.md §3 eq. 11 [LI22], latency-aware", k, wl.batch, eq11));

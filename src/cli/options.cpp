@@ -43,6 +43,10 @@ po::options_description scenario_options()
      "throughputs averaged). Default: hybrid for ps-sync, fair for ps-async")
     ("ps-split", po::value<std::string>()->default_value("round-robin"),
      "assignment of tensors to PS: round-robin (forward order), balanced (largest first to least loaded)")
+    ("collective", po::value<std::string>(),
+     "ring: all-reduce algorithm: ring (default), tree, halving-doubling, hierarchical (README \"Collectives\")")
+    ("gpus-per-node", po::value<int>(), "ring, hierarchical collective: consecutive ranks per node (>= 2)")
+    ("pipeline-chunks", po::value<int>(), "ring, tree collective: chunks pipelined through the tree (default 1)")
     ("ring-mode", po::value<std::string>(),
      "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
     ("fusion-buffer", po::value<std::string>(), "ring: tensor fusion buffer Q, e.g. 64MB (default 0: no fusion)")
@@ -162,14 +166,29 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only :
-       {"ring-mode", "fusion-buffer", "fusion-timeout", "allreduce-overhead", "reduce-cost-per-byte"})
+  for (const char* ring_only : {"collective", "gpus-per-node", "pipeline-chunks", "ring-mode", "fusion-buffer",
+                                "fusion-timeout", "allreduce-overhead", "reduce-cost-per-byte"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
     sc.sharing = Sharing::FAIR; // every worker has its own links; SimGrid's flow model shares them
   if (vm.count("ring-mode"))
     sc.ring_mode = parse_ring_mode(vm["ring-mode"].as<std::string>(), "--ring-mode");
+  if (vm.count("collective"))
+    sc.collective = parse_collective(vm["collective"].as<std::string>(), "--collective");
+  if (vm.count("gpus-per-node"))
+    sc.gpus_per_node = vm["gpus-per-node"].as<int>();
+  if (vm.count("pipeline-chunks"))
+    sc.pipeline_chunks = vm["pipeline-chunks"].as<int>();
+  if (vm.count("gpus-per-node") && sc.collective != Collective::HIERARCHICAL)
+    throw InputError("--gpus-per-node: applies to --collective hierarchical, not to " +
+                     std::string(to_string(sc.collective)));
+  if (vm.count("pipeline-chunks") && sc.collective != Collective::TREE)
+    throw InputError("--pipeline-chunks: applies to --collective tree, not to " +
+                     std::string(to_string(sc.collective)));
+  if (vm.count("ring-mode") && (sc.collective == Collective::TREE || sc.collective == Collective::HALVING_DOUBLING))
+    throw InputError("--ring-mode: applies to the ring and hierarchical collectives, not to " +
+                     std::string(to_string(sc.collective)));
   if (vm.count("fusion-buffer"))
     sc.fusion_buffer_bytes = parse_quantity(Quantity::SIZE, vm["fusion-buffer"].as<std::string>(), "--fusion-buffer");
   if (vm.count("fusion-timeout"))
@@ -233,7 +252,13 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "sharing = " << to_string(sc.sharing) << "\n";
     out << "ps-split = " << to_string(sc.ps_split) << "\n";
   } else {
-    out << "ring-mode = " << to_string(sc.ring_mode) << "\n";
+    out << "collective = " << to_string(sc.collective) << "\n";
+    if (sc.collective == Collective::HIERARCHICAL)
+      out << "gpus-per-node = " << sc.gpus_per_node << "\n";
+    if (sc.collective == Collective::TREE)
+      out << "pipeline-chunks = " << sc.pipeline_chunks << "\n";
+    if (sc.collective == Collective::RING || sc.collective == Collective::HIERARCHICAL)
+      out << "ring-mode = " << to_string(sc.ring_mode) << "\n";
     out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
     out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
     out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";

@@ -14,7 +14,11 @@ struct Named {
 };
 
 constexpr Named<Arch> kArchs[] = {{"ps-async", Arch::PS_ASYNC}, {"ps-sync", Arch::PS_SYNC}, {"ring", Arch::RING}};
-constexpr Named<RingMode> kRingModes[] = {{"steps", RingMode::STEPS}, {"stream", RingMode::STREAM}};
+constexpr Named<Collective> kCollectives[] = {{"ring", Collective::RING},
+                                              {"tree", Collective::TREE},
+                                              {"halving-doubling", Collective::HALVING_DOUBLING},
+                                              {"hierarchical", Collective::HIERARCHICAL}};
+constexpr Named<RingMode> kRingModes[]     = {{"steps", RingMode::STEPS}, {"stream", RingMode::STREAM}};
 constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
 constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
 constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
@@ -53,6 +57,10 @@ const char* to_string(PsSplit s)
 {
   return word_of(kPsSplits, s);
 }
+const char* to_string(Collective c)
+{
+  return word_of(kCollectives, c);
+}
 const char* to_string(RingMode m)
 {
   return word_of(kRingModes, m);
@@ -69,6 +77,10 @@ Sharing parse_sharing(const std::string& word, const std::string& context)
 PsSplit parse_ps_split(const std::string& word, const std::string& context)
 {
   return parse_word(kPsSplits, word, context, "PS split");
+}
+Collective parse_collective(const std::string& word, const std::string& context)
+{
+  return parse_word(kCollectives, word, context, "collective");
 }
 RingMode parse_ring_mode(const std::string& word, const std::string& context)
 {

@@ -12,6 +12,8 @@ namespace sgdsim {
 enum class Arch { PS_ASYNC, PS_SYNC, RING };
 /** How the PS NIC is shared: SimGrid's max-min flows, one transfer at a time per direction, or both averaged. */
 enum class Sharing { FAIR, FCFS, HYBRID };
+/** The all-reduce algorithm of the decentralized architecture (README "Collectives"). */
+enum class Collective { RING, TREE, HALVING_DOUBLING, HIERARCHICAL };
 /** How a ring all-reduce is simulated: each of the 2(K-1) steps as messages, or one flow per ring edge. */
 enum class RingMode { STEPS, STREAM };
 /** How tensors are assigned to parameter servers. */
@@ -32,6 +34,9 @@ struct Scenario {
   /** Coefficient of variation of a uniform multiplicative noise on every layer's compute time (0: none). */
   double compute_jitter_cv = 0;
   // Decentralized (ring) options, MODELS.md §3 and §7.
+  Collective collective       = Collective::RING;
+  int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads
+  int pipeline_chunks         = 1; // tree: the buffer is pipelined through the tree in this many chunks
   RingMode ring_mode          = RingMode::STEPS;
   double fusion_buffer_bytes  = 0;    // Q; 0: no fusion (one all-reduce per layer with gradients)
   double fusion_timeout_s     = 5e-3; // Horovod's cycle time default (5 ms)
@@ -44,12 +49,14 @@ struct Scenario {
 const char* to_string(Arch a);
 const char* to_string(Sharing s);
 const char* to_string(RingMode m);
+const char* to_string(Collective c);
 const char* to_string(PsSplit s);
 /** Parse a CLI word; on error throws InputError("<context>: '<word>': unknown <kind> (valid: ...)"). */
 Arch parse_arch(const std::string& word, const std::string& context);
 Sharing parse_sharing(const std::string& word, const std::string& context);
 PsSplit parse_ps_split(const std::string& word, const std::string& context);
 RingMode parse_ring_mode(const std::string& word, const std::string& context);
+Collective parse_collective(const std::string& word, const std::string& context);
 bool parse_on_off(const std::string& word, const std::string& context);
 
 /** The SimGrid settings under which the analytic models' assumptions hold (STYLE.md facts 2): with latency 0 on

@@ -72,8 +72,13 @@ std::string header(const RunReport& rep)
     out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, sharing %s\n", SGDSIM_VERSION, to_string(sc.arch),
                sc.workers, sc.ps, sc.overlap ? "on" : "off", sharing_note(sc.sharing));
   else
-    out += fmt("sgdsim %s: ring all-reduce (%s mode), %d workers, overlap %s, %s\n", SGDSIM_VERSION,
-               to_string(sc.ring_mode), sc.workers, sc.overlap ? "on" : "off",
+    out += fmt("sgdsim %s: %s all-reduce (%s), %d workers, overlap %s, %s\n", SGDSIM_VERSION, to_string(sc.collective),
+               sc.collective == Collective::TREE               ? fmt("%d chunks", sc.pipeline_chunks).c_str()
+               : sc.collective == Collective::HALVING_DOUBLING ? "recursive halving and doubling"
+               : sc.collective == Collective::HIERARCHICAL
+                   ? fmt("%d GPUs per node, %s ring", sc.gpus_per_node, to_string(sc.ring_mode)).c_str()
+                   : fmt("%s mode", to_string(sc.ring_mode)).c_str(),
+               sc.workers, sc.overlap ? "on" : "off",
                sc.fusion_buffer_bytes > 0 ? fmt("fusion buffer %.4g MB, timeout %.4g ms", sc.fusion_buffer_bytes / 1e6,
                                                 sc.fusion_timeout_s * 1e3)
                                                 .c_str()
@@ -177,6 +182,9 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ps", sc.ps},
                           {"overlap", sc.overlap},
                           {"sharing", to_string(sc.sharing)},
+                          {"collective", to_string(sc.collective)},
+                          {"gpus_per_node", sc.gpus_per_node},
+                          {"pipeline_chunks", sc.pipeline_chunks},
                           {"ring_mode", to_string(sc.ring_mode)},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},

@@ -10,6 +10,7 @@
 
 #include "sim/ring_worker.hpp"
 
+#include "sim/collectives.hpp"
 #include "workload/step_sampler.hpp"
 
 #include <deque>
@@ -43,16 +44,21 @@ public:
   RingCollective(const SimContext& ctx, int rank, std::shared_ptr<RingShared> shared)
       : ctx_(ctx), rank_(rank), k_(ctx.scenario.workers), shared_(std::move(shared))
   {
-    inbox_ = sg4::Mailbox::by_name(ring_mailbox(rank_));
-    right_ = sg4::Mailbox::by_name(ring_mailbox((rank_ + 1) % k_));
-    if (ctx_.scenario.ring_mode == RingMode::STREAM && k_ > 1) {
-      // Stream mode pays the latencies of the 2(K-1)-1 steps it does not simulate: the route to the right
-      // neighbour times SimGrid's latency factor (the one simulated flow pays its own).
+    for (int r = 0; r < k_; r++)
+      ring_members_.push_back(r);
+    // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
+    const bool hierarchical = ctx_.scenario.collective == Collective::HIERARCHICAL;
+    const int g             = hierarchical ? ctx_.scenario.gpus_per_node : 1;
+    const int n             = k_ / g;
+    if (ctx_.scenario.ring_mode == RingMode::STREAM && n > 1) {
+      // Stream mode pays the latencies of the 2(n-1)-1 steps it does not simulate: the route to the next member
+      // times SimGrid's latency factor (the one simulated flow pays its own).
       std::vector<sg4::Link*> links;
       double latency = 0;
-      sg4::this_actor::get_host()->route_to(
-          sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>((rank_ + 1) % k_)]), links, &latency);
-      extra_latency_s_ = (2.0 * (k_ - 1) - 1) * latency * simgrid::config::get_value<double>("network/latency-factor");
+      const int next = (rank_ / g * g + g) % k_;
+      sg4::this_actor::get_host()->route_to(sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>(next)]),
+                                            links, &latency);
+      extra_latency_s_ = (2.0 * (n - 1) - 1) * latency * simgrid::config::get_value<double>("network/latency-factor");
     }
   }
 
@@ -111,38 +117,29 @@ private:
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
-    void* token = const_cast<int*>(&ctx_.ring_token);
-    if (ctx_.scenario.ring_mode == RingMode::STREAM) {
-      exchange(token, 2.0 * (k_ - 1) / k_ * bytes);
-      if (extra_latency_s_ > 0)
-        sg4::this_actor::sleep_for(extra_latency_s_);
-    } else {
-      const double chunk = bytes / k_;
-      for (int s = 0; s < 2 * (k_ - 1); s++) {
-        exchange(token, chunk);
-        if (s < k_ - 1 && ctx_.scenario.reduce_s_per_byte > 0) // reduce-scatter: sum the received chunk
-          sg4::this_actor::execute(ctx_.scenario.reduce_s_per_byte * chunk * sg4::this_actor::get_host()->get_speed());
-      }
+    switch (ctx_.scenario.collective) {
+    case Collective::RING:
+      ring_allreduce(ctx_, ring_members_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_);
+      break;
+    case Collective::TREE:
+      tree_allreduce(ctx_, rank_, bytes);
+      break;
+    case Collective::HALVING_DOUBLING:
+      halving_doubling_allreduce(ctx_, rank_, bytes);
+      break;
+    case Collective::HIERARCHICAL:
+      hierarchical_allreduce(ctx_, rank_, bytes, extra_latency_s_);
+      break;
     }
     shared_->account->add_comm(start, sg4::Engine::get_clock());
     XBT_DEBUG("worker %d: all-reduce of %.0f bytes in %.9f s", rank_, bytes, sg4::Engine::get_clock() - start);
-  }
-
-  // Send `bytes` to the right neighbour and receive as much from the left one, concurrently.
-  void exchange(void* token, double bytes)
-  {
-    int* received     = nullptr;
-    sg4::CommPtr send = right_->put_async(token, static_cast<std::uint64_t>(bytes));
-    sg4::CommPtr recv = inbox_->get_async<int>(&received);
-    sg4::Comm::wait_all({send, recv});
   }
 
   const SimContext& ctx_;
   int rank_;
   int k_;
   std::shared_ptr<RingShared> shared_;
-  sg4::Mailbox* inbox_    = nullptr;
-  sg4::Mailbox* right_    = nullptr;
+  std::vector<int> ring_members_; // 0..K-1: the ring follows the ranks
   double extra_latency_s_ = 0;
 };
 } // namespace

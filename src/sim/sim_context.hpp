@@ -19,7 +19,10 @@ struct SimContext {
   std::vector<std::vector<TensorMsg>> messages;
   std::vector<double> layer_bytes;       // per layer: bytes of its gradients (ring all-reduce)
   std::vector<std::string> worker_hosts; // per worker rank
-  int ring_token = 0;                    // the payload of ring messages (they carry no data)
+  int ring_token = 0;                    // the payload of collective messages (they carry no data)
+  /** Per worker: where its collective receives write the payload pointer, which nobody reads. SimGrid 3.32
+   *  needs a destination to start a receive; a slot that lives as long as the run keeps it valid. */
+  mutable std::vector<void*> recv_sink;
 
   int total_steps() const { return scenario.warmup + scenario.steps; }
   TensorMsg* message(int worker, int tensor) const

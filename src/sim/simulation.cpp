@@ -71,6 +71,17 @@ void validate_scenario(const Scenario& sc)
                      "]");
   if (sc.is_ps() && (sc.ps < 1 || sc.ps > kMaxWorkers))
     throw InputError("--ps " + std::to_string(sc.ps) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  if (sc.arch == Arch::RING && sc.collective == Collective::HALVING_DOUBLING && (sc.workers & (sc.workers - 1)) != 0)
+    throw InputError("--collective halving-doubling: needs a power-of-two number of workers (--workers " +
+                     std::to_string(sc.workers) + ")");
+  if (sc.arch == Arch::RING && sc.collective == Collective::HIERARCHICAL &&
+      (sc.gpus_per_node < 2 || sc.workers % sc.gpus_per_node != 0))
+    throw InputError("--collective hierarchical: --gpus-per-node " + std::to_string(sc.gpus_per_node) +
+                     " must be at least 2 and divide --workers " + std::to_string(sc.workers));
+  if (sc.arch == Arch::RING && sc.collective == Collective::TREE &&
+      (sc.pipeline_chunks < 1 || sc.pipeline_chunks > kMaxSteps))
+    throw InputError("--pipeline-chunks " + std::to_string(sc.pipeline_chunks) + ": must be in [1, " +
+                     std::to_string(kMaxSteps) + "]");
   if (!sc.is_ps() && sc.ps != 0)
     throw InputError("--ps " + std::to_string(sc.ps) + ": the " + to_string(sc.arch) +
                      " architecture has no parameter servers");
@@ -283,8 +294,9 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}};
   ctx.worker_hosts = placement.worker_hosts;
+  ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const Layer& layer : in.workload.layers) {
     double bytes = 0;
     for (int t : layer.tensors)

@@ -1,0 +1,178 @@
+// src/sim/collectives.cpp: all-reduce algorithms (MODELS.md §3; NCCL/MPI's tree and recursive halving-doubling;
+// [LI22] §4.4's hierarchical all-reduce). Messages carry no data (a pointer to ctx.ring_token): only their sizes
+// matter to SimGrid. The summation of received data costs ctx.scenario.reduce_s_per_byte on the worker's host.
+
+#include "sim/collectives.hpp"
+
+#include <simgrid/s4u.hpp>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sgdsim {
+
+std::string pair_mailbox(int src, int dst)
+{
+  return "p2p/" + std::to_string(src) + "/" + std::to_string(dst);
+}
+
+namespace {
+void* token(const SimContext& ctx)
+{
+  return const_cast<int*>(&ctx.ring_token);
+}
+
+void reduce_cost(const SimContext& ctx, double bytes)
+{
+  if (ctx.scenario.reduce_s_per_byte > 0 && bytes > 0)
+    sg4::this_actor::execute(ctx.scenario.reduce_s_per_byte * bytes * sg4::this_actor::get_host()->get_speed());
+}
+
+sg4::CommPtr send(const SimContext& ctx, int src, int dst, double bytes)
+{
+  return sg4::Mailbox::by_name(pair_mailbox(src, dst))->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
+}
+
+// A receive into the worker's sink slot (ctx.recv_sink), which outlives every comm of the run.
+sg4::CommPtr recv(const SimContext& ctx, int src, int dst)
+{
+  return sg4::Mailbox::by_name(pair_mailbox(src, dst))->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]);
+}
+
+// Send to `to` and receive from `from` at once (full duplex), then wait for both.
+void exchange(const SimContext& ctx, int self, int to, int from, double bytes)
+{
+  sg4::CommPtr out = send(ctx, self, to, bytes);
+  sg4::CommPtr in  = recv(ctx, from, self);
+  sg4::Comm::wait_all({out, in});
+}
+} // namespace
+
+void ring_allreduce(const SimContext& ctx, const std::vector<int>& members, int me, double bytes, RingMode mode,
+                    double extra_latency_s)
+{
+  const int n = static_cast<int>(members.size());
+  if (n <= 1 || bytes <= 0)
+    return;
+  const int self  = members[static_cast<std::size_t>(me)];
+  const int right = members[static_cast<std::size_t>((me + 1) % n)];
+  const int left  = members[static_cast<std::size_t>((me + n - 1) % n)];
+  if (mode == RingMode::STREAM) {
+    exchange(ctx, self, right, left, 2.0 * (n - 1) / n * bytes);
+    reduce_cost(ctx, (n - 1.0) / n * bytes);
+    if (extra_latency_s > 0)
+      sg4::this_actor::sleep_for(extra_latency_s);
+    return;
+  }
+  const double chunk = bytes / n;
+  for (int s = 0; s < 2 * (n - 1); s++) {
+    exchange(ctx, self, right, left, chunk);
+    if (s < n - 1) // reduce-scatter: sum the received chunk
+      reduce_cost(ctx, chunk);
+  }
+}
+
+void halving_doubling_allreduce(const SimContext& ctx, int rank, double bytes)
+{
+  const int k = ctx.scenario.workers;
+  if (k <= 1 || bytes <= 0)
+    return;
+  double size = bytes;
+  for (int dist = k / 2; dist >= 1; dist /= 2) { // reduce-scatter: keep half, send the other half
+    size /= 2;
+    exchange(ctx, rank, rank ^ dist, rank ^ dist, size);
+    reduce_cost(ctx, size);
+  }
+  for (int dist = 1; dist < k; dist *= 2) { // all-gather: the halves come back in reverse order
+    exchange(ctx, rank, rank ^ dist, rank ^ dist, size);
+    size *= 2;
+  }
+}
+
+void tree_allreduce(const SimContext& ctx, int rank, double bytes)
+{
+  const int k = ctx.scenario.workers;
+  if (k <= 1 || bytes <= 0)
+    return;
+  const int chunks   = std::max(1, ctx.scenario.pipeline_chunks);
+  const double chunk = bytes / chunks;
+  const int parent   = rank == 0 ? -1 : (rank - 1) / 2;
+  std::vector<int> children;
+  for (int c : {2 * rank + 1, 2 * rank + 2})
+    if (c < k)
+      children.push_back(c);
+  // Reduce and broadcast run at once (a helper actor on this host broadcasts), so that chunk i goes down while
+  // chunk i+1 comes up. One chunk at a time on each edge, as NCCL's pipelines do.
+  sg4::SemaphorePtr reduced = sg4::Semaphore::create(0); // root: chunks reduced so far
+  std::vector<sg4::CommPtr> from_parent;
+  if (parent >= 0)
+    for (int i = 0; i < chunks; i++)
+      from_parent.push_back(recv(ctx, parent, rank));
+  sg4::ActorPtr broadcaster =
+      sg4::Actor::create("tree-bcast-" + std::to_string(rank), sg4::this_actor::get_host(),
+                         [&ctx, &children, &from_parent, &reduced, parent, rank, chunks, chunk] {
+                           std::vector<sg4::CommPtr> down(children.size());
+                           for (int i = 0; i < chunks; i++) {
+                             if (parent >= 0)
+                               from_parent[static_cast<std::size_t>(i)]->wait();
+                             else
+                               reduced->acquire();
+                             for (std::size_t c = 0; c < children.size(); c++) {
+                               if (down[c])
+                                 down[c]->wait();
+                               down[c] = send(ctx, rank, children[c], chunk);
+                             }
+                           }
+                           for (const sg4::CommPtr& d : down)
+                             if (d)
+                               d->wait();
+                         });
+  // Reduce: chunk i goes up once every child's chunk i has arrived and been summed.
+  std::vector<std::vector<sg4::CommPtr>> from_children(static_cast<std::size_t>(chunks));
+  for (int i = 0; i < chunks; i++)
+    for (int c : children)
+      from_children[static_cast<std::size_t>(i)].push_back(recv(ctx, c, rank));
+  sg4::CommPtr up;
+  for (int i = 0; i < chunks; i++) {
+    sg4::Comm::wait_all(from_children[static_cast<std::size_t>(i)]);
+    reduce_cost(ctx, chunk * static_cast<double>(children.size()));
+    if (parent < 0) {
+      reduced->release();
+      continue;
+    }
+    if (up)
+      up->wait();
+    up = send(ctx, rank, parent, chunk);
+  }
+  if (up)
+    up->wait();
+  broadcaster->join();
+}
+
+void hierarchical_allreduce(const SimContext& ctx, int rank, double bytes, double extra_latency_s)
+{
+  const int g      = ctx.scenario.gpus_per_node;
+  const int leader = rank / g * g;
+  const int nodes  = ctx.scenario.workers / g;
+  if (bytes <= 0)
+    return;
+  if (rank != leader) { // a GPU: send its gradients to the leader, get the result back
+    send(ctx, rank, leader, bytes)->wait();
+    recv(ctx, leader, rank)->wait();
+    return;
+  }
+  std::vector<sg4::CommPtr> locals;
+  for (int r = leader + 1; r < leader + g; r++)
+    locals.push_back(recv(ctx, r, leader));
+  sg4::Comm::wait_all(locals);
+  reduce_cost(ctx, bytes * (g - 1));
+  std::vector<int> leaders;
+  for (int n = 0; n < nodes; n++)
+    leaders.push_back(n * g);
+  ring_allreduce(ctx, leaders, leader / g, bytes, ctx.scenario.ring_mode, extra_latency_s);
+  std::vector<sg4::CommPtr> out;
+  for (int r = leader + 1; r < leader + g; r++)
+    out.push_back(send(ctx, leader, r, bytes));
+  sg4::Comm::wait_all(out);
+}
+
+} // namespace sgdsim

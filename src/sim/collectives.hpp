@@ -1,0 +1,33 @@
+// All-reduce algorithms run by the workers' collective actors (README "Collectives"), by real messages between
+// the workers' hosts, so that SimGrid computes every contention. Each call blocks the calling actor until this
+// worker's part of the all-reduce is done; every worker of the group must make the same calls in the same order.
+#pragma once
+
+#include "sim/sim_context.hpp"
+
+#include <vector>
+
+namespace sgdsim {
+
+/** Ring among `members` (ranks, in ring order; this worker is members[me]): reduce-scatter then all-gather,
+ *  2(n-1) exchanges of bytes/n with the next member (steps mode), or one flow of 2(n-1)/n of the bytes per edge
+ *  plus `extra_latency_s` (stream mode). */
+void ring_allreduce(const SimContext& ctx, const std::vector<int>& members, int me, double bytes, RingMode mode,
+                    double extra_latency_s);
+
+/** Recursive halving (reduce-scatter) then recursive doubling (all-gather), Rabenseifner's algorithm: 2 log2(K)
+ *  exchanges with partners at distance K/2, K/4, ..., of bytes/2, bytes/4, ... K must be a power of two. */
+void halving_doubling_allreduce(const SimContext& ctx, int rank, double bytes);
+
+/** Binary tree in heap order (children 2r+1, 2r+2): reduce towards rank 0, then broadcast, with the buffer cut
+ *  into ctx.scenario.pipeline_chunks chunks forwarded as soon as they are complete. */
+void tree_allreduce(const SimContext& ctx, int rank, double bytes);
+
+/** Multi-GPU nodes ([LI22] §4.4): reduce to the node's leader (its first rank), ring among the leaders, broadcast
+ *  from the leader; ctx.scenario.gpus_per_node consecutive ranks form a node. */
+void hierarchical_allreduce(const SimContext& ctx, int rank, double bytes, double extra_latency_s);
+
+/** Mailbox of messages from `src` to `dst` (one FIFO per ordered pair). */
+std::string pair_mailbox(int src, int dst);
+
+} // namespace sgdsim
