@@ -1,0 +1,39 @@
+// The ring all-reduce on a physical ring (1-D torus) and on a two-level fat-tree: with neighbours one link apart
+// (torus) or full bisection (fat-tree), every ring edge gets a full link, so eq. 11 holds (issue #4).
+#include "analytic/ring.hpp"
+#include "support/sim_helpers.hpp"
+#include "support/tiny.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+
+namespace {
+double ring_step(const std::string& platform, RingMode mode, int k = 16)
+{
+  Scenario sc  = tiny::scenario(Arch::RING, k, Sharing::FAIR, false, 3, 1);
+  sc.ps        = 0;
+  sc.ring_mode = mode;
+  return simulate_isolated(tiny::inputs(platform, tiny::one_tensor_workload("100MB", "50ms", "50ms"), sc))
+      .step_time_mean_s;
+}
+} // namespace
+
+TEST(RingTopologies, PhysicalRingAndFatTreeMatchEquation11)
+{
+  // Expectation: 0.1 + 2 * 15/16 * 100 MB / 1 GB/s = 0.2875 s, in both modes.
+  const double expected = ring_step_s(16, 100e6, 1e9, 0.1);
+  for (const char* plat : {"torus16.xml", "fattree16.xml"})
+    for (RingMode mode : {RingMode::STEPS, RingMode::STREAM}) {
+      double got = ring_step(std::string(SGDSIM_TEST_DATA "/") + plat, mode);
+      EXPECT_NEAR(got, expected, 0.01 * expected) << plat << " " << to_string(mode) << ": " << got << " s";
+    }
+}
+
+TEST(RingTopologies, OneSlowLinkSlowsTheWholeRing)
+{
+  // 4 workers on a star, worker 2's NIC at 0.5 GB/s: every exchange waits for the chunk that crosses it, so the
+  // all-reduce runs at the slow link's rate: 0.1 + 2 * 3/4 * 100 MB / 0.5 GB/s = 0.4 s (instead of 0.25 s).
+  std::string plat = tiny::star_platform({{"1Gf", "1GBps"}, {"1Gf", "1GBps"}, {"1Gf", "0.5GBps"}, {"1Gf", "1GBps"}});
+  EXPECT_NEAR(ring_step(plat, RingMode::STEPS, 4), 0.4, 0.4 * 1e-6);
+}
