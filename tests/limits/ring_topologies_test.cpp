@@ -37,3 +37,17 @@ TEST(RingTopologies, OneSlowLinkSlowsTheWholeRing)
   std::string plat = tiny::star_platform({{"1Gf", "1GBps"}, {"1Gf", "1GBps"}, {"1Gf", "0.5GBps"}, {"1Gf", "1GBps"}});
   EXPECT_NEAR(ring_step(plat, RingMode::STEPS, 4), 0.4, 0.4 * 1e-6);
 }
+
+TEST(RingTopologies, ReductionCostAndPerCallOverhead)
+{
+  // 4 workers, one 100 MB tensor, no overlap: 0.25 s (eq. 11). A summation cost of 1 ns per byte applies to the
+  // K-1 = 3 reduce-scatter chunks of 25 MB: + 0.075 s; a 10 ms overhead per all-reduce call: + 0.01 s.
+  Scenario sc             = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 3, 1);
+  sc.ps                   = 0;
+  sc.reduce_s_per_byte    = 1e-9;
+  sc.allreduce_overhead_s = 0.01;
+  double got              = simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps"),
+                                                           tiny::one_tensor_workload("100MB", "50ms", "50ms"), sc))
+                   .step_time_mean_s;
+  EXPECT_NEAR(got, 0.335, 0.335 * 1e-6);
+}
