@@ -99,15 +99,16 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
     p.beta_Bps               = b;
     p.delta_s                = sc.allreduce_overhead_s + (k > 1 ? 2.0 * (k - 1) * alpha : 0.0);
     const double single_step = t_comp; // one worker, no communication
-    const double t_update    = sc.fusion_buffer_bytes > 0
-                                   ? osf_fusion_update_s(layers, p, sc.fusion_buffer_bytes, sc.fusion_timeout_s)
-                                   : osf_update_s(layers, p);
+    const double t_update    = sc.fusion_buffer_bytes > 0 ? osf_fusion_update_s(layers, p, sc.fusion_buffer_bytes,
+                                                                                sc.fusion_timeout_s, sc.ada_fusion)
+                                                          : osf_update_s(layers, p);
     // The OSF's step: T_comp + T_update - T_overlap (eq. 3), so that throughput = N * OSF * b / T_comp.
     const double osf_step = t_comp + t_update - osf_overlap_s(layers);
-    out.push_back(
-        sync_row(sc.fusion_buffer_bytes > 0 ? "osf-fusion" : "osf",
-                 sc.fusion_buffer_bytes > 0 ? "MODELS.md §7 eq. 3, 12-16 [OSF22]" : "MODELS.md §7 eq. 3-10 [OSF22]", k,
-                 wl.batch, osf_step));
+    out.push_back(sync_row(sc.fusion_buffer_bytes > 0 ? "osf-fusion" : "osf",
+                           sc.fusion_buffer_bytes <= 0 ? "MODELS.md §7 eq. 3-10 [OSF22]"
+                           : sc.ada_fusion             ? "MODELS.md §7 eq. 3, 12-17 [OSF22]"
+                                                       : "MODELS.md §7 eq. 3, 12-16 [OSF22]",
+                           k, wl.batch, osf_step));
     const double csf_step = single_step / csf_factor(t_comp, m, p);
     out.push_back(sync_row("csf", "MODELS.md §7 CSF [OSF22]", k, wl.batch, csf_step));
     if (sc.fusion_buffer_bytes <= 0) { // [PE] pipelines one all-reduce per gradient: no fusion

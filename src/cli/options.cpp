@@ -52,6 +52,7 @@ po::options_description scenario_options()
     ("fusion-buffer", po::value<std::string>(), "ring: tensor fusion buffer Q, e.g. 64MB (default 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),
      "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
+    ("ada-fusion", "ring: adaFusion, fuse a layer only if MODELS.md eq. 17 says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
@@ -191,6 +192,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                      std::string(to_string(sc.collective)));
   if (vm.count("fusion-buffer"))
     sc.fusion_buffer_bytes = parse_quantity(Quantity::SIZE, vm["fusion-buffer"].as<std::string>(), "--fusion-buffer");
+  sc.ada_fusion = vm.count("ada-fusion") > 0;
+  if (sc.ada_fusion && sc.fusion_buffer_bytes <= 0)
+    throw InputError("--ada-fusion: needs a fusion buffer (--fusion-buffer SIZE)");
   if (vm.count("fusion-timeout"))
     sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-timeout"].as<std::string>(), "--fusion-timeout");
   if (vm.count("allreduce-overhead"))
@@ -261,6 +265,8 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "ring-mode = " << to_string(sc.ring_mode) << "\n";
     out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
     out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
+    if (sc.ada_fusion)
+      out << "ada-fusion = true\n";
     out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";
     out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";
   }

@@ -38,10 +38,11 @@ struct Scenario {
   int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads
   int pipeline_chunks         = 1; // tree: the buffer is pipelined through the tree in this many chunks
   RingMode ring_mode          = RingMode::STEPS;
-  double fusion_buffer_bytes  = 0;    // Q; 0: no fusion (one all-reduce per layer with gradients)
-  double fusion_timeout_s     = 5e-3; // Horovod's cycle time default (5 ms)
-  double allreduce_overhead_s = 0;    // delta: fixed cost of each all-reduce call (negotiation)
-  double reduce_s_per_byte    = 0;    // summation cost per byte received in the reduce-scatter
+  double fusion_buffer_bytes  = 0;     // Q; 0: no fusion (one all-reduce per layer with gradients)
+  double fusion_timeout_s     = 5e-3;  // Horovod's cycle time default (5 ms)
+  bool ada_fusion             = false; // fuse a layer only if MODELS.md eq. 17 says it pays
+  double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
+  double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;
 };

@@ -188,6 +188,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ring_mode", to_string(sc.ring_mode)},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
+                          {"ada_fusion", sc.ada_fusion},
                           {"allreduce_overhead_s", sc.allreduce_overhead_s},
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"ps_split", to_string(sc.ps_split)},

@@ -13,7 +13,9 @@
 #include "sim/collectives.hpp"
 #include "workload/step_sampler.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
@@ -46,6 +48,15 @@ public:
   {
     for (int r = 0; r < k_; r++)
       ring_members_.push_back(r);
+    speed_ratio_ = sg4::this_actor::get_host()->get_speed() / ctx_.workload.reference_speed;
+    if (k_ > 1) { // the route to the right neighbour: what adaFusion's cost estimates use
+      std::vector<sg4::Link*> links;
+      sg4::this_actor::get_host()->route_to(
+          sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>((rank_ + 1) % k_)]), links, &route_latency_s_);
+      route_Bps_ = std::numeric_limits<double>::infinity();
+      for (const sg4::Link* l : links)
+        route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
+    }
     // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
     const bool hierarchical = ctx_.scenario.collective == Collective::HIERARCHICAL;
     const int g             = hierarchical ? ctx_.scenario.gpus_per_node : 1;
@@ -102,12 +113,45 @@ private:
         buffer = 0;
       }
       buffer += bytes;
+      if (ctx_.scenario.ada_fusion && buffer > 0 && layer > 0 && !holding_pays(buffer, layer)) {
+        allreduce(buffer);
+        buffer = 0;
+      }
       if (layer == 0) {
         allreduce(buffer);
         buffer = 0;
       }
     }
     shared_->step_done->release();
+  }
+
+  // Estimated cost of one all-reduce of `bytes` (the ring's, MODELS.md eq. 7 of §7 without reduction):
+  // 2(K-1)/K * D / B + 2(K-1) * alpha + delta, with B and alpha of the route to the right neighbour.
+  double estimated_allreduce_s(double bytes) const
+  {
+    if (bytes <= 0)
+      return 0;
+    return 2.0 * (k_ - 1) / k_ * bytes / route_Bps_ + 2.0 * (k_ - 1) * route_latency_s_ +
+           ctx_.scenario.allreduce_overhead_s;
+  }
+
+  // adaFusion (MODELS.md eq. 17), looking ahead: after layer i joined the buffer B, hold B for the next layer with
+  // gradients (D) only if t(B + D) + t_wait < t(B) + t(D), where t_wait is the backward time until that layer on
+  // this host (at most the fusion timeout, after which the buffer goes anyway).
+  bool holding_pays(double buffer, int layer) const
+  {
+    double wait = 0;
+    for (int next = layer - 1; next >= 0; next--) {
+      wait += ctx_.workload.layers[static_cast<std::size_t>(next)].bwd_s / speed_ratio_;
+      const double d = ctx_.layer_bytes[static_cast<std::size_t>(next)];
+      if (d <= 0)
+        continue;
+      if (buffer + d > ctx_.scenario.fusion_buffer_bytes)
+        return false; // it would not fit: send now
+      wait = std::min(wait, ctx_.scenario.fusion_timeout_s);
+      return estimated_allreduce_s(buffer + d) + wait < estimated_allreduce_s(buffer) + estimated_allreduce_s(d);
+    }
+    return true; // no gradients left: the buffer goes after layer 1 anyway
   }
 
   void allreduce(double bytes)
@@ -141,6 +185,9 @@ private:
   std::shared_ptr<RingShared> shared_;
   std::vector<int> ring_members_; // 0..K-1: the ring follows the ranks
   double extra_latency_s_ = 0;
+  double speed_ratio_     = 1;
+  double route_Bps_       = 1;
+  double route_latency_s_ = 0;
 };
 } // namespace
 

@@ -51,3 +51,27 @@ TEST(RingTopologies, ReductionCostAndPerCallOverhead)
                    .step_time_mean_s;
   EXPECT_NEAR(got, 0.335, 0.335 * 1e-6);
 }
+
+namespace {
+double fused_step(double fusion_bytes, bool ada, double overhead_s)
+{
+  Scenario sc             = tiny::scenario(Arch::RING, 4, Sharing::FAIR, true, 3, 1);
+  sc.ps                   = 0;
+  sc.fusion_buffer_bytes  = fusion_bytes;
+  sc.fusion_timeout_s     = 50e-3;
+  sc.ada_fusion           = ada;
+  sc.allreduce_overhead_s = overhead_s;
+  return simulate_isolated(
+             tiny::inputs(tiny::star_platform(4, "1GBps"), tiny::layered_workload(8, "1MB", "1ms", "1ms"), sc))
+      .step_time_mean_s;
+}
+} // namespace
+
+TEST(RingTopologies, AdaFusionFusesOnlyWhenEquation17SaysItPays)
+{
+  // A 20 ms overhead per call dwarfs the 1 ms wait for the next layer: eq. 17 always fuses, as plain fusion does.
+  EXPECT_NEAR(fused_step(1e9, true, 20e-3), fused_step(1e9, false, 20e-3), 1e-9);
+  EXPECT_LT(fused_step(1e9, true, 20e-3), fused_step(0, false, 20e-3)) << "fusing must beat 8 calls of 20 ms";
+  // No overhead, no latency: the cost is linear in bytes, so fusing only adds the wait: adaFusion never fuses.
+  EXPECT_NEAR(fused_step(1e9, true, 0), fused_step(0, false, 0), 1e-9);
+}
