@@ -104,7 +104,9 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
                                                           : osf_update_s(layers, p);
     // The OSF's step: T_comp + T_update - T_overlap (eq. 3), so that throughput = N * OSF * b / T_comp.
     const double osf_step = t_comp + t_update - osf_overlap_s(layers);
-    out.push_back(sync_row(sc.fusion_buffer_bytes > 0 ? "osf-fusion" : "osf",
+    out.push_back(sync_row(sc.fusion_buffer_bytes <= 0 ? "osf"
+                           : sc.ada_fusion             ? "osf-adafusion"
+                                                       : "osf-fusion",
                            sc.fusion_buffer_bytes <= 0 ? "MODELS.md §7 eq. 3-10 [OSF22]"
                            : sc.ada_fusion             ? "MODELS.md §7 eq. 3, 12-17 [OSF22]"
                                                        : "MODELS.md §7 eq. 3, 12-16 [OSF22]",
