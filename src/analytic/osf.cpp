@@ -71,6 +71,7 @@ double osf_fusion_update_s(const std::vector<OsfLayer>& layers, const OsfParams&
   auto d  = [&](std::size_t i) { return layers[i - 1].bytes; }; // D^(i), 1-based
   auto tb = [&](std::size_t i) { return layers[i - 1].bwd_s; };
   std::vector<double> buf(n + 2, 0.0), fused(n + 2, 0.0), wait(n + 2, 0.0);
+  std::vector<char> ada_restart(n + 2, 0); // layer i started a new buffer because eq. 17 said fusing does not pay
   for (std::size_t i = n; i >= 1; i--) {
     // Eq. 12: the buffer after layer i's backward.
     bool restart = i == n || buf[i + 1] + d(i) > buffer_bytes || tb(i) >= timeout_s;
@@ -83,12 +84,14 @@ double osf_fusion_update_s(const std::vector<OsfLayer>& layers, const OsfParams&
       else if (i > 1 && buf[i + 1] + d(i) + d(i - 1) > buffer_bytes)
         w = tb(i - 1);
       restart = !(osf_t_update_s(p, buf[i + 1] + d(i)) + w < osf_t_update_s(p, buf[i + 1]) + osf_t_update_s(p, d(i)));
+      ada_restart[i] = restart;
     }
     buf[i] = restart ? d(i) : buf[i + 1] + d(i);
   }
   for (std::size_t i = n; i >= 1; i--) {
     // Eq. 13: the buffer is sent after layer i (F^(i)) or kept.
-    bool send = i == 1 || tb(i) > timeout_s || buf[i] + d(i - 1) > buffer_bytes;
+    // ... and with adaFusion, when layer i-1 starts a new buffer, this one goes (else its bytes would be lost).
+    bool send = i == 1 || tb(i) > timeout_s || buf[i] + d(i - 1) > buffer_bytes || ada_restart[i - 1];
     fused[i]  = send ? buf[i] : 0;
     // Eq. 14: how long the sender waits after layer i's backward.
     if (i > 1 && tb(i - 1) > timeout_s)

@@ -146,3 +146,16 @@ TEST(Osf, ComputeBoundHidesAllButTheLastLayer)
   p.n_workers                = 2;
   EXPECT_NEAR(osf_update_s(huge, p), 2.0, 1e-12);
 }
+
+TEST(Osf, AdaFusionSendsEveryByte)
+{
+  // Whatever eq. 17 decides, every gradient is all-reduced once: with delta = 0 and no waits the cost is linear,
+  // so T_update is at least t_update(sum D) = 1.5 * 400 MB / 1 GB/s = 0.6 s (K = 4) for three layers of
+  // 100, 0, 300 MB (the last-layer one hides nothing: t_b of the other layers is only 0.3 s).
+  OsfParams p;
+  p.n_workers                  = 4;
+  p.beta_Bps                   = 1e9;
+  std::vector<OsfLayer> layers = {{100e6, 0.1}, {0, 0.2}, {300e6, 0.3}};
+  EXPECT_GE(osf_fusion_update_s(layers, p, 1e9, 1.0, true), 0.6 - 1e-12);
+  EXPECT_GE(osf_fusion_update_s(layers, p, 1e9, 1.0, false), 0.6 - 1e-12);
+}
