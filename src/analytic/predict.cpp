@@ -150,7 +150,10 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
   const double cap                = in.net.flow_cap_Bps > 0 ? in.net.flow_cap_Bps : b;
   // A transfer of the whole shard by K workers at once takes K*M/B, but never less than M/cap for one flow
   // (the per-flow cap of [LI22] §4); the closed forms are evaluated with this effective bandwidth.
-  const double b_k     = std::min(b, k * cap);
+  // Hierarchical PS: the PS's clients are the nodes (their intra-node transfers are left out of the coarse models).
+  const int g          = std::max(1, sc.gpus_per_node);
+  const int clients    = k / g;
+  const double b_k     = std::min(b, clients * cap);
   const double b_1     = std::min(b, cap);
   const double slowest = *std::min_element(ratio.begin(), ratio.end());
   const double t_f     = wl.fwd_s() / slowest;
@@ -162,7 +165,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     return predict_ring(in, ratio);
   if (sc.arch == Arch::PS_SYNC) {
     // eq. 7-10 with the effective bandwidths: K*M/B_k is the all-workers transfer, M/B_1 a single one.
-    const double all = k * m / b_k;
+    const double all = clients * m / b_k;
     const double one = m / b_1;
     if (!sc.overlap) {
       out.push_back(sync_row("ps-sync-fair", "MODELS.md §2 eq. 7 [LI22]", k, wl.batch, all + t_f + t_b + all + t_s));
@@ -175,10 +178,12 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     }
     // [ZENG23]: per-worker compute before the first push; pushes and pulls of the whole shard at B.
     std::vector<double> tc;
-    for (double r : ratio)
+    for (std::size_t i = 0; i < ratio.size(); i += static_cast<std::size_t>(g)) { // one pusher per PS client
+      const double r = ratio[i];
       tc.push_back(sc.overlap
                        ? zeng23_gpu_compute_s(wl.fwd_s() / r, wl.bwd_s() / r, static_cast<int>(wl.tensors.size()))
                        : (wl.fwd_s() + wl.bwd_s()) / r);
+    }
     double zeng = zeng23_step_s(tc, one, one) + t_s;
     if (sc.overlap) // the rest of the backward after the first push overlaps the pushes; it bounds the step
       zeng = std::max(zeng, t_f + t_b + one + t_s);
@@ -189,20 +194,20 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     for (double r : ratio)
       groups[r]++;
     MvaInputs mva;
-    for (const auto& [r, count] : groups)
-      mva.types.push_back(MvaWorkerType{count, wl.fwd_s() / r, wl.bwd_s() / r});
+    for (const auto& [r, count] : groups) // with hierarchical PS, the clients are nodes of g GPUs
+      mva.types.push_back(MvaWorkerType{std::max(1, count / g), wl.fwd_s() / r, wl.bwd_s() / r});
     mva.transfer_s     = m / b;
     mva.min_transfer_s = m / b_1;
     mva.update_s       = t_s;
     AsyncMvaResult res = ps_async_mva(mva, in.rho_t, sc.overlap);
-    const double x     = res.steps_per_s;
+    const double x     = res.steps_per_s * g; // a node's step is a step of each of its g GPUs
     out.push_back(Prediction{sc.overlap ? "ps-async-mva-overlap" : "ps-async-mva",
                              sc.overlap ? "MODELS.md §1 eq. 5-6 [LI22]" : "MODELS.md §1 eq. 5 [LI22]", x * wl.batch,
                              x > 0 ? k / x : 0});
   }
 
   // §4: Algorithm 1, with the sharing of the simulation (hybrid: PS and FCFS averaged). One PS only.
-  if (sc.is_ps() && sc.ps == 1 && k <= in.reference_max_workers) {
+  if (sc.is_ps() && sc.ps == 1 && g == 1 && k <= in.reference_max_workers) {
     RefSimInputs ref;
     ref.workload                   = &wl;
     ref.speed_ratio                = ratio;

@@ -45,7 +45,8 @@ po::options_description scenario_options()
      "assignment of tensors to PS: round-robin (forward order), balanced (largest first to least loaded)")
     ("collective", po::value<std::string>(),
      "ring: all-reduce algorithm: ring (default), tree, halving-doubling, hierarchical (README \"Collectives\")")
-    ("gpus-per-node", po::value<int>(), "ring, hierarchical collective: consecutive ranks per node (>= 2)")
+    ("gpus-per-node", po::value<int>(),
+     "consecutive ranks per multi-GPU node (>= 2): hierarchical all-reduce (ring) or hierarchical PS (ps-*)")
     ("pipeline-chunks", po::value<int>(), "ring, tree collective: chunks pipelined through the tree (default 1)")
     ("ring-mode", po::value<std::string>(),
      "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
@@ -167,8 +168,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only : {"collective", "gpus-per-node", "pipeline-chunks", "ring-mode", "fusion-buffer",
-                                "fusion-timeout", "allreduce-overhead", "reduce-cost-per-byte"})
+  for (const char* ring_only : {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout",
+                                "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -181,8 +182,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     sc.gpus_per_node = vm["gpus-per-node"].as<int>();
   if (vm.count("pipeline-chunks"))
     sc.pipeline_chunks = vm["pipeline-chunks"].as<int>();
-  if (vm.count("gpus-per-node") && sc.collective != Collective::HIERARCHICAL)
-    throw InputError("--gpus-per-node: applies to --collective hierarchical, not to " +
+  if (vm.count("gpus-per-node") && !sc.is_ps() && sc.collective != Collective::HIERARCHICAL)
+    throw InputError("--gpus-per-node: applies to --collective hierarchical or to a PS architecture (hierarchical PS), "
+                     "not to --collective " +
                      std::string(to_string(sc.collective)));
   if (vm.count("pipeline-chunks") && sc.collective != Collective::TREE)
     throw InputError("--pipeline-chunks: applies to --collective tree, not to " +

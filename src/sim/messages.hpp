@@ -20,5 +20,8 @@ std::string downlink_mailbox(int ps, int worker);
 std::string uplink_mailbox(int ps, int worker);
 /** Uplink of all workers to PS `ps`, with FCFS sharing (one receiver, one transfer at a time). */
 std::string uplink_mailbox_fcfs(int ps);
+/** Hierarchical PS: node relay -> GPU `worker` (parameters of PS `ps`'s tensors), and GPU -> relay (gradients). */
+std::string relay_down_mailbox(int ps, int worker);
+std::string relay_up_mailbox(int ps, int worker);
 
 } // namespace sgdsim

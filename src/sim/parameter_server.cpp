@@ -38,7 +38,7 @@ void send_shard(const SimContext& ctx, int rank, int w)
 void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<PsShared>& shared)
 {
   sg4::Host* host          = sg4::this_actor::get_host();
-  const int k              = ctx.scenario.workers;
+  const int k              = ctx.ps_clients();
   const std::string prefix = "ps" + std::to_string(rank);
   auto receiver            = [shared](sg4::Mailbox* mb) {
     for (;;) {
@@ -80,7 +80,7 @@ void run_parameter_server(const SimContext& ctx, int rank)
   spawn_connections(ctx, rank, shared);
 
   const auto& shard = ctx.ps_tensors[static_cast<std::size_t>(rank)];
-  const int k       = ctx.scenario.workers;
+  const int k       = ctx.ps_clients();
   const bool sync   = ctx.scenario.arch == Arch::PS_SYNC;
   const bool fcfs   = ctx.scenario.sharing == Sharing::FCFS;
   auto release      = [&](int w) {
@@ -132,6 +132,59 @@ void run_parameter_server(const SimContext& ctx, int rank)
         release(grad->worker);
       }
     }
+  }
+}
+
+} // namespace sgdsim
+
+namespace sgdsim {
+
+void run_node_relay(const SimContext& ctx, int node, int ps)
+{
+  sg4::Actor::self()->daemonize();
+  const Workload& wl = ctx.workload;
+  const int g        = ctx.scenario.gpus_per_node;
+  const auto& shard  = ctx.ps_tensors[static_cast<std::size_t>(ps)];
+  if (shard.empty())
+    return;
+  // The order in which the GPUs send gradients to this PS: layers backward, each layer's tensors reversed.
+  std::vector<int> up_order;
+  for (auto l = wl.layers.rbegin(); l != wl.layers.rend(); ++l)
+    for (auto t = l->tensors.rbegin(); t != l->tensors.rend(); ++t)
+      if (ctx.tensor_ps[static_cast<std::size_t>(*t)] == ps)
+        up_order.push_back(*t);
+  sg4::Mailbox* from_ps = sg4::Mailbox::by_name(downlink_mailbox(ps, node));
+  sg4::Mailbox* to_ps =
+      sg4::Mailbox::by_name(ctx.scenario.sharing == Sharing::FCFS ? uplink_mailbox_fcfs(ps) : uplink_mailbox(ps, node));
+  auto bytes = [&wl](int t) { return static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes); };
+  for (;;) {
+    // Downlink: each tensor from the PS, then to every GPU of the node (one tensor at a time per GPU).
+    std::vector<sg4::CommPtr> to_gpus(static_cast<std::size_t>(g));
+    for (int t : shard) {
+      from_ps->get<TensorMsg>();
+      for (int i = 0; i < g; i++) {
+        const int gpu = node * g + i;
+        if (to_gpus[static_cast<std::size_t>(i)])
+          to_gpus[static_cast<std::size_t>(i)]->wait();
+        to_gpus[static_cast<std::size_t>(i)] =
+            sg4::Mailbox::by_name(relay_down_mailbox(ps, gpu))->put_async(ctx.message(gpu, t), bytes(t));
+      }
+    }
+    sg4::Comm::wait_all(to_gpus);
+    // Uplink: each gradient from every GPU, then the sum to the PS (one tensor at a time on the PS connection).
+    sg4::CommPtr up;
+    for (int t : up_order) {
+      std::vector<sg4::CommPtr> from_gpus;
+      for (int i = 0; i < g; i++)
+        from_gpus.push_back(sg4::Mailbox::by_name(relay_up_mailbox(ps, node * g + i))
+                                ->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(node * g + i)]));
+      sg4::Comm::wait_all(from_gpus);
+      if (up)
+        up->wait();
+      up = to_ps->put_async(ctx.message(node, t), bytes(t));
+    }
+    if (up)
+      up->wait();
   }
 }
 

@@ -10,4 +10,9 @@ namespace sgdsim {
 /** The body of PS `rank`'s main actor; it spawns its connection actors and runs until the simulation ends. */
 void run_parameter_server(const SimContext& ctx, int rank);
 
+/** Hierarchical PS ([LI22] §4.4 with a PS across nodes): the relay of node `node` for PS `ps` is that PS's client
+ *  for the node. It forwards each tensor it downloads to every GPU of the node, and uploads each gradient once it has
+ *  it from every GPU (summed, at no cost). Runs on the node's first GPU host until the simulation ends. */
+void run_node_relay(const SimContext& ctx, int node, int ps);
+
 } // namespace sgdsim

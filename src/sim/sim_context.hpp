@@ -24,6 +24,9 @@ struct SimContext {
    *  needs a destination to start a receive; a slot that lives as long as the run keeps it valid. */
   mutable std::vector<void*> recv_sink;
 
+  /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */
+  int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }
+  bool hierarchical_ps() const { return scenario.is_ps() && scenario.gpus_per_node > 1; }
   int total_steps() const { return scenario.warmup + scenario.steps; }
   TensorMsg* message(int worker, int tensor) const
   {

@@ -37,6 +37,14 @@ std::string uplink_mailbox_fcfs(int ps)
 {
   return "ul/ps" + std::to_string(ps);
 }
+std::string relay_down_mailbox(int ps, int worker)
+{
+  return "relay-dl/ps" + std::to_string(ps) + "/w" + std::to_string(worker);
+}
+std::string relay_up_mailbox(int ps, int worker)
+{
+  return "relay-ul/ps" + std::to_string(ps) + "/w" + std::to_string(worker);
+}
 
 std::vector<int> split_tensors(const Workload& wl, int ps, PsSplit split)
 {
@@ -74,6 +82,11 @@ void validate_scenario(const Scenario& sc)
   if (sc.arch == Arch::RING && sc.collective == Collective::HALVING_DOUBLING && (sc.workers & (sc.workers - 1)) != 0)
     throw InputError("--collective halving-doubling: needs a power-of-two number of workers (--workers " +
                      std::to_string(sc.workers) + ")");
+  if (sc.gpus_per_node < 1)
+    throw InputError("--gpus-per-node " + std::to_string(sc.gpus_per_node) + ": must be at least 1");
+  if (sc.is_ps() && sc.gpus_per_node > 1 && sc.workers % sc.gpus_per_node != 0)
+    throw InputError("--gpus-per-node " + std::to_string(sc.gpus_per_node) + ": must divide --workers " +
+                     std::to_string(sc.workers));
   if (sc.arch == Arch::RING && sc.collective == Collective::HIERARCHICAL &&
       (sc.gpus_per_node < 2 || sc.workers % sc.gpus_per_node != 0))
     throw InputError("--collective hierarchical: --gpus-per-node " + std::to_string(sc.gpus_per_node) +
@@ -185,8 +198,8 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
       ps.bytes += ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     // Steady state: every worker moves the shard down and up once per step.
     double bytes_per_s = 0;
-    for (const WorkerStats& ws : r.per_worker)
-      bytes_per_s += ps.bytes / ws.step_time_mean_s;
+    for (const WorkerStats& ws : r.per_worker) // with hierarchical PS, a node's GPUs share one transfer
+      bytes_per_s += ps.bytes / ws.step_time_mean_s / ctx.scenario.gpus_per_node;
     ps.downlink_utilization = ps.nic_Bps > 0 ? bytes_per_s / ps.nic_Bps : 0;
     ps.uplink_utilization   = ps.downlink_utilization;
     r.per_ps.push_back(ps);
@@ -318,6 +331,13 @@ SimResult simulate(const SimInputs& in)
   for (int p = 0; p < scenario.ps; p++)
     sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
                        [&ctx, p] { run_parameter_server(ctx, p); });
+  if (ctx.hierarchical_ps()) // one relay per node and PS, on the node's first GPU host
+    for (int n = 0; n < ctx.ps_clients(); n++)
+      for (int p = 0; p < scenario.ps; p++)
+        sg4::Actor::create(
+            "relay" + std::to_string(n) + "-ps" + std::to_string(p),
+            engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(n * scenario.gpus_per_node)]),
+            [&ctx, n, p] { run_node_relay(ctx, n, p); });
   for (int w = 0; w < scenario.workers; w++) {
     sg4::Host* host = engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(w)]);
     if (scenario.is_ps())

@@ -22,6 +22,11 @@ PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
 {
   const auto n_ps = static_cast<int>(ctx_.ps_tensors.size());
   for (int p = 0; p < n_ps; p++) {
+    if (ctx_.hierarchical_ps()) { // the node's relay stands for the PS
+      downlinks_.push_back(sg4::Mailbox::by_name(relay_down_mailbox(p, rank_)));
+      uplinks_.push_back(sg4::Mailbox::by_name(relay_up_mailbox(p, rank_)));
+      continue;
+    }
     downlinks_.push_back(sg4::Mailbox::by_name(downlink_mailbox(p, rank_)));
     uplinks_.push_back(sg4::Mailbox::by_name(ctx_.scenario.sharing == Sharing::FCFS ? uplink_mailbox_fcfs(p)
                                                                                     : uplink_mailbox(p, rank_)));

@@ -129,3 +129,18 @@ TEST(PsScenario, SampledLayerTimesVaryWithTheSeedOnly)
   EXPECT_NE(to_json(a).dump(), to_json(c).dump());
   EXPECT_GT(a.per_worker[0].step_time_std_s, 0) << "the samples differ, so step times must vary";
 }
+
+TEST(PsScenario, HierarchicalPsSendsOneTransferPerNode)
+{
+  // [LI22] §4.4 with a PS across nodes. h0: PS; h1..h4: 4 GPUs in 2 nodes of 2 (relays on h1 and h3).
+  // One 100 MB tensor, no compute, Sync-PS, fair, overlap off, 1 GB/s NICs.
+  // Flat PS: 2 * 4 * 0.1 = 0.8 s. Hierarchical: PS -> 2 relays (0.2 s), relay -> its other GPU (0.1 s; the relay's
+  // own GPU is on its host), GPU -> relay (0.1 s), 2 relays -> PS (0.2 s): 0.6 s.
+  std::string plat    = tiny::star_platform(5, "1GBps");
+  std::string wl      = tiny::one_tensor_workload("100MB", "0s", "0s");
+  Scenario flat       = scenario(Arch::PS_SYNC, 4, Sharing::FAIR, false);
+  Scenario nodes      = flat;
+  nodes.gpus_per_node = 2;
+  EXPECT_NEAR(simulate_isolated(inputs(plat, wl, flat)).step_time_mean_s, 0.8, 0.8 * 1e-6);
+  EXPECT_NEAR(simulate_isolated(inputs(plat, wl, nodes)).step_time_mean_s, 0.6, 0.6 * 1e-6);
+}
