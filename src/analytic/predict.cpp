@@ -59,7 +59,7 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
   const Scenario& sc   = in.scenario;
   const int k          = sc.workers;
   const double b       = std::min(in.net.bottleneck_Bps, in.net.flow_cap_Bps > 0 ? in.net.flow_cap_Bps : kInf);
-  const double alpha   = in.net.latency_s;
+  const double alpha   = in.net.latency_s + sc.message_overhead_s; // per-message cost: route latency + software
   const double slowest = *std::min_element(ratio.begin(), ratio.end());
   const double t_f     = wl.fwd_s() / slowest;
   const double t_b     = wl.bwd_s() / slowest;

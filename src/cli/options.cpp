@@ -53,6 +53,9 @@ po::options_description scenario_options()
     ("fusion-buffer", po::value<std::string>(), "ring: tensor fusion buffer Q, e.g. 64MB (default 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),
      "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
+    ("fusion-cycle", po::value<std::string>(), "ring: Horovod's name for --fusion-timeout (give one of the two)")
+    ("message-overhead", po::value<std::string>(),
+     "ring: fixed cost of each message of a collective, paid by its sender, e.g. 20us (default 0)")
     ("ada-fusion", "ring: adaFusion, fuse a layer only if MODELS.md eq. 17 says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("reduce-cost-per-byte", po::value<std::string>(),
@@ -168,8 +171,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only : {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout",
-                                "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte"})
+  for (const char* ring_only :
+       {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle",
+        "message-overhead", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -197,8 +201,15 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.ada_fusion = vm.count("ada-fusion") > 0;
   if (sc.ada_fusion && sc.fusion_buffer_bytes <= 0)
     throw InputError("--ada-fusion: needs a fusion buffer (--fusion-buffer SIZE)");
+  if (vm.count("fusion-timeout") && vm.count("fusion-cycle"))
+    throw InputError("--fusion-cycle: the same setting as --fusion-timeout; give one of the two");
   if (vm.count("fusion-timeout"))
     sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-timeout"].as<std::string>(), "--fusion-timeout");
+  if (vm.count("fusion-cycle"))
+    sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-cycle"].as<std::string>(), "--fusion-cycle");
+  if (vm.count("message-overhead"))
+    sc.message_overhead_s =
+        parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
   if (vm.count("allreduce-overhead"))
     sc.allreduce_overhead_s =
         parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");
@@ -270,6 +281,7 @@ std::string scenario_file_text(const RunOptions& opts)
     if (sc.ada_fusion)
       out << "ada-fusion = true\n";
     out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";
+    out << "message-overhead = " << sc.message_overhead_s << "s\n";
     out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";
   }
   out << "steps = " << sc.steps << "\n";

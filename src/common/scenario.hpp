@@ -42,6 +42,7 @@ struct Scenario {
   double fusion_timeout_s     = 5e-3;  // Horovod's cycle time default (5 ms)
   bool ada_fusion             = false; // fuse a layer only if MODELS.md eq. 17 says it pays
   double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
+  double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
   double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;

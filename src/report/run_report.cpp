@@ -190,6 +190,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"fusion_timeout_s", sc.fusion_timeout_s},
                           {"ada_fusion", sc.ada_fusion},
                           {"allreduce_overhead_s", sc.allreduce_overhead_s},
+                          {"message_overhead_s", sc.message_overhead_s},
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"ps_split", to_string(sc.ps_split)},
                           {"steps", sc.steps},

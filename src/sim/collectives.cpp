@@ -29,6 +29,8 @@ void reduce_cost(const SimContext& ctx, double bytes)
 
 sg4::CommPtr send(const SimContext& ctx, int src, int dst, double bytes)
 {
+  if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
+    sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
   return sg4::Mailbox::by_name(pair_mailbox(src, dst))->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
 }
 

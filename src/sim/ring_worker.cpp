@@ -69,7 +69,8 @@ public:
       const int next = (rank_ / g * g + g) % k_;
       sg4::this_actor::get_host()->route_to(sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>(next)]),
                                             links, &latency);
-      extra_latency_s_ = (2.0 * (n - 1) - 1) * latency * simgrid::config::get_value<double>("network/latency-factor");
+      extra_latency_s_ = (2.0 * (n - 1) - 1) * (latency * simgrid::config::get_value<double>("network/latency-factor") +
+                                                ctx_.scenario.message_overhead_s);
     }
   }
 

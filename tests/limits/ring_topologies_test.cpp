@@ -75,3 +75,20 @@ TEST(RingTopologies, AdaFusionFusesOnlyWhenEquation17SaysItPays)
   // No overhead, no latency: the cost is linear in bytes, so fusing only adds the wait: adaFusion never fuses.
   EXPECT_NEAR(fused_step(1e9, true, 0), fused_step(0, false, 0), 1e-9);
 }
+
+TEST(RingTopologies, PerMessageOverheadIsPaidAtEveryRingStep)
+{
+  // 4 workers, one 100 MB tensor, no overlap: 0.25 s, plus 1 ms per message at each of the 2(K-1) = 6 steps.
+  Scenario sc           = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 3, 1);
+  sc.ps                 = 0;
+  sc.message_overhead_s = 1e-3;
+  double got            = simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps"),
+                                                         tiny::one_tensor_workload("100MB", "50ms", "50ms"), sc))
+                   .step_time_mean_s;
+  EXPECT_NEAR(got, 0.256, 0.256 * 1e-6);
+  sc.ring_mode = RingMode::STREAM; // one simulated message pays its own; the other 5 are added
+  got          = simulate_isolated(
+                     tiny::inputs(tiny::star_platform(4, "1GBps"), tiny::one_tensor_workload("100MB", "50ms", "50ms"), sc))
+            .step_time_mean_s;
+  EXPECT_NEAR(got, 0.256, 0.256 * 1e-6);
+}
