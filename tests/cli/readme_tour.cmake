@@ -1,0 +1,23 @@
+# Runs every command of the README's tour (the indented lines that start with build/src/sgdsim), from a scratch
+# copy of nothing but the build: each must exit 0. Commands that write files write them into WORKDIR.
+file(STRINGS ${SRCDIR}/README.md lines REGEX "^    build/src/sgdsim ")
+if(NOT lines)
+  message(FATAL_ERROR "no tour command found in README.md")
+endif()
+file(REMOVE_RECURSE ${WORKDIR})
+file(MAKE_DIRECTORY ${WORKDIR})
+set(count 0)
+foreach(line ${lines})
+  string(REGEX REPLACE "#.*$" "" cmd "${line}")           # drop the comment
+  string(STRIP "${cmd}" cmd)
+  string(REPLACE "build/src/sgdsim" "${SGDSIM}" cmd "${cmd}")
+  string(REPLACE " > my.cfg " " > ${WORKDIR}/my.cfg " cmd "${cmd}")
+  string(REPLACE "--scenario my.cfg" "--scenario ${WORKDIR}/my.cfg" cmd "${cmd}")
+  string(REPLACE "--json out.json" "--json ${WORKDIR}/out.json --force" cmd "${cmd}")
+  execute_process(COMMAND sh -c "${cmd}" WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "README tour command failed (status ${rc}): ${cmd}\n${err}")
+  endif()
+  math(EXPR count "${count} + 1")
+endforeach()
+message(STATUS "README tour: ${count} commands ran")
