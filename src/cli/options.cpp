@@ -88,6 +88,8 @@ po::options_description command_options()
     ("scenario", po::value<std::string>(), "read options from FILE (same names, one 'name = value' per line); "
      "command-line options take precedence")
     ("json", po::value<std::string>(), "write the whole result as JSON to FILE (atomically)")
+    ("timeline", po::value<std::string>(),
+     "write the operations of the measured steps to FILE as a Chrome trace (Perfetto, chrome://tracing)")
     ("force", "overwrite the output files if they exist")
     ("print-scenario", "print the resolved scenario file and exit without simulating");
   // clang-format on
@@ -154,6 +156,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.workload = vm.count("workload") ? vm["workload"].as<std::string>() : resolve_default(kDefaultWorkload, data_dir);
   opts.deployment     = get_or<std::string>(vm, "deployment", "");
   opts.json_path      = get_or<std::string>(vm, "json", "");
+  opts.timeline_path  = get_or<std::string>(vm, "timeline", "");
   opts.force          = vm.count("force") > 0;
   opts.print_scenario = vm.count("print-scenario") > 0;
   opts.workers_given  = vm.count("workers") > 0;
@@ -237,15 +240,19 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.tensor_overhead_s_per_byte =
       parse_quantity(Quantity::TIME, vm["tensor-overhead-per-byte"].as<std::string>(), "--tensor-overhead-per-byte");
 
-  for (const std::string* out : {&opts.json_path}) {
+  if (!opts.json_path.empty() && opts.json_path == opts.timeline_path)
+    throw InputError("--timeline " + opts.timeline_path + ": the same file as --json");
+  for (const std::string* out : {&opts.json_path, &opts.timeline_path}) {
     if (out->empty())
       continue;
     for (const std::string& in : {opts.platform, opts.workload, opts.deployment})
       if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(*out) &&
           std::filesystem::equivalent(in, *out))
-        throw InputError("--json " + *out + ": is an input file of this run; choose another output file");
+        throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
+                         ": is an input file of this run; choose another output file");
     if (std::filesystem::exists(*out) && !opts.force)
-      throw InputError("--json " + *out + ": the file exists (use --force to overwrite it)");
+      throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
+                       ": the file exists (use --force to overwrite it)");
   }
   return opts;
 }

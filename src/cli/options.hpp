@@ -10,10 +10,11 @@
 namespace sgdsim {
 
 struct RunOptions {
-  std::string platform;   // resolved path
-  std::string workload;   // resolved path
-  std::string deployment; // empty: automatic placement
-  std::string json_path;  // empty: no JSON output
+  std::string platform;      // resolved path
+  std::string workload;      // resolved path
+  std::string deployment;    // empty: automatic placement
+  std::string json_path;     // empty: no JSON output
+  std::string timeline_path; // empty: no timeline
   bool force          = false;
   bool print_scenario = false;
   bool help           = false;

@@ -5,6 +5,7 @@
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "report/run_report.hpp"
+#include "report/timeline.hpp"
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
 
@@ -104,6 +105,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     return 0;
   }
   SimInputs inputs = sim_inputs(opts);
+  inputs.timeline  = !opts.timeline_path.empty();
 
   const auto wall_start = std::chrono::steady_clock::now();
   RunReport report;
@@ -123,6 +125,8 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   std::cout.flush();
   if (!opts.json_path.empty())
     write_file_atomically(opts.json_path, report_json(report).dump(2) + "\n");
+  if (!opts.timeline_path.empty())
+    write_file_atomically(opts.timeline_path, chrome_trace(report.simulated).dump() + "\n");
   std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time\n",
                opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s);
   return 0;

@@ -215,7 +215,9 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                                                : nlohmann::ordered_json()},
                           {"latency_s", rep.network.latency_s}};
   j["simulated"]       = rep.has_simulation ? to_json(rep.simulated) : nlohmann::ordered_json();
-  j["analytic"]        = nlohmann::ordered_json::array();
+  if (j["simulated"].is_object())
+    j["simulated"].erase("timeline"); // the timeline has its own file (--timeline)
+  j["analytic"] = nlohmann::ordered_json::array();
   for (const Prediction& p : rep.analytic)
     j["analytic"].push_back({{"model", p.model},
                              {"equation", p.equation},

@@ -73,7 +73,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
 }
 } // namespace
 
-void run_parameter_server(const SimContext& ctx, int rank)
+void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int rank)
 {
   sg4::Actor::self()->daemonize(); // the run ends when the workers are done
   auto shared = std::make_shared<PsShared>();
@@ -95,8 +95,13 @@ void run_parameter_server(const SimContext& ctx, int rank)
   const double flops_per_byte =
       ctx.workload.ps_update_s * sg4::this_actor::get_host()->get_speed() / ctx.workload.model_bytes();
   auto apply_update = [&](int t) {
-    if (flops_per_byte > 0)
-      sg4::this_actor::execute(flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes);
+    if (flops_per_byte <= 0)
+      return;
+    const double start = sg4::Engine::get_clock();
+    sg4::this_actor::execute(flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes);
+    if (recorder.timeline_enabled())
+      recorder.ps_op(rank, "update", ctx.workload.tensors[static_cast<std::size_t>(t)].name, start,
+                     sg4::Engine::get_clock());
   };
 
   if (shard.empty())

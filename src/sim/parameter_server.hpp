@@ -4,11 +4,12 @@
 #pragma once
 
 #include "sim/sim_context.hpp"
+#include "sim/step_recorder.hpp"
 
 namespace sgdsim {
 
 /** The body of PS `rank`'s main actor; it spawns its connection actors and runs until the simulation ends. */
-void run_parameter_server(const SimContext& ctx, int rank);
+void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int rank);
 
 /** Hierarchical PS ([LI22] §4.4 with a PS across nodes): the relay of node `node` for PS `ps` is that PS's client
  *  for the node. It forwards each tensor it downloads to every GPU of the node, and uploads each gradient once it has

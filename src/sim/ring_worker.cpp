@@ -39,6 +39,7 @@ struct RingShared {
   sg4::SemaphorePtr layer_ready = sg4::Semaphore::create(0);
   sg4::SemaphorePtr step_done   = sg4::Semaphore::create(0);
   IntervalAccount* account      = nullptr;
+  StepRecorder* recorder        = nullptr;
 };
 
 class RingCollective {
@@ -177,6 +178,9 @@ private:
       break;
     }
     shared_->account->add_comm(start, sg4::Engine::get_clock());
+    if (shared_->recorder->timeline_enabled())
+      shared_->recorder->worker_op(rank_, "allreduce", std::to_string(static_cast<long long>(bytes)) + " B", start,
+                                   sg4::Engine::get_clock());
     XBT_DEBUG("worker %d: all-reduce of %.0f bytes in %.9f s", rank_, bytes, sg4::Engine::get_clock() - start);
   }
 
@@ -198,7 +202,8 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
   const int n_layers = static_cast<int>(wl.layers.size());
   auto shared        = std::make_shared<RingShared>();
   IntervalAccount account;
-  shared->account = &account;
+  shared->account  = &account;
+  shared->recorder = &recorder;
   sg4::Actor::create("worker" + std::to_string(rank) + "-allreduce", sg4::this_actor::get_host(), [&ctx, rank, shared] {
     RingCollective(ctx, rank, shared)();
   })->daemonize();
@@ -206,13 +211,17 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
   Rng rng(ctx.scenario.seed, static_cast<std::uint64_t>(rank));
   std::vector<double> fwd_s, bwd_s;
   double step_begin = 0;
-  auto compute      = [&](double ref_s) {
+  auto compute      = [&](double ref_s, const char* what, int layer) {
     if (ref_s <= 0)
       return;
     const double start = sg4::Engine::get_clock();
     // Times are on the reference device; a host of another speed scales them (README "Compute").
     sg4::this_actor::execute(ref_s * wl.reference_speed);
     account.add_compute(start, sg4::Engine::get_clock());
+    if (recorder.timeline_enabled())
+      recorder.worker_op(rank, "compute",
+                         layer < 0 ? std::string(what) : what + wl.layers[static_cast<std::size_t>(layer)].name, start,
+                              sg4::Engine::get_clock());
   };
   auto gradients_ready = [&](int layer) {
     shared->ready_layers.push_back(layer);
@@ -221,9 +230,9 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
   for (int step = 0; step < ctx.total_steps(); step++) {
     draw_step_times(wl, rng, ctx.scenario.compute_jitter_cv, fwd_s, bwd_s);
     for (int l = 0; l < n_layers; l++)
-      compute(fwd_s[static_cast<std::size_t>(l)]);
+      compute(fwd_s[static_cast<std::size_t>(l)], "fwd ", l);
     for (int l = n_layers - 1; l >= 0; l--) {
-      compute(bwd_s[static_cast<std::size_t>(l)]);
+      compute(bwd_s[static_cast<std::size_t>(l)], "bwd ", l);
       if (ctx.scenario.overlap)
         gradients_ready(l);
     }
@@ -231,7 +240,7 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
       for (int l = n_layers - 1; l >= 0; l--)
         gradients_ready(l);
     shared->step_done->acquire();
-    compute(wl.ps_update_s); // each worker applies the averaged gradients itself
+    compute(wl.ps_update_s, "update", -1); // each worker applies the averaged gradients itself
     const double now = sg4::Engine::get_clock();
     recorder.end_step(rank, now, account.close_window(step_begin, now));
     step_begin = now;

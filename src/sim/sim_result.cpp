@@ -48,6 +48,7 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
   }
   r.components = {fair, fcfs};
   r.network    = fair.network;
+  r.timeline   = fair.timeline; // the timeline of a hybrid run is its fair simulation's
   return r;
 }
 
@@ -89,6 +90,11 @@ nlohmann::ordered_json to_json(const SimResult& r)
                                        ? nlohmann::ordered_json(r.network.flow_cap_Bps)
                                        : nlohmann::ordered_json()},
                   {"latency_s", r.network.latency_s}};
+  if (!r.timeline.empty()) {
+    j["timeline"] = nlohmann::ordered_json::array();
+    for (const TimelineEvent& e : r.timeline)
+      j["timeline"].push_back({e.track, e.resource, e.name, e.step, e.start_s, e.end_s});
+  }
   if (!r.components.empty()) {
     j["components"] = nlohmann::ordered_json::array();
     for (const SimResult& c : r.components)
@@ -125,6 +131,11 @@ SimResult sim_result_from_json(const nlohmann::ordered_json& j)
   r.network.flow_cap_Bps =
       net.at("flow_cap_Bps").is_null() ? std::numeric_limits<double>::infinity() : net.at("flow_cap_Bps").get<double>();
   r.network.latency_s = net.at("latency_s").get<double>();
+  if (j.contains("timeline"))
+    for (const auto& e : j.at("timeline"))
+      r.timeline.push_back(TimelineEvent{e.at(0).get<std::string>(), e.at(1).get<std::string>(),
+                                         e.at(2).get<std::string>(), e.at(3).get<int>(), e.at(4).get<double>(),
+                                         e.at(5).get<double>()});
   if (j.contains("components"))
     for (const auto& c : j.at("components"))
       r.components.push_back(sim_result_from_json(c));

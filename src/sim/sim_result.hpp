@@ -31,6 +31,16 @@ struct PsStats {
   double uplink_utilization   = 0;
 };
 
+/** One operation of a measured step, for --timeline (README "Timeline"). */
+struct TimelineEvent {
+  std::string track;    // "worker 3", "ps 0"
+  std::string resource; // compute, downlink, uplink, allreduce, update
+  std::string name;     // e.g. "bwd conv1", "fc.weight"
+  int step       = 0;   // the worker's step (-1 for PS updates)
+  double start_s = 0;
+  double end_s   = 0;
+};
+
 struct SimResult {
   std::string sharing; // fair, fcfs, or hybrid (the average of the two)
   int steps_measured               = 0;
@@ -45,8 +55,9 @@ struct SimResult {
   double simulated_time_s          = 0; // simulated clock at the end of the run
   std::vector<WorkerStats> per_worker;
   std::vector<PsStats> per_ps;
-  std::vector<SimResult> components; // hybrid: the fair and the fcfs runs
-  NetworkParams network;             // read off the platform: route from PS 0 to worker 0
+  std::vector<SimResult> components;   // hybrid: the fair and the fcfs runs
+  NetworkParams network;               // read off the platform: route from PS 0 to worker 0
+  std::vector<TimelineEvent> timeline; // only when asked for (--timeline)
 };
 
 /** Hybrid sharing (MODELS.md §2, [LI22]): the throughputs of the fair and the fcfs runs averaged. Step times

@@ -328,9 +328,11 @@ SimResult simulate(const SimInputs& in)
   }
 
   StepRecorder recorder(scenario.workers, scenario.warmup, scenario.steps);
+  if (in.timeline)
+    recorder.enable_timeline();
   for (int p = 0; p < scenario.ps; p++)
     sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
-                       [&ctx, p] { run_parameter_server(ctx, p); });
+                       [&ctx, &recorder, p] { run_parameter_server(ctx, recorder, p); });
   if (ctx.hierarchical_ps()) // one relay per node and PS, on the node's first GPU host
     for (int n = 0; n < ctx.ps_clients(); n++)
       for (int p = 0; p < scenario.ps; p++)
@@ -347,7 +349,10 @@ SimResult simulate(const SimInputs& in)
                          [&ctx, &recorder, w] { run_ring_worker(ctx, recorder, w); });
   }
   engine.run();
-  return summarize(ctx, recorder, placement);
+  SimResult result = summarize(ctx, recorder, placement);
+  for (auto& [track, resource, name, step, start, end] : recorder.timeline())
+    result.timeline.push_back(TimelineEvent{track, resource, name, step, start, end});
+  return result;
 }
 
 } // namespace sgdsim

@@ -19,6 +19,7 @@ struct SimInputs {
   Workload workload;
   Scenario scenario;                     // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
   std::vector<std::string> log_settings; // SimGrid --log items ("sgdsim_worker.thresh:debug")
+  bool timeline = false;                 // record the operations of the measured steps (SimResult::timeline)
 };
 
 /** What the analytic models need from the platform, read without simulating. */

@@ -1,6 +1,7 @@
 #include "sim/step_recorder.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace sgdsim {
 
@@ -60,6 +61,44 @@ void StepRecorder::end_step(int rank, double end_s, const StepSplit& split)
   t.splits.push_back(split);
   if (static_cast<int>(t.step_end_s.size()) == warmup_ + steps_)
     workers_measured_++;
+}
+
+} // namespace sgdsim
+
+namespace sgdsim {
+
+void StepRecorder::worker_op(int rank, const char* resource, std::string name, double start_s, double end_s)
+{
+  if (!timeline_)
+    return;
+  const auto step = static_cast<int>(traces_[static_cast<std::size_t>(rank)].step_end_s.size());
+  if (step < warmup_ || step >= warmup_ + steps_)
+    return;
+  ops_.emplace_back("worker " + std::to_string(rank), resource, std::move(name), step, start_s, end_s);
+}
+
+void StepRecorder::ps_op(int ps, const char* resource, std::string name, double start_s, double end_s)
+{
+  if (timeline_)
+    ops_.emplace_back("ps " + std::to_string(ps), resource, std::move(name), -1, start_s, end_s);
+}
+
+std::vector<std::tuple<std::string, std::string, std::string, int, double, double>> StepRecorder::timeline() const
+{
+  // The measured window: from the earliest start of a measured step to the latest end of one.
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = 0;
+  for (const WorkerTrace& t : traces_) {
+    if (t.step_end_s.size() < static_cast<std::size_t>(warmup_ + steps_))
+      continue;
+    lo = std::min(lo, warmup_ == 0 ? 0.0 : t.step_end_s[static_cast<std::size_t>(warmup_ - 1)]);
+    hi = std::max(hi, t.step_end_s[static_cast<std::size_t>(warmup_ + steps_ - 1)]);
+  }
+  std::vector<std::tuple<std::string, std::string, std::string, int, double, double>> out;
+  for (const auto& op : ops_)
+    if (std::get<3>(op) >= 0 || (std::get<5>(op) > lo && std::get<4>(op) < hi))
+      out.push_back(op);
+  return out;
 }
 
 } // namespace sgdsim

@@ -3,6 +3,8 @@
 // so that it is unit-tested without SimGrid.
 #pragma once
 
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -46,6 +48,15 @@ public:
   bool all_measured() const { return workers_measured_ == static_cast<int>(traces_.size()); }
   const WorkerTrace& trace(int rank) const { return traces_[static_cast<std::size_t>(rank)]; }
   int warmup() const { return warmup_; }
+  /** Records operations for --timeline from now on (off by default: it costs memory). */
+  void enable_timeline() { timeline_ = true; }
+  bool timeline_enabled() const { return timeline_; }
+  /** An operation of worker `rank` in its current step; kept only for measured steps. */
+  void worker_op(int rank, const char* resource, std::string name, double start_s, double end_s);
+  /** An operation of a PS; kept if it overlaps the measured window (see measured_window). */
+  void ps_op(int ps, const char* resource, std::string name, double start_s, double end_s);
+  /** The recorded operations, PS ones clipped to [first measured step start, last measured step end]. */
+  std::vector<std::tuple<std::string, std::string, std::string, int, double, double>> timeline() const;
   int steps() const { return steps_; }
 
 private:
@@ -53,6 +64,9 @@ private:
   int warmup_;
   int steps_;
   int workers_measured_ = 0;
+  bool timeline_        = false;
+  // (track, resource, name, step, start, end)
+  std::vector<std::tuple<std::string, std::string, std::string, int, double, double>> ops_;
 };
 
 } // namespace sgdsim

@@ -131,6 +131,12 @@ void PsWorker::run_step()
     const int tag      = tags[static_cast<std::size_t>(done)];
     if (tag == -1) {
       account_.add_compute(exec->get_start_time(), exec->get_finish_time());
+      if (recorder_.timeline_enabled()) {
+        const int layer = exec_is_fwd ? next_fwd : next_bwd;
+        recorder_.worker_op(rank_, "compute",
+                            (exec_is_fwd ? "fwd " : "bwd ") + wl.layers[static_cast<std::size_t>(layer)].name,
+                            exec->get_start_time(), exec->get_finish_time());
+      }
       if (exec_is_fwd) {
         next_fwd++;
       } else {
@@ -148,6 +154,9 @@ void PsWorker::run_step()
                  "worker %d: expected tensor %d from PS %zu, received %d", rank_, expected, p,
                  dl_payload[p] ? dl_payload[p]->tensor : -1);
       account_.add_comm(dl_comm[p]->get_start_time(), dl_comm[p]->get_finish_time());
+      if (recorder_.timeline_enabled())
+        recorder_.worker_op(rank_, "downlink", wl.tensors[static_cast<std::size_t>(expected)].name,
+                            dl_comm[p]->get_start_time(), dl_comm[p]->get_finish_time());
       arrived_[static_cast<std::size_t>(expected)] = 1;
       arrived_count++;
       dl_next[p]++;
@@ -156,6 +165,9 @@ void PsWorker::run_step()
     } else {
       auto p = static_cast<std::size_t>(tag / 2);
       account_.add_comm(ul_comm[p]->get_start_time(), ul_comm[p]->get_finish_time());
+      if (recorder_.timeline_enabled())
+        recorder_.worker_op(rank_, "uplink", wl.tensors[static_cast<std::size_t>(ul_tensor[p])].name,
+                            ul_comm[p]->get_start_time(), ul_comm[p]->get_finish_time());
       ul_comm[p] = nullptr;
       uplinks_done++;
     }
