@@ -46,10 +46,9 @@ int main(int argc, char** argv)
 
   std::vector<OsfLayer> layers;
   std::vector<PipelineLayer> pipeline;
-  for (const Layer& l : wl.layers) {
-    double bytes = 0;
-    for (int t : l.tensors)
-      bytes += wl.tensors[static_cast<std::size_t>(t)].bytes;
+  for (std::size_t i = 0; i < wl.layers.size(); i++) {
+    const Layer& l     = wl.layers[i];
+    const double bytes = wl.layer_bytes(i);
     layers.push_back({bytes, l.bwd_s});
     pipeline.push_back({l.fwd_s, l.bwd_s, bytes > 0 ? ring_allreduce_s(k, bytes, b, 25e-6) : 0});
   }

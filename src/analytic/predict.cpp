@@ -7,6 +7,7 @@
 #include "analytic/reference_sim.hpp"
 #include "analytic/ring.hpp"
 #include "analytic/zeng23.hpp"
+#include "workload/ps_split.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,17 +33,9 @@ double bottleneck_shard_bytes(const Workload& wl, const Scenario& sc)
   if (sc.ps <= 1)
     return wl.model_bytes();
   std::vector<double> load(static_cast<std::size_t>(sc.ps), 0.0);
-  if (sc.ps_split == PsSplit::ROUND_ROBIN) {
-    for (std::size_t t = 0; t < wl.tensors.size(); t++)
-      load[t % load.size()] += wl.tensors[t].bytes;
-  } else {
-    std::vector<double> sizes;
-    for (const Tensor& t : wl.tensors)
-      sizes.push_back(t.bytes);
-    std::stable_sort(sizes.begin(), sizes.end(), std::greater<>());
-    for (double b : sizes)
-      *std::min_element(load.begin(), load.end()) += b;
-  }
+  const std::vector<int> owner = split_tensors(wl, sc.ps, sc.ps_split);
+  for (std::size_t t = 0; t < owner.size(); t++)
+    load[static_cast<std::size_t>(owner[t])] += wl.tensors[t].bytes;
   return *std::max_element(load.begin(), load.end());
 }
 
@@ -67,10 +60,9 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
   std::vector<OsfLayer> layers;
   std::vector<PipelineLayer> pipeline;
   int calls = 0;
-  for (const Layer& l : wl.layers) {
-    double bytes = 0;
-    for (int t : l.tensors)
-      bytes += wl.tensors[static_cast<std::size_t>(t)].bytes;
+  for (std::size_t i = 0; i < wl.layers.size(); i++) {
+    const Layer& l     = wl.layers[i];
+    const double bytes = wl.layer_bytes(i);
     calls += bytes > 0 ? 1 : 0;
     layers.push_back({bytes, l.bwd_s / slowest});
     pipeline.push_back({l.fwd_s / slowest, l.bwd_s / slowest,

@@ -27,11 +27,6 @@ namespace sg4 = simgrid::s4u;
 
 namespace sgdsim {
 
-std::string ring_mailbox(int rank)
-{
-  return "ring/w" + std::to_string(rank);
-}
-
 namespace {
 /** Compute actor -> collective actor of the same worker (shared memory on one host, no simulated cost). */
 struct RingShared {

@@ -11,7 +11,4 @@ namespace sgdsim {
  *  started: each all-reduce needs every worker. */
 void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank);
 
-/** Mailbox of worker `rank`'s ring inbox (messages from its left neighbour). */
-std::string ring_mailbox(int rank);
-
 } // namespace sgdsim

@@ -4,6 +4,7 @@
 
 #include "common/scenario.hpp"
 #include "sim/messages.hpp"
+#include "workload/ps_split.hpp"
 #include "workload/workload.hpp"
 
 #include <vector>
@@ -33,9 +34,5 @@ struct SimContext {
     return const_cast<TensorMsg*>(&messages[static_cast<std::size_t>(worker)][static_cast<std::size_t>(tensor)]);
   }
 };
-
-/** Assigns tensors to `ps` servers: round-robin in forward order, or balanced (largest tensor first to the least
- *  loaded server, ties to the lowest rank). Returns the PS rank of each tensor. */
-std::vector<int> split_tensors(const Workload& wl, int ps, PsSplit split);
 
 } // namespace sgdsim

@@ -46,29 +46,6 @@ std::string relay_up_mailbox(int ps, int worker)
   return "relay-ul/ps" + std::to_string(ps) + "/w" + std::to_string(worker);
 }
 
-std::vector<int> split_tensors(const Workload& wl, int ps, PsSplit split)
-{
-  std::vector<int> owner(wl.tensors.size(), 0);
-  if (split == PsSplit::ROUND_ROBIN) {
-    for (std::size_t t = 0; t < owner.size(); t++)
-      owner[t] = static_cast<int>(t % static_cast<std::size_t>(ps));
-    return owner;
-  }
-  // Greedy LPT: largest tensors first (ties by forward order), each to the least loaded PS (ties: lowest rank).
-  std::vector<std::size_t> order(wl.tensors.size());
-  for (std::size_t t = 0; t < order.size(); t++)
-    order[t] = t;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return wl.tensors[a].bytes > wl.tensors[b].bytes; });
-  std::vector<double> load(static_cast<std::size_t>(ps), 0.0);
-  for (std::size_t t : order) {
-    auto least = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    owner[t]   = static_cast<int>(least);
-    load[least] += wl.tensors[t].bytes;
-  }
-  return owner;
-}
-
 void validate_scenario(const Scenario& sc)
 {
   // Bounds: beyond these a run would not fit a machine; they catch typos such as --workers 10000000.
@@ -310,12 +287,8 @@ SimResult simulate(const SimInputs& in)
   SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
-  for (const Layer& layer : in.workload.layers) {
-    double bytes = 0;
-    for (int t : layer.tensors)
-      bytes += in.workload.tensors[static_cast<std::size_t>(t)].bytes;
-    ctx.layer_bytes.push_back(bytes);
-  }
+  for (std::size_t l = 0; l < in.workload.layers.size(); l++)
+    ctx.layer_bytes.push_back(in.workload.layer_bytes(l));
   if (scenario.is_ps()) {
     ctx.tensor_ps = split_tensors(in.workload, scenario.ps, scenario.ps_split);
     ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));

@@ -10,6 +10,14 @@ double Workload::model_bytes() const
   return sum;
 }
 
+double Workload::layer_bytes(std::size_t layer) const
+{
+  double sum = 0;
+  for (int t : layers[layer].tensors)
+    sum += tensors[static_cast<std::size_t>(t)].bytes;
+  return sum;
+}
+
 double Workload::fwd_s() const
 {
   double sum = 0;

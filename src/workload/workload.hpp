@@ -39,6 +39,8 @@ struct Workload {
   std::vector<Layer> layers;
   std::vector<Tensor> tensors; // in forward order (layer by layer)
 
+  /** D^(i): bytes of the parameter tensors (and gradients) of layer `layer`; 0 for a layer without parameters. */
+  double layer_bytes(std::size_t layer) const;
   /** M: bytes of all parameter tensors. */
   double model_bytes() const;
   /** T_F and T_B: mean forward and backward time of one step on the reference device. */
