@@ -1,7 +1,9 @@
 // One analytic model's answer, shown beside the simulation (DESIGN.md "Outputs").
 #pragma once
 
+#include <array>
 #include <string>
+#include <string_view>
 
 namespace sgdsim {
 
@@ -11,5 +13,27 @@ struct Prediction {
   double throughput_examples_per_s = 0;
   double step_time_s               = 0;
 };
+
+/** Every model id predict() can emit, in a fixed order (README "Analytic models"): the analytic columns of a
+ *  sweep's CSV. A unit test checks that predict() emits no other id. */
+inline constexpr std::array<std::string_view, 19> kAnalyticModelIds = {"ps-sync-fair",
+                                                                       "ps-sync-fcfs",
+                                                                       "ps-sync-hybrid",
+                                                                       "ps-sync-hybrid-overlap",
+                                                                       "zeng23-cpu",
+                                                                       "zeng23-gpu",
+                                                                       "ps-async-mva",
+                                                                       "ps-async-mva-overlap",
+                                                                       "li22-reference-ps",
+                                                                       "li22-reference-fcfs",
+                                                                       "li22-reference-hybrid",
+                                                                       "ring-eq11",
+                                                                       "halving-doubling",
+                                                                       "osf",
+                                                                       "osf-fusion",
+                                                                       "osf-adafusion",
+                                                                       "csf",
+                                                                       "perfestimator",
+                                                                       "li22-reference-allreduce"};
 
 } // namespace sgdsim

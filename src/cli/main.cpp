@@ -2,6 +2,7 @@
 // 0 success, 2 bad input (InputError, SimGrid's ParseError), 1 internal failure.
 
 #include "cli/run_command.hpp"
+#include "cli/sweep_command.hpp"
 #include "common/input_error.hpp"
 
 #include <cstring>
@@ -17,6 +18,7 @@ constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "Commands:\n"
                                "  run       simulate one scenario and show the analytic models beside it\n"
                                "  analytic  the analytic models only, in milliseconds (no simulation)\n"
+                               "  sweep     one run per point of architectures x PS x workers: CSV, SVG plot\n"
                                "  help      print this help (sgdsim COMMAND --help for a command's options)\n"
                                "  version   print the versions of sgdsim and SimGrid\n";
 }
@@ -37,7 +39,9 @@ int main(int argc, char** argv)
       return sgdsim::run_command(args, SGDSIM_DATA_DIR);
     if (args[0] == "analytic")
       return sgdsim::analytic_command(args, SGDSIM_DATA_DIR);
-    std::cerr << "sgdsim: error: unknown command '" << args[0] << "' (valid: run, analytic, help, version)\n";
+    if (args[0] == "sweep")
+      return sgdsim::sweep_command(args, SGDSIM_DATA_DIR);
+    std::cerr << "sgdsim: error: unknown command '" << args[0] << "' (valid: run, analytic, sweep, help, version)\n";
     return 2;
   } catch (const sgdsim::InputError& e) {
     std::cerr << "sgdsim: error: " << e.what() << "\n";

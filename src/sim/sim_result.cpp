@@ -20,18 +20,19 @@ double mean2(double a, double b)
 SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
 {
   SimResult r;
-  r.sharing                   = "hybrid";
-  r.steps_measured            = fair.steps_measured;
-  r.throughput_examples_per_s = mean2(fair.throughput_examples_per_s, fcfs.throughput_examples_per_s);
-  r.step_time_mean_s          = harmonic2(fair.step_time_mean_s, fcfs.step_time_mean_s);
-  r.step_time_std_s           = mean2(fair.step_time_std_s, fcfs.step_time_std_s);
-  r.step_time_min_s           = harmonic2(fair.step_time_min_s, fcfs.step_time_min_s);
-  r.step_time_max_s           = harmonic2(fair.step_time_max_s, fcfs.step_time_max_s);
-  r.compute_s                 = mean2(fair.compute_s, fcfs.compute_s);
-  r.comm_exposed_s            = mean2(fair.comm_exposed_s, fcfs.comm_exposed_s);
-  r.wait_s                    = mean2(fair.wait_s, fcfs.wait_s);
-  r.simulated_time_s          = std::max(fair.simulated_time_s, fcfs.simulated_time_s);
-  r.per_worker                = fair.per_worker;
+  r.sharing                    = "hybrid";
+  r.steps_measured             = fair.steps_measured;
+  r.throughput_examples_per_s  = mean2(fair.throughput_examples_per_s, fcfs.throughput_examples_per_s);
+  r.step_time_mean_s           = harmonic2(fair.step_time_mean_s, fcfs.step_time_mean_s);
+  r.step_time_std_s            = mean2(fair.step_time_std_s, fcfs.step_time_std_s);
+  r.step_time_min_s            = harmonic2(fair.step_time_min_s, fcfs.step_time_min_s);
+  r.step_time_max_s            = harmonic2(fair.step_time_max_s, fcfs.step_time_max_s);
+  r.compute_s                  = mean2(fair.compute_s, fcfs.compute_s);
+  r.comm_exposed_s             = mean2(fair.comm_exposed_s, fcfs.comm_exposed_s);
+  r.wait_s                     = mean2(fair.wait_s, fcfs.wait_s);
+  r.simulated_time_s           = std::max(fair.simulated_time_s, fcfs.simulated_time_s);
+  r.cluster_price_per_hour_usd = fair.cluster_price_per_hour_usd;
+  r.per_worker                 = fair.per_worker;
   for (std::size_t i = 0; i < r.per_worker.size() && i < fcfs.per_worker.size(); i++) {
     WorkerStats& w       = r.per_worker[i];
     const WorkerStats& f = fcfs.per_worker[i];
@@ -55,18 +56,25 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
 nlohmann::ordered_json to_json(const SimResult& r)
 {
   nlohmann::ordered_json j;
-  j["sharing"]                   = r.sharing;
-  j["throughput_examples_per_s"] = r.throughput_examples_per_s;
-  j["step_time_mean_s"]          = r.step_time_mean_s;
-  j["step_time_std_s"]           = r.step_time_std_s;
-  j["step_time_min_s"]           = r.step_time_min_s;
-  j["step_time_max_s"]           = r.step_time_max_s;
-  j["steps_measured"]            = r.steps_measured;
-  j["compute_s"]                 = r.compute_s;
-  j["comm_exposed_s"]            = r.comm_exposed_s;
-  j["wait_s"]                    = r.wait_s;
-  j["simulated_time_s"]          = r.simulated_time_s;
-  j["per_worker"]                = nlohmann::ordered_json::array();
+  j["sharing"]                    = r.sharing;
+  j["throughput_examples_per_s"]  = r.throughput_examples_per_s;
+  j["step_time_mean_s"]           = r.step_time_mean_s;
+  j["step_time_std_s"]            = r.step_time_std_s;
+  j["step_time_min_s"]            = r.step_time_min_s;
+  j["step_time_max_s"]            = r.step_time_max_s;
+  j["steps_measured"]             = r.steps_measured;
+  j["compute_s"]                  = r.compute_s;
+  j["comm_exposed_s"]             = r.comm_exposed_s;
+  j["wait_s"]                     = r.wait_s;
+  j["simulated_time_s"]           = r.simulated_time_s;
+  j["cluster_price_per_hour_usd"] = std::isfinite(r.cluster_price_per_hour_usd)
+                                        ? nlohmann::ordered_json(r.cluster_price_per_hour_usd)
+                                        : nlohmann::ordered_json();
+  j["cost_usd_per_million_examples"] =
+      std::isfinite(r.cluster_price_per_hour_usd) && r.throughput_examples_per_s > 0
+          ? nlohmann::ordered_json(r.cluster_price_per_hour_usd / 3600.0 / r.throughput_examples_per_s * 1e6)
+          : nlohmann::ordered_json();
+  j["per_worker"] = nlohmann::ordered_json::array();
   for (const WorkerStats& w : r.per_worker)
     j["per_worker"].push_back({{"rank", w.rank},
                                {"host", w.host},
@@ -106,17 +114,20 @@ nlohmann::ordered_json to_json(const SimResult& r)
 SimResult sim_result_from_json(const nlohmann::ordered_json& j)
 {
   SimResult r;
-  r.sharing                   = j.at("sharing").get<std::string>();
-  r.throughput_examples_per_s = j.at("throughput_examples_per_s").get<double>();
-  r.step_time_mean_s          = j.at("step_time_mean_s").get<double>();
-  r.step_time_std_s           = j.at("step_time_std_s").get<double>();
-  r.step_time_min_s           = j.at("step_time_min_s").get<double>();
-  r.step_time_max_s           = j.at("step_time_max_s").get<double>();
-  r.steps_measured            = j.at("steps_measured").get<int>();
-  r.compute_s                 = j.at("compute_s").get<double>();
-  r.comm_exposed_s            = j.at("comm_exposed_s").get<double>();
-  r.wait_s                    = j.at("wait_s").get<double>();
-  r.simulated_time_s          = j.at("simulated_time_s").get<double>();
+  r.sharing                    = j.at("sharing").get<std::string>();
+  r.throughput_examples_per_s  = j.at("throughput_examples_per_s").get<double>();
+  r.step_time_mean_s           = j.at("step_time_mean_s").get<double>();
+  r.step_time_std_s            = j.at("step_time_std_s").get<double>();
+  r.step_time_min_s            = j.at("step_time_min_s").get<double>();
+  r.step_time_max_s            = j.at("step_time_max_s").get<double>();
+  r.steps_measured             = j.at("steps_measured").get<int>();
+  r.compute_s                  = j.at("compute_s").get<double>();
+  r.comm_exposed_s             = j.at("comm_exposed_s").get<double>();
+  r.wait_s                     = j.at("wait_s").get<double>();
+  r.simulated_time_s           = j.at("simulated_time_s").get<double>();
+  r.cluster_price_per_hour_usd = j.at("cluster_price_per_hour_usd").is_null()
+                                     ? std::numeric_limits<double>::quiet_NaN()
+                                     : j.at("cluster_price_per_hour_usd").get<double>();
   for (const auto& w : j.at("per_worker"))
     r.per_worker.push_back(WorkerStats{w.at("rank").get<int>(), w.at("host").get<std::string>(),
                                        w.at("speed_ratio").get<double>(), w.at("step_time_mean_s").get<double>(),

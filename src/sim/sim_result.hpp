@@ -53,6 +53,8 @@ struct SimResult {
   double comm_exposed_s            = 0;
   double wait_s                    = 0;
   double simulated_time_s          = 0; // simulated clock at the end of the run
+  /** Sum of the price_per_hour_usd properties of the distinct hosts used (workers and PS); NaN if one has none. */
+  double cluster_price_per_hour_usd = 0;
   std::vector<WorkerStats> per_worker;
   std::vector<PsStats> per_ps;
   std::vector<SimResult> components;   // hybrid: the fair and the fcfs runs

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -124,6 +125,45 @@ double std_of(const std::vector<double>& v)
   return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
 
+// The first line of a text file that contains `needle` (1-based), 0 if none: for errors about values that
+// SimGrid loaded without telling where they came from.
+int line_containing(const std::string& path, const std::string& needle)
+{
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); n++)
+    if (line.find(needle) != std::string::npos)
+      return n;
+  return 0;
+}
+
+// The summed price of the distinct hosts the run uses (README "Platform": host property price_per_hour_usd);
+// NaN when one of them has no price. A price that is not a non-negative number is bad input.
+double cluster_price_per_hour_usd(const sg4::Engine& engine, const Placement& placement,
+                                  const std::string& platform_path)
+{
+  std::vector<std::string> used = placement.worker_hosts;
+  used.insert(used.end(), placement.ps_hosts.begin(), placement.ps_hosts.end());
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  double total = 0;
+  for (const std::string& h : used) {
+    const char* value = engine.host_by_name(h)->get_property("price_per_hour_usd");
+    if (value == nullptr) {
+      total = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    char* end    = nullptr;
+    double price = std::strtod(value, &end);
+    if (end == value || *end != '\0' || !std::isfinite(price) || price < 0)
+      throw InputError(platform_path, line_containing(platform_path, "value=\"" + std::string(value) + "\""),
+                       "host '" + h + "': property price_per_hour_usd '" + value +
+                           "' is not a non-negative number (USD per hour, e.g. 3.06)");
+    total += price;
+  }
+  return total;
+}
+
 SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placement& placement)
 {
   const Scenario& sc = ctx.scenario;
@@ -157,10 +197,11 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
     r.wait_s += ws.wait_s / sc.workers;
     r.per_worker.push_back(ws);
   }
-  r.step_time_std_s  = std_of(all_steps);
-  r.step_time_min_s  = *std::min_element(all_steps.begin(), all_steps.end());
-  r.step_time_max_s  = *std::max_element(all_steps.begin(), all_steps.end());
-  r.simulated_time_s = sg4::Engine::get_clock();
+  r.step_time_std_s            = std_of(all_steps);
+  r.step_time_min_s            = *std::min_element(all_steps.begin(), all_steps.end());
+  r.step_time_max_s            = *std::max_element(all_steps.begin(), all_steps.end());
+  r.simulated_time_s           = sg4::Engine::get_clock();
+  r.cluster_price_per_hour_usd = cluster_price_per_hour_usd(*engine, placement, "");
 
   const sg4::Host* worker0 = engine->host_by_name(placement.worker_hosts[0]);
   r.network                = network_of(*engine, placement);
@@ -259,6 +300,7 @@ Prepared prepare(const SimInputs& in)
   for (const std::string& h : prep.placement.worker_hosts)
     if (prep.engine->host_by_name(h)->get_speed() <= 0)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
+  cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path); // checks the properties now
   return prep;
 }
 

@@ -247,3 +247,21 @@ TEST(BadScenario, UnknownSimGridConfigItem)
     EXPECT_NE(std::string(e.what()).find("--cfg 'network/modle:CM02'"), std::string::npos) << e.what();
   }
 }
+
+TEST(BadScenario, PriceThatIsNotANumber)
+{
+  std::vector<tiny::HostSpec> hosts(2);
+  hosts[1].price = "3.06USD";
+  SimInputs in;
+  in.platform_path    = tiny::star_platform(hosts);
+  in.workload         = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
+  in.scenario.workers = 1;
+  in.scenario.sharing = Sharing::FAIR;
+  try {
+    simulate_isolated(in);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), in.platform_path + ":7: host 'h1': property price_per_hour_usd '3.06USD' is " +
+                                         "not a non-negative number (USD per hour, e.g. 3.06)");
+  }
+}

@@ -144,3 +144,23 @@ TEST(PsScenario, HierarchicalPsSendsOneTransferPerNode)
   EXPECT_NEAR(simulate_isolated(inputs(plat, wl, flat)).step_time_mean_s, 0.8, 0.8 * 1e-6);
   EXPECT_NEAR(simulate_isolated(inputs(plat, wl, nodes)).step_time_mean_s, 0.6, 0.6 * 1e-6);
 }
+
+TEST(PsScenario, CostPerExampleSumsThePricesOfTheHostsUsed)
+{
+  // 1 PS (h0, 1 USD/h) and 2 workers (h1, h2 at 2 USD/h); h3 (100 USD/h) is not used. A 1-byte tensor and
+  // 1 s of compute: throughput = 2 workers x batch 32 / 1 s = 64 examples/s; the cluster costs 5 USD/h.
+  std::vector<tiny::HostSpec> hosts(4);
+  hosts[0].price   = "1";
+  hosts[1].price   = "2";
+  hosts[2].price   = "2";
+  hosts[3].price   = "100";
+  std::string plat = tiny::star_platform(hosts);
+  std::string wl   = tiny::one_tensor_workload("1B", "0.5s", "0.5s");
+  SimResult r      = simulate_isolated(inputs(plat, wl, scenario(Arch::PS_SYNC, 2, Sharing::FAIR, false)));
+  EXPECT_DOUBLE_EQ(r.cluster_price_per_hour_usd, 5.0);
+  EXPECT_NEAR(r.throughput_examples_per_s, 64.0, 1e-3);
+
+  hosts[2].price = ""; // one used host without a price: no cost
+  r = simulate_isolated(inputs(tiny::star_platform(hosts), wl, scenario(Arch::PS_SYNC, 2, Sharing::FAIR, false)));
+  EXPECT_TRUE(std::isnan(r.cluster_price_per_hour_usd));
+}

@@ -47,7 +47,11 @@ std::string star_platform(const std::vector<HostSpec>& hosts, const std::string&
   std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                   "<platform version=\"4.1\">\n<zone id=\"star\" routing=\"Full\">\n";
   for (std::size_t i = 0; i < hosts.size(); i++) {
-    x += "  <host id=\"h" + std::to_string(i) + "\" speed=\"" + hosts[i].speed + "\"/>\n";
+    x += "  <host id=\"h" + std::to_string(i) + "\" speed=\"" + hosts[i].speed + "\"";
+    if (hosts[i].price.empty())
+      x += "/>\n";
+    else
+      x += "><prop id=\"price_per_hour_usd\" value=\"" + hosts[i].price + "\"/></host>\n";
     x += "  <link id=\"nic" + std::to_string(i) + "\" bandwidth=\"" + hosts[i].nic + "\" latency=\"" + latency +
          "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
   }

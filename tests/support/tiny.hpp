@@ -13,6 +13,7 @@ std::string temp_dir();
 struct HostSpec {
   std::string speed = "1Gf";
   std::string nic   = "1GBps"; // full duplex
+  std::string price = "";      // the host's price_per_hour_usd property; empty: none
 };
 
 /** A star: every host has its own NIC link to one non-blocking switch (SimGrid Full routing, explicit routes
