@@ -90,6 +90,8 @@ po::options_description command_options()
     ("json", po::value<std::string>(), "write the whole result as JSON to FILE (atomically)")
     ("timeline", po::value<std::string>(),
      "write the operations of the measured steps to FILE as a Chrome trace (Perfetto, chrome://tracing)")
+    ("csv", po::value<std::string>(),
+     "append the result as one row of the sweep CSV to FILE (header written if the file is new; README \"Sweep CSV\")")
     ("force", "overwrite the output files if they exist")
     ("print-scenario", "print the resolved scenario file and exit without simulating");
   // clang-format on
@@ -157,6 +159,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.deployment     = get_or<std::string>(vm, "deployment", "");
   opts.json_path      = get_or<std::string>(vm, "json", "");
   opts.timeline_path  = get_or<std::string>(vm, "timeline", "");
+  opts.csv_path       = get_or<std::string>(vm, "csv", "");
   opts.force          = vm.count("force") > 0;
   opts.print_scenario = vm.count("print-scenario") > 0;
   opts.workers_given  = vm.count("workers") > 0;
@@ -254,6 +257,11 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
                        ": the file exists (use --force to overwrite it)");
   }
+  if (!opts.csv_path.empty())
+    for (const std::string& in : {opts.platform, opts.workload, opts.deployment})
+      if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(opts.csv_path) &&
+          std::filesystem::equivalent(in, opts.csv_path))
+        throw InputError("--csv " + opts.csv_path + ": is an input file of this run; choose another output file");
   return opts;
 }
 

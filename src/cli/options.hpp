@@ -15,6 +15,7 @@ struct RunOptions {
   std::string deployment;    // empty: automatic placement
   std::string json_path;     // empty: no JSON output
   std::string timeline_path; // empty: no timeline
+  std::string csv_path;      // empty: no CSV row
   bool force          = false;
   bool print_scenario = false;
   bool help           = false;

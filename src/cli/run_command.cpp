@@ -5,13 +5,17 @@
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "report/run_report.hpp"
+#include "report/sweep_table.hpp"
 #include "report/timeline.hpp"
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <limits>
 
 namespace sgdsim {
 
@@ -65,6 +69,30 @@ Scenario resolve_sizes(const RunOptions& opts, int workers, int ps)
   sc.workers = workers;
   sc.ps      = ps;
   return sc;
+}
+// --csv: one row of the sweep CSV, appended; a file with another header is not ours to extend.
+void append_csv_row(const std::string& path, const RunReport& report)
+{
+  const std::string header = sweep_csv_header();
+  if (std::filesystem::exists(path)) {
+    std::ifstream in(path);
+    std::string first;
+    std::getline(in, first);
+    if (first + "\n" != header)
+      throw InputError(path, 1, "--csv: the file exists with another header; choose a new file");
+  }
+  const Scenario& sc = report.scenario;
+  std::string id     = to_string(sc.arch);
+  if (sc.is_ps())
+    id += "_ps" + std::to_string(sc.ps);
+  id += "_w" + std::to_string(sc.workers);
+  std::string text = std::filesystem::exists(path) ? "" : header;
+  text += sweep_csv_row(SweepResult{id, report_json(report)}, std::numeric_limits<double>::quiet_NaN());
+  std::ofstream out(path, std::ios::app);
+  out << text;
+  out.flush();
+  if (!out)
+    throw InputError(path, 0, "--csv: cannot write the file");
 }
 } // namespace
 
@@ -127,6 +155,8 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     write_file_atomically(opts.json_path, report_json(report).dump(2) + "\n");
   if (!opts.timeline_path.empty())
     write_file_atomically(opts.timeline_path, chrome_trace(report.simulated).dump() + "\n");
+  if (!opts.csv_path.empty())
+    append_csv_row(opts.csv_path, report);
   std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time\n",
                opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s);
   return 0;
