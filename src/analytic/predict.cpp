@@ -133,6 +133,9 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
 
 std::vector<Prediction> predict(const AnalyticInputs& in)
 {
+  // No network between the parties (e.g. every worker on one multi-GPU host): the models have no B to use.
+  if (!(in.net.bottleneck_Bps > 0) || !std::isfinite(in.net.bottleneck_Bps))
+    return {};
   const Workload& wl              = *in.workload;
   const Scenario& sc              = in.scenario;
   const int k                     = sc.workers;

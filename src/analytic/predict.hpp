@@ -23,7 +23,8 @@ struct AnalyticInputs {
   int reference_max_workers = 1024;
 };
 
-/** The predictions of every model that applies to the scenario's architecture and options, in a fixed order. */
+/** The predictions of every model that applies to the scenario's architecture and options, in a fixed order;
+ *  none when the route has no bandwidth to read (every party on one host). */
 std::vector<Prediction> predict(const AnalyticInputs& in);
 
 } // namespace sgdsim

@@ -1,6 +1,7 @@
 // sgdsim: the command line. The only place that prints errors and chooses exit codes (STYLE.md §4):
 // 0 success, 2 bad input (InputError, SimGrid's ParseError), 1 internal failure.
 
+#include "cli/platform_commands.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "common/input_error.hpp"
@@ -19,6 +20,9 @@ constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "  run       simulate one scenario and show the analytic models beside it\n"
                                "  analytic  the analytic models only, in milliseconds (no simulation)\n"
                                "  sweep     one run per point of architectures x PS x workers: CSV, SVG plot\n"
+                               "  platform  write a SimGrid platform of N nodes (star, ring, fat-tree, multi-gpu)\n"
+                               "  deploy    write the deployment file of the automatic placement\n"
+                               "  calibrate fit bandwidth, latency and overheads to measured transfer times\n"
                                "  help      print this help (sgdsim COMMAND --help for a command's options)\n"
                                "  version   print the versions of sgdsim and SimGrid\n";
 }
@@ -41,7 +45,14 @@ int main(int argc, char** argv)
       return sgdsim::analytic_command(args, SGDSIM_DATA_DIR);
     if (args[0] == "sweep")
       return sgdsim::sweep_command(args, SGDSIM_DATA_DIR);
-    std::cerr << "sgdsim: error: unknown command '" << args[0] << "' (valid: run, analytic, sweep, help, version)\n";
+    if (args[0] == "platform")
+      return sgdsim::platform_command(args);
+    if (args[0] == "deploy")
+      return sgdsim::deploy_command(args, SGDSIM_DATA_DIR);
+    if (args[0] == "calibrate")
+      return sgdsim::calibrate_command(args);
+    std::cerr << "sgdsim: error: unknown command '" << args[0]
+              << "' (valid: run, analytic, sweep, platform, deploy, calibrate, help, version)\n";
     return 2;
   } catch (const sgdsim::InputError& e) {
     std::cerr << "sgdsim: error: " << e.what() << "\n";

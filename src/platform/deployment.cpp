@@ -154,12 +154,16 @@ Placement auto_placement(const std::vector<HostInfo>& hosts, int workers, int ps
     roles = true;
   }
   Placement placement;
+  auto fill_workers = [&](const HostInfo& h) {
+    for (int s = 0; s < std::max(1, h.slots) && static_cast<int>(placement.worker_hosts.size()) < workers; s++)
+      placement.worker_hosts.push_back(h.name);
+  };
   if (roles) {
     for (const HostInfo& h : sorted) {
       if (h.role == kPs && static_cast<int>(placement.ps_hosts.size()) < ps)
         placement.ps_hosts.push_back(h.name);
-      if (h.role == kWorker && static_cast<int>(placement.worker_hosts.size()) < workers)
-        placement.worker_hosts.push_back(h.name);
+      if (h.role == kWorker)
+        fill_workers(h);
     }
     auto count = [&](const char* role) {
       return std::count_if(sorted.begin(), sorted.end(), [&](const HostInfo& h) { return h.role == role; });
@@ -168,21 +172,31 @@ Placement auto_placement(const std::vector<HostInfo>& hosts, int workers, int ps
       throw InputError(platform_path, 0,
                        "--ps " + std::to_string(ps) + ": the platform has only " + std::to_string(count(kPs)) +
                            " hosts with role='ps'");
-    if (static_cast<int>(placement.worker_hosts.size()) < workers)
+    if (static_cast<int>(placement.worker_hosts.size()) < workers) {
+      const auto hosts_n = count(kWorker);
+      const auto slots_n = static_cast<long>(placement.worker_hosts.size());
       throw InputError(platform_path, 0,
                        "--workers " + std::to_string(workers) + ": the platform has only " +
-                           std::to_string(count(kWorker)) + " hosts with role='worker'");
+                           (slots_n == hosts_n ? std::to_string(hosts_n) + " hosts with role='worker'"
+                                               : std::to_string(slots_n) + " worker slots (cores) on its " +
+                                                     std::to_string(hosts_n) + " hosts with role='worker'"));
+    }
     return placement;
   }
-  if (static_cast<std::size_t>(workers) + static_cast<std::size_t>(ps) > sorted.size())
+  for (std::size_t i = 0; i < sorted.size(); i++) {
+    if (static_cast<int>(placement.ps_hosts.size()) < ps)
+      placement.ps_hosts.push_back(sorted[i].name);
+    else
+      fill_workers(sorted[i]);
+  }
+  if (static_cast<int>(placement.ps_hosts.size()) < ps || static_cast<int>(placement.worker_hosts.size()) < workers) {
+    bool multi = std::any_of(sorted.begin(), sorted.end(), [](const HostInfo& h) { return h.slots > 1; });
     throw InputError(platform_path, 0,
                      "--workers " + std::to_string(workers) + " --ps " + std::to_string(ps) +
                          ": the platform has only " + std::to_string(sorted.size()) +
-                         " hosts (one per worker and per PS is needed)");
-  for (int i = 0; i < ps; i++)
-    placement.ps_hosts.push_back(sorted[static_cast<std::size_t>(i)].name);
-  for (int i = 0; i < workers; i++)
-    placement.worker_hosts.push_back(sorted[static_cast<std::size_t>(ps + i)].name);
+                         (multi ? " hosts (a PS takes a host, a worker one core of one)"
+                                : " hosts (one per worker and per PS is needed)"));
+  }
   return placement;
 }
 

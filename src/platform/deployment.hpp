@@ -12,6 +12,7 @@ namespace sgdsim {
 struct HostInfo {
   std::string name;
   std::string role; // empty if the host has no role property
+  int slots = 1;    // workers it can take in automatic placement: its core count (one worker per GPU or core)
 };
 
 struct Placement {
@@ -31,7 +32,8 @@ Placement read_deployment_file(const std::string& path, const std::vector<HostIn
 
 /** Automatic placement (README "Deployment"): hosts in natural name order; if any host has a "role" property,
  *  PS ranks go to role="ps" hosts and worker ranks to role="worker" hosts; otherwise PS ranks take the first
- *  hosts and workers the next ones. Throws InputError if the platform has too few hosts. */
+ *  hosts and workers the next ones. A PS takes a whole host; a worker host takes `slots` consecutive worker ranks
+ *  (a multi-GPU node). Throws InputError if the platform has too few hosts. */
 Placement auto_placement(const std::vector<HostInfo>& hosts, int workers, int ps, const std::string& platform_path);
 
 } // namespace sgdsim

@@ -148,6 +148,8 @@ PlatformProbe probe_platform_isolated(const SimInputs& inputs)
     out["speed_ratio"]    = p.speed_ratio;
     out["workers"]        = p.workers;
     out["ps"]             = p.ps;
+    out["worker_hosts"]   = p.worker_hosts;
+    out["ps_hosts"]       = p.ps_hosts;
     return out;
   }));
   PlatformProbe p;
@@ -158,6 +160,8 @@ PlatformProbe probe_platform_isolated(const SimInputs& inputs)
   p.speed_ratio       = j.at("speed_ratio").get<std::vector<double>>();
   p.workers           = j.at("workers").get<int>();
   p.ps                = j.at("ps").get<int>();
+  p.worker_hosts      = j.at("worker_hosts").get<std::vector<std::string>>();
+  p.ps_hosts          = j.at("ps_hosts").get<std::vector<std::string>>();
   return p;
 }
 

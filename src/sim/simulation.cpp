@@ -87,10 +87,17 @@ NetworkParams network_of(const sg4::Engine& engine, const Placement& placement)
 {
   NetworkParams net;
   const sg4::Host* worker0 = engine.host_by_name(placement.worker_hosts[0]);
-  // PS architectures: the route from PS 0 to worker 0; ring: from worker 0 to its right neighbour.
-  const sg4::Host* ps0 = !placement.ps_hosts.empty()         ? engine.host_by_name(placement.ps_hosts[0])
-                         : placement.worker_hosts.size() > 1 ? engine.host_by_name(placement.worker_hosts[1])
-                                                             : worker0;
+  // PS architectures: the route from PS 0 to worker 0; ring: from worker 0 to the first worker on another host
+  // (its right neighbour, unless multi-GPU hosts hold several ranks: then the network between nodes).
+  const sg4::Host* ps0 = worker0;
+  if (!placement.ps_hosts.empty())
+    ps0 = engine.host_by_name(placement.ps_hosts[0]);
+  else
+    for (const std::string& h : placement.worker_hosts)
+      if (h != placement.worker_hosts[0]) {
+        ps0 = engine.host_by_name(h);
+        break;
+      }
   if (ps0 != worker0) {
     RouteInfo route    = route_info(ps0, worker0);
     net.bottleneck_Bps = route.bottleneck_Bps;
@@ -230,7 +237,7 @@ std::vector<HostInfo> list_hosts(const sg4::Engine& engine)
   std::vector<HostInfo> hosts;
   for (const sg4::Host* h : engine.get_all_hosts()) {
     const char* role = h->get_property("role");
-    hosts.push_back(HostInfo{h->get_name(), role ? role : ""});
+    hosts.push_back(HostInfo{h->get_name(), role ? role : "", h->get_core_count()});
   }
   return hosts;
 }
@@ -310,9 +317,11 @@ PlatformProbe probe_platform(const SimInputs& in)
 {
   Prepared prep = prepare(in);
   PlatformProbe probe;
-  probe.network = network_of(*prep.engine, prep.placement);
-  probe.workers = prep.scenario.workers;
-  probe.ps      = prep.scenario.ps;
+  probe.network      = network_of(*prep.engine, prep.placement);
+  probe.workers      = prep.scenario.workers;
+  probe.ps           = prep.scenario.ps;
+  probe.worker_hosts = prep.placement.worker_hosts;
+  probe.ps_hosts     = prep.placement.ps_hosts;
   for (const std::string& h : prep.placement.worker_hosts)
     probe.speed_ratio.push_back(prep.engine->host_by_name(h)->get_speed() / in.workload.reference_speed);
   return probe;

@@ -28,6 +28,8 @@ struct PlatformProbe {
   std::vector<double> speed_ratio; // per worker rank
   int workers = 0;
   int ps      = 0;
+  std::vector<std::string> worker_hosts; // the placement, by rank
+  std::vector<std::string> ps_hosts;
 };
 
 /** Loads the platform and the placement (same checks as simulate()) and reads them. One engine: once per process. */

@@ -1,0 +1,324 @@
+#include "platform/calibration.hpp"
+
+#include "common/input_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace sgdsim {
+
+namespace {
+// Solves the weighted least-squares problem min sum_i w_i (x_i . p - y_i)^2 for up to 3 parameters by the normal
+// equations (Gaussian elimination with partial pivoting). Returns false if the system is singular.
+template <std::size_t N>
+bool least_squares(const std::vector<std::array<double, N>>& x, const std::vector<double>& y,
+                   const std::vector<double>& w, std::array<double, N>& p)
+{
+  std::array<std::array<double, N + 1>, N> a{};
+  for (std::size_t i = 0; i < x.size(); i++)
+    for (std::size_t r = 0; r < N; r++) {
+      for (std::size_t c = 0; c < N; c++)
+        a[r][c] += w[i] * x[i][r] * x[i][c];
+      a[r][N] += w[i] * x[i][r] * y[i];
+    }
+  std::array<double, N> diag{}; // the original diagonal: a pivot far below it means dependent columns
+  for (std::size_t c = 0; c < N; c++)
+    diag[c] = std::fabs(a[c][c]);
+  for (std::size_t c = 0; c < N; c++) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < N; r++)
+      if (std::fabs(a[r][c]) > std::fabs(a[pivot][c]))
+        pivot = r;
+    std::swap(a[c], a[pivot]);
+    if (!(std::fabs(a[c][c]) > 1e-10 * diag[c]))
+      return false;
+    for (std::size_t r = 0; r < N; r++)
+      if (r != c) {
+        double f = a[r][c] / a[c][c];
+        for (std::size_t k = c; k <= N; k++)
+          a[r][k] -= f * a[c][k];
+      }
+  }
+  for (std::size_t r = 0; r < N; r++)
+    p[r] = a[r][N] / a[r][r];
+  return true;
+}
+
+// Relative errors: weight 1 / T^2.
+std::vector<double> relative_weights(const std::vector<CommMeasurement>& m)
+{
+  std::vector<double> w;
+  for (const CommMeasurement& x : m)
+    w.push_back(1.0 / (x.time_s * x.time_s));
+  return w;
+}
+
+// Bytes each rank sends per byte of the buffer in a ring all-reduce, and the messages it sends (MODELS.md eq. 11).
+double ring_factor(int k)
+{
+  return k > 1 ? 2.0 * (k - 1) / k : 1.0;
+}
+} // namespace
+
+CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
+{
+  std::set<double> sizes;
+  std::set<int> node_counts;
+  for (const CommMeasurement& x : m) {
+    sizes.insert(x.bytes);
+    node_counts.insert(x.nodes);
+  }
+  if (sizes.size() < 2)
+    throw InputError("calibrate: the measurements have " + std::to_string(sizes.size()) +
+                     " distinct sizes; at least 2 are needed to separate bandwidth from latency");
+  CalibrationFit f;
+  f.kind                      = kind;
+  const std::vector<double> w = relative_weights(m);
+  std::vector<double> y;
+  for (const CommMeasurement& x : m)
+    y.push_back(x.time_s);
+  f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
+  // Columns: time per byte (scaled by the ring factor), per-message latency (allreduce with several node counts),
+  // per-call constant. Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the
+  // rest refitted (non-negative least squares by elimination; f.dropped says which).
+  std::array<bool, 3> active = {true, f.alpha_separable, true};
+  std::array<double, 3> p{};
+  while (true) {
+    std::vector<int> cols;
+    for (int c = 0; c < 3; c++)
+      if (active[static_cast<std::size_t>(c)])
+        cols.push_back(c);
+    std::vector<std::array<double, 3>> rows;
+    for (const CommMeasurement& x : m) {
+      const double factor             = kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
+      const std::array<double, 3> all = {factor * x.bytes, 2.0 * (x.nodes - 1), 1.0};
+      std::array<double, 3> r{};
+      for (std::size_t i = 0; i < cols.size(); i++)
+        r[i] = all[static_cast<std::size_t>(cols[i])];
+      rows.push_back(r);
+    }
+    std::array<double, 3> q{};
+    bool ok = false;
+    if (cols.size() == 3) {
+      ok = least_squares(rows, y, w, q);
+    } else if (cols.size() == 2) {
+      std::vector<std::array<double, 2>> r2;
+      for (const auto& r : rows)
+        r2.push_back({r[0], r[1]});
+      std::array<double, 2> q2{};
+      ok   = least_squares(r2, y, w, q2);
+      q[0] = q2[0];
+      q[1] = q2[1];
+    } else {
+      std::vector<std::array<double, 1>> r1;
+      for (const auto& r : rows)
+        r1.push_back({r[0]});
+      std::array<double, 1> q1{};
+      ok   = least_squares(r1, y, w, q1);
+      q[0] = q1[0];
+    }
+    if (!ok)
+      throw InputError("calibrate: the measurements do not determine the parameters (too few distinct sizes or "
+                       "node counts)");
+    p = {0, 0, 0};
+    for (std::size_t i = 0; i < cols.size(); i++)
+      p[static_cast<std::size_t>(cols[i])] = q[i];
+    int worst = -1;
+    for (int c = 1; c < 3; c++)
+      if (active[static_cast<std::size_t>(c)] && p[static_cast<std::size_t>(c)] < 0 &&
+          (worst < 0 || p[static_cast<std::size_t>(c)] < p[static_cast<std::size_t>(worst)]))
+        worst = c;
+    if (worst < 0)
+      break;
+    active[static_cast<std::size_t>(worst)] = false;
+    f.fixed_at_zero.push_back(worst == 1 ? "alpha" : "c");
+  }
+  const double s_per_byte = p[0];
+  f.alpha_s               = p[1];
+  f.call_s                = p[2];
+  f.bandwidth_Bps         = 1.0 / s_per_byte;
+  for (const CommMeasurement& x : m) {
+    double factor = kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
+    double msgs   = kind == CommKind::ALLREDUCE ? 2.0 * (x.nodes - 1) : 0.0;
+    f.linear_s.push_back(factor * x.bytes * s_per_byte + msgs * f.alpha_s + f.call_s);
+  }
+
+  // Eq. 18 on sizes alone (one node count): try every threshold with two or more points on each side.
+  if (node_counts.size() == 1) {
+    std::vector<double> sorted(sizes.begin(), sizes.end());
+    double best = INFINITY;
+    for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
+      const double thresh = sorted[cut];
+      std::vector<std::array<double, 2>> lo_x, hi_x;
+      std::vector<double> lo_y, hi_y, lo_w, hi_w;
+      for (std::size_t i = 0; i < m.size(); i++) {
+        if (m[i].bytes < thresh) {
+          lo_x.push_back({std::log2(m[i].bytes), 1.0});
+          lo_y.push_back(m[i].time_s);
+          lo_w.push_back(w[i]);
+        } else {
+          hi_x.push_back({m[i].bytes, 1.0});
+          hi_y.push_back(m[i].time_s);
+          hi_w.push_back(w[i]);
+        }
+      }
+      std::array<double, 2> lo{}, hi{};
+      if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi))
+        continue;
+      double err = 0;
+      for (std::size_t i = 0; i < m.size(); i++) {
+        double t = m[i].bytes < thresh ? lo[0] * std::log2(m[i].bytes) + lo[1] : hi[0] * m[i].bytes + hi[1];
+        err += w[i] * (t - m[i].time_s) * (t - m[i].time_s);
+      }
+      if (err < best) {
+        best              = err;
+        f.has_piecewise   = true;
+        f.a1              = lo[0];
+        f.b1              = lo[1];
+        f.a2              = hi[0];
+        f.b2              = hi[1];
+        f.threshold_bytes = thresh;
+      }
+    }
+    if (f.has_piecewise)
+      for (const CommMeasurement& x : m)
+        f.piecewise_s.push_back(piecewise_time_s(f, x.bytes));
+  }
+  return f;
+}
+
+double piecewise_time_s(const CalibrationFit& f, double bytes)
+{
+  return bytes < f.threshold_bytes ? f.a1 * std::log2(bytes) + f.b1 : f.a2 * bytes + f.b2;
+}
+
+namespace {
+std::vector<std::string> csv_fields(const std::string& line)
+{
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      out.emplace_back();
+    else if (c != '\r')
+      out.back() += c;
+  }
+  return out;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix)
+{
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The multiplier from a column's name to bytes or seconds; 0 if the name carries no known unit.
+double size_unit(const std::string& name)
+{
+  if (name == "bytes" || name == "size_bytes" || ends_with(name, "_B") || ends_with(name, "_bytes"))
+    return 1;
+  if (ends_with(name, "_KB") || ends_with(name, "_KiB"))
+    return 1024;
+  if (ends_with(name, "_MB") || ends_with(name, "_MiB"))
+    return 1024.0 * 1024;
+  return 0;
+}
+double time_unit(const std::string& name)
+{
+  if (ends_with(name, "_ms"))
+    return 1e-3;
+  if (ends_with(name, "_us"))
+    return 1e-6;
+  if (name == "time_s" || ends_with(name, "_s"))
+    return 1;
+  return 0;
+}
+} // namespace
+
+std::vector<CommMeasurement> read_comm_measurements(const std::string& path, const std::vector<std::string>& where,
+                                                    const std::string& size_column, const std::string& time_column)
+{
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(path, 0, "cannot read the measurements file");
+  std::string line;
+  if (!std::getline(in, line))
+    throw InputError(path, 1, "empty file: expected a CSV header");
+  const std::vector<std::string> header = csv_fields(line);
+  auto index_of                         = [&](const std::string& name) {
+    auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  };
+  auto pick = [&](const std::string& given, double (*unit)(const std::string&), const char* what) {
+    if (!given.empty()) {
+      if (index_of(given) < 0)
+        throw InputError(path, 1, std::string("no column '") + given + "' (the " + what + " column)");
+      if (unit(given) == 0)
+        throw InputError(path, 1,
+                         std::string("column '") + given + "': its name does not say its unit (e.g. " +
+                             (what == std::string("size") ? "size_bytes, size_KB" : "time_s, time_ms") + ")");
+      return index_of(given);
+    }
+    // Preferred: the canonical name, then a name that says what it is, then any name with a unit suffix.
+    const std::string canonical = what == std::string("size") ? "size_bytes" : "time_s";
+    const std::string word      = what == std::string("size") ? "size" : "time";
+    if (index_of(canonical) >= 0)
+      return index_of(canonical);
+    for (std::size_t i = 0; i < header.size(); i++)
+      if (unit(header[i]) != 0 && header[i].find(word) != std::string::npos)
+        return static_cast<int>(i);
+    for (std::size_t i = 0; i < header.size(); i++)
+      if (unit(header[i]) != 0)
+        return static_cast<int>(i);
+    throw InputError(path, 1,
+                     std::string("no ") + what + " column (e.g. " +
+                         (what == std::string("size") ? "size_bytes or size_KB" : "time_s or time_ms") + ")");
+  };
+  const int size_i  = pick(size_column, size_unit, "size");
+  const int time_i  = pick(time_column, time_unit, "time");
+  const int nodes_i = index_of("nodes");
+  std::vector<std::pair<int, std::string>> filters;
+  for (const std::string& f : where) {
+    auto eq = f.find('=');
+    if (eq == std::string::npos || index_of(f.substr(0, eq)) < 0)
+      throw InputError("--where '" + f + "': expected COLUMN=VALUE with a column of " + path);
+    filters.emplace_back(index_of(f.substr(0, eq)), f.substr(eq + 1));
+  }
+  std::vector<CommMeasurement> out;
+  for (int n = 2; std::getline(in, line); n++) {
+    if (line.empty())
+      continue;
+    const std::vector<std::string> f = csv_fields(line);
+    bool keep                        = true;
+    for (const auto& [i, v] : filters)
+      keep = keep && static_cast<std::size_t>(i) < f.size() && f[static_cast<std::size_t>(i)] == v;
+    if (!keep)
+      continue;
+    auto number = [&](int i, const char* what) {
+      const std::string& s = static_cast<std::size_t>(i) < f.size() ? f[static_cast<std::size_t>(i)] : "";
+      char* end            = nullptr;
+      double v             = std::strtod(s.c_str(), &end);
+      if (s.empty() || *end != '\0' || !(v > 0))
+        throw InputError(path, n,
+                         std::string("column '") + header[static_cast<std::size_t>(i)] + "': '" + s +
+                             "' is not a positive number (" + what + ")");
+      return v;
+    };
+    CommMeasurement m;
+    m.bytes  = number(size_i, "size") * size_unit(header[static_cast<std::size_t>(size_i)]);
+    m.time_s = number(time_i, "time") * time_unit(header[static_cast<std::size_t>(time_i)]);
+    m.nodes  = nodes_i >= 0 ? static_cast<int>(number(nodes_i, "nodes")) : 2;
+    m.line   = n;
+    out.push_back(m);
+  }
+  if (out.empty())
+    throw InputError(path, 0, "no measurement left after the --where filters");
+  return out;
+}
+
+} // namespace sgdsim

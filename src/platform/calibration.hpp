@@ -1,0 +1,53 @@
+// `sgdsim calibrate` (README "Calibration"): fits the network's effective bandwidth, latency and per-call
+// overhead, and MODELS.md eq. 18's piecewise cost, to measured transfer or all-reduce times. Pure functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+struct CommMeasurement {
+  int nodes     = 2;
+  double bytes  = 0;
+  double time_s = 0;
+  int line      = 0; // in the CSV, for the report
+};
+
+enum class CommKind { P2P, ALLREDUCE };
+
+struct CalibrationFit {
+  CommKind kind = CommKind::P2P;
+  // Linear model. p2p: T = bytes / B + c. allreduce (ring, MODELS.md eq. 11): T = 2(K-1)/K bytes / B +
+  // 2(K-1) alpha + c.
+  double bandwidth_Bps = 0;
+  double alpha_s       = 0;               // per message (allreduce with several node counts; else 0)
+  double call_s        = 0;               // per call (p2p: latency and overhead together)
+  bool alpha_separable = false;           // false when every row has one node count: then c holds 2(K-1) alpha too
+  std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
+  std::vector<double> linear_s;           // the fitted time of each measurement
+  // Eq. 18: a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes); fitted only with at least
+  // two measurements on each side (has_piecewise).
+  bool has_piecewise = false;
+  double a1 = 0, b1 = 0, a2 = 0, b2 = 0;
+  double threshold_bytes = 0;
+  std::vector<double> piecewise_s;
+};
+
+/** Weighted least squares on relative errors (every point counts alike whatever its size), with alpha and c kept
+ *  non-negative (a negative one is fixed at 0 and the others refitted). Throws InputError if
+ *  the measurements cannot determine the parameters (fewer than 2 sizes, a non-positive bandwidth). */
+CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m);
+
+/** Eq. 18's value for `bytes` under a fit with has_piecewise. */
+double piecewise_time_s(const CalibrationFit& f, double bytes);
+
+/** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,
+ *  *_B, *_KB / *_KiB (x 1024), *_MB / *_MiB (x 2^20); time column: `time_column` or the first of time_s, *_s, *_ms
+ *  (x 1e-3); nodes column: `nodes` (2 if absent). `where`: COLUMN=VALUE filters, all of which a row must meet.
+ *  Throws InputError naming the file, line and column. */
+std::vector<CommMeasurement> read_comm_measurements(const std::string& path, const std::vector<std::string>& where,
+                                                    const std::string& size_column = "",
+                                                    const std::string& time_column = "");
+
+} // namespace sgdsim

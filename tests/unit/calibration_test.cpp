@@ -1,0 +1,95 @@
+// sgdsim calibrate's fits recover known parameters from synthetic measurements (README "Calibration").
+#include "common/input_error.hpp"
+#include "platform/calibration.hpp"
+#include "platform/platform_generator.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+
+TEST(Calibration, P2pRecoversBandwidthAndLatency)
+{
+  // T = S / 1.25 GB/s + 80 us for S = 1 KB ... 1 GB.
+  std::vector<CommMeasurement> m;
+  for (double s = 1e3; s <= 1e9; s *= 10)
+    m.push_back({2, s, s / 1.25e9 + 80e-6, 0});
+  CalibrationFit f = calibrate(CommKind::P2P, m);
+  EXPECT_NEAR(f.bandwidth_Bps, 1.25e9, 1.25e9 * 0.01);
+  EXPECT_NEAR(f.call_s, 80e-6, 80e-6 * 0.01);
+  for (std::size_t i = 0; i < m.size(); i++)
+    EXPECT_NEAR(f.linear_s[i], m[i].time_s, m[i].time_s * 1e-6);
+}
+
+TEST(Calibration, AllreduceRecoversBandwidthAlphaAndOverhead)
+{
+  // Ring all-reduce, eq. 11: T = 2(K-1)/K S / 1 GB/s + 2(K-1) x 30 us + 200 us, K = 4, 8, 16, S = 1 MB ... 1 GB.
+  std::vector<CommMeasurement> m;
+  for (int k : {4, 8, 16})
+    for (double s = 1e6; s <= 1e9; s *= 10)
+      m.push_back({k, s, 2.0 * (k - 1) / k * s / 1e9 + 2.0 * (k - 1) * 30e-6 + 200e-6, 0});
+  CalibrationFit f = calibrate(CommKind::ALLREDUCE, m);
+  ASSERT_TRUE(f.alpha_separable);
+  EXPECT_NEAR(f.bandwidth_Bps, 1e9, 1e9 * 0.01);
+  EXPECT_NEAR(f.alpha_s, 30e-6, 30e-6 * 0.01);
+  EXPECT_NEAR(f.call_s, 200e-6, 200e-6 * 0.01);
+  EXPECT_TRUE(f.fixed_at_zero.empty());
+}
+
+TEST(Calibration, NegativeOverheadIsFixedAtZero)
+{
+  // Superlinear times (T = S / B - 1 ms would fit): c stays at 0 and B absorbs the rest.
+  std::vector<CommMeasurement> m = {{2, 64e6, 0.055, 0}, {2, 128e6, 0.112, 0}};
+  CalibrationFit f               = calibrate(CommKind::P2P, m);
+  EXPECT_EQ(f.call_s, 0);
+  ASSERT_EQ(f.fixed_at_zero.size(), 1u);
+  EXPECT_EQ(f.fixed_at_zero[0], "c");
+}
+
+TEST(Calibration, PiecewiseEquation18)
+{
+  // Eq. 18 with a1 = 10 us, b1 = 100 us below 64 KiB, a2 = 1 ns/byte, b2 = 300 us above; one node count.
+  auto t = [](double d) { return d < 65536 ? 10e-6 * std::log2(d) + 100e-6 : 1e-9 * d + 300e-6; };
+  std::vector<CommMeasurement> m;
+  for (double d : {256.0, 1024.0, 4096.0, 16384.0, 65536.0, 1048576.0, 16777216.0, 268435456.0})
+    m.push_back({12, d, t(d), 0});
+  CalibrationFit f = calibrate(CommKind::ALLREDUCE, m);
+  ASSERT_TRUE(f.has_piecewise);
+  EXPECT_EQ(f.threshold_bytes, 65536);
+  EXPECT_NEAR(f.a1, 10e-6, 10e-6 * 0.01);
+  EXPECT_NEAR(f.b1, 100e-6, 100e-6 * 0.01);
+  EXPECT_NEAR(f.a2, 1e-9, 1e-9 * 0.01);
+  EXPECT_NEAR(f.b2, 300e-6, 300e-6 * 0.01);
+}
+
+TEST(Calibration, OneSizeIsNotEnough)
+{
+  EXPECT_THROW(calibrate(CommKind::P2P, {{2, 1e6, 1e-3, 0}, {2, 1e6, 1.1e-3, 0}}), InputError);
+}
+
+TEST(PlatformGenerator, WritesSimGridClustersAndRefusesBadValues)
+{
+  PlatformSpec s;
+  s.nodes       = 4096;
+  s.topology    = Topology::FAT_TREE;
+  s.leaf_size   = 64;
+  std::string x = generate_platform_xml(s);
+  EXPECT_NE(x.find("radical=\"0-4095\""), std::string::npos);
+  EXPECT_NE(x.find("topo_parameters=\"2;64,64;1,64;1,1\""), std::string::npos);
+  s.leaf_size = 100;
+  EXPECT_THROW(generate_platform_xml(s), InputError); // 100 does not divide 4096
+  PlatformSpec bad;
+  bad.nodes = 4;
+  bad.nic   = "10";
+  try {
+    generate_platform_xml(bad);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--nic"), std::string::npos) << e.what();
+  }
+  PlatformSpec ring;
+  ring.nodes    = 8;
+  ring.topology = Topology::RING;
+  ring.flow_cap = "10Gbps";
+  EXPECT_THROW(generate_platform_xml(ring), InputError);
+}
