@@ -32,6 +32,8 @@ po::options_description scenario_options()
     ("platform", po::value<std::string>(), "SimGrid platform XML (default platforms/aws-p3.2xlarge.xml)")
     ("workload", po::value<std::string>(), "workload XML (default workloads/resnet50-v100-b32.xml)")
     ("deployment", po::value<std::string>(), "SimGrid deployment XML (default: automatic placement, see README)")
+    ("background", po::value<std::string>(),
+     "background load: time-varying speed of hosts and bandwidth of links (README \"Background traffic\")")
     ("arch", po::value<std::string>()->default_value("ps-sync"), "architecture: ps-sync, ps-async, ring")
     ("workers", po::value<int>(), "number of workers K (default 8, or as many as the deployment has)")
     ("ps", po::value<int>(), "number of parameter servers (default 1 for ps-*, 0 for ring, or as the deployment has)")
@@ -157,6 +159,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.platform = vm.count("platform") ? vm["platform"].as<std::string>() : resolve_default(kDefaultPlatform, data_dir);
   opts.workload = vm.count("workload") ? vm["workload"].as<std::string>() : resolve_default(kDefaultWorkload, data_dir);
   opts.deployment     = get_or<std::string>(vm, "deployment", "");
+  opts.background     = get_or<std::string>(vm, "background", "");
   opts.json_path      = get_or<std::string>(vm, "json", "");
   opts.timeline_path  = get_or<std::string>(vm, "timeline", "");
   opts.csv_path       = get_or<std::string>(vm, "csv", "");
@@ -248,7 +251,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   for (const std::string* out : {&opts.json_path, &opts.timeline_path}) {
     if (out->empty())
       continue;
-    for (const std::string& in : {opts.platform, opts.workload, opts.deployment})
+    for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background})
       if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(*out) &&
           std::filesystem::equivalent(in, *out))
         throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
@@ -258,7 +261,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                        ": the file exists (use --force to overwrite it)");
   }
   if (!opts.csv_path.empty())
-    for (const std::string& in : {opts.platform, opts.workload, opts.deployment})
+    for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background})
       if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(opts.csv_path) &&
           std::filesystem::equivalent(in, opts.csv_path))
         throw InputError("--csv " + opts.csv_path + ": is an input file of this run; choose another output file");
@@ -275,6 +278,8 @@ std::string scenario_file_text(const RunOptions& opts)
   out << "workload = " << opts.workload << "\n";
   if (!opts.deployment.empty())
     out << "deployment = " << opts.deployment << "\n";
+  if (!opts.background.empty())
+    out << "background = " << opts.background << "\n";
   out << "arch = " << to_string(sc.arch) << "\n";
   out << "workers = " << sc.workers << "\n";
   if (sc.is_ps())

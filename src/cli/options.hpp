@@ -13,6 +13,7 @@ struct RunOptions {
   std::string platform;      // resolved path
   std::string workload;      // resolved path
   std::string deployment;    // empty: automatic placement
+  std::string background;    // empty: none
   std::string json_path;     // empty: no JSON output
   std::string timeline_path; // empty: no timeline
   std::string csv_path;      // empty: no CSV row

@@ -48,6 +48,7 @@ SimInputs sim_inputs(const RunOptions& opts)
   SimInputs inputs;
   inputs.platform_path   = opts.platform;
   inputs.deployment_path = opts.deployment;
+  inputs.background_path = opts.background;
   inputs.workload        = parse_workload_file(opts.workload);
   inputs.scenario        = opts.scenario;
   inputs.log_settings    = opts.log_settings;
@@ -109,6 +110,7 @@ int analytic_command(const std::vector<std::string>& args, const std::string& da
   RunReport report;
   report.platform_path   = opts.platform;
   report.deployment_path = opts.deployment;
+  report.background_path = opts.background;
   report.workload        = &inputs.workload;
   report.scenario        = resolve_sizes(opts, probe.workers, probe.ps);
   report.log_settings    = opts.log_settings;
@@ -142,6 +144,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
 
   report.platform_path   = opts.platform;
   report.deployment_path = opts.deployment;
+  report.background_path = opts.background;
   report.workload        = &inputs.workload;
   report.scenario        = resolve_sizes(opts, static_cast<int>(report.simulated.per_worker.size()),
                                          static_cast<int>(report.simulated.per_ps.size()));

@@ -86,8 +86,9 @@ std::string header(const RunReport& rep)
   out += fmt("  workload  %s (%s): batch %d, %zu layers, %zu tensors, %.4g MB, T_F %.4g ms, T_B %.4g ms on %s\n",
              wl.name.c_str(), wl.source_file.c_str(), wl.batch, wl.layers.size(), wl.tensors.size(),
              wl.model_bytes() / 1e6, wl.fwd_s() * 1e3, wl.bwd_s() * 1e3, wl.device.c_str());
-  out += fmt("  platform  %s, %s\n", rep.platform_path.c_str(),
-             rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str());
+  out += fmt("  platform  %s, %s%s\n", rep.platform_path.c_str(),
+             rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str(),
+             rep.background_path.empty() ? "" : (", background " + rep.background_path).c_str());
   out += fmt(sc.is_ps() ? "  network   PS 0 -> worker 0: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n"
                         : "  network   worker 0 -> worker 1: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n",
              rep.network.bottleneck_Bps * 8 / 1e9,
@@ -180,6 +181,8 @@ nlohmann::ordered_json report_json(const RunReport& rep)
   j["inputs"]          = {{"platform", rep.platform_path},
                           {"deployment",
                   rep.deployment_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rep.deployment_path)},
+                          {"background",
+                  rep.background_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rep.background_path)},
                           {"workload", wl.source_file},
                           {"arch", to_string(sc.arch)},
                           {"workers", sc.workers},

@@ -17,6 +17,7 @@ namespace sgdsim {
 struct RunReport {
   std::string platform_path;
   std::string deployment_path; // empty: automatic placement
+  std::string background_path; // empty: none
   const Workload* workload = nullptr;
   Scenario scenario;
   std::vector<std::string> log_settings;

@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include "common/input_error.hpp"
+#include "platform/background.hpp"
 #include "platform/deployment.hpp"
 #include "platform/platform_params.hpp"
 #include "sim/parameter_server.hpp"
@@ -16,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <simgrid/Exception.hpp>
+#include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 #include <xbt/log.h>
@@ -171,7 +173,26 @@ double cluster_price_per_hour_usd(const sg4::Engine& engine, const Placement& pl
   return total;
 }
 
-SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placement& placement)
+// The platform's nominal figures, read before the run (a --background schedule changes link bandwidths during it).
+struct NominalNetwork {
+  NetworkParams network;
+  std::vector<double> ps_nic_Bps; // per PS: the first link of the route to worker 0 (0 if on worker 0's host)
+};
+
+NominalNetwork nominal_network(const sg4::Engine& engine, const Placement& placement)
+{
+  NominalNetwork n;
+  n.network                = network_of(engine, placement);
+  const sg4::Host* worker0 = engine.host_by_name(placement.worker_hosts[0]);
+  for (const std::string& h : placement.ps_hosts) {
+    const sg4::Host* host = engine.host_by_name(h);
+    n.ps_nic_Bps.push_back(host == worker0 ? 0 : route_info(host, worker0).first_link_Bps);
+  }
+  return n;
+}
+
+SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placement& placement,
+                    const NominalNetwork& nominal)
 {
   const Scenario& sc = ctx.scenario;
   const auto* engine = sg4::Engine::get_instance();
@@ -210,15 +231,13 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
   r.simulated_time_s           = sg4::Engine::get_clock();
   r.cluster_price_per_hour_usd = cluster_price_per_hour_usd(*engine, placement, "");
 
-  const sg4::Host* worker0 = engine->host_by_name(placement.worker_hosts[0]);
-  r.network                = network_of(*engine, placement);
+  r.network = nominal.network;
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     PsStats ps;
-    ps.rank               = static_cast<int>(p);
-    ps.host               = placement.ps_hosts[p];
-    const sg4::Host* host = engine->host_by_name(ps.host);
-    ps.nic_Bps            = host == worker0 ? 0 : route_info(host, worker0).first_link_Bps;
-    ps.tensors            = static_cast<int>(ctx.ps_tensors[p].size());
+    ps.rank    = static_cast<int>(p);
+    ps.host    = placement.ps_hosts[p];
+    ps.nic_Bps = nominal.ps_nic_Bps[p];
+    ps.tensors = static_cast<int>(ctx.ps_tensors[p].size());
     for (int t : ctx.ps_tensors[p])
       ps.bytes += ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     // Steady state: every worker moves the shard down and up once per step.
@@ -244,11 +263,101 @@ std::vector<HostInfo> list_hosts(const sg4::Engine& engine)
 } // namespace
 
 namespace {
+// A link's availability over time, applied by a daemon actor (SimGrid 3.32 refuses bandwidth profiles on links
+// once the platform is sealed, and a cluster's links are sealed as it is loaded).
+struct LinkSchedule {
+  sg4::Link* link = nullptr;
+  AvailabilityProfile profile;
+};
+
 struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   Placement placement;
-  Scenario scenario; // with the sizes of the deployment when there is one
+  Scenario scenario;                        // with the sizes of the deployment when there is one
+  std::vector<LinkSchedule> link_schedules; // --background's link profiles
 };
+
+// Attaches the background file's host profiles (SimGrid speed profiles scale the nominal speed by the given
+// fraction from each time on) and returns the link schedules.
+std::vector<LinkSchedule> apply_background(sg4::Engine& engine, const std::string& path)
+{
+  std::vector<LinkSchedule> links_out;
+  int n = 0;
+  for (const AvailabilityProfile& p : read_background_file(path)) {
+    if (p.target == AvailabilityProfile::Target::LINK) {
+      sg4::Link* link = sg4::Link::by_name_or_null(p.name);
+      if (link == nullptr)
+        throw InputError(path, p.line, "<link name='" + p.name + "'>: no such link in the platform");
+      links_out.push_back({link, p});
+      continue;
+    }
+    sg4::Host* host = engine.host_by_name_or_null(p.name);
+    if (host == nullptr)
+      throw InputError(path, p.line, "host '" + p.name + "': not in the platform");
+    if (p.target == AvailabilityProfile::Target::HOST) {
+      host->set_speed_profile(simgrid::kernel::profile::ProfileBuilder::from_string(
+          "background-" + std::to_string(n++) + "-" + p.name, p.simgrid_trace(), p.repeat_s));
+      continue;
+    }
+    // A NIC: the first link of a route from the host (up), the last of a route to it (down).
+    sg4::Host* other = nullptr;
+    for (sg4::Host* h : engine.get_all_hosts())
+      if (h != host) {
+        other = h;
+        break;
+      }
+    std::vector<sg4::Link*> links;
+    double latency = 0;
+    if (other != nullptr) {
+      if (p.target == AvailabilityProfile::Target::NIC_UP)
+        host->route_to(other, links, &latency);
+      else
+        other->route_to(host, links, &latency);
+    }
+    if (links.empty())
+      throw InputError(path, p.line, "<nic host='" + p.name + "'>: the host has no link to another host");
+    links_out.push_back({p.target == AvailabilityProfile::Target::NIC_UP ? links.front() : links.back(), p});
+  }
+  return links_out;
+}
+
+// The daemon that sets each scheduled link's bandwidth at its times (repeating if asked); it dies with the run.
+void run_link_schedules(std::vector<LinkSchedule> schedules)
+{
+  struct Event {
+    double time_s;
+    std::size_t schedule;
+    std::size_t step;
+  };
+  std::vector<double> nominal;
+  for (const LinkSchedule& ls : schedules)
+    nominal.push_back(ls.link->get_bandwidth());
+  auto later = [](const Event& a, const Event& b) {
+    return a.time_s > b.time_s || (a.time_s == b.time_s && a.schedule > b.schedule);
+  };
+  std::vector<Event> queue;
+  for (std::size_t i = 0; i < schedules.size(); i++)
+    queue.push_back({schedules[i].profile.steps[0].time_s, i, 0});
+  std::make_heap(queue.begin(), queue.end(), later);
+  while (!queue.empty()) {
+    std::pop_heap(queue.begin(), queue.end(), later);
+    Event e = queue.back();
+    queue.pop_back();
+    sg4::this_actor::sleep_until(e.time_s);
+    const AvailabilityProfile& p = schedules[e.schedule].profile;
+    schedules[e.schedule].link->set_bandwidth(nominal[e.schedule] * p.steps[e.step].fraction);
+    std::size_t next = e.step + 1;
+    double offset    = e.time_s - p.steps[e.step].time_s;
+    if (next == p.steps.size()) {
+      if (p.repeat_s <= 0)
+        continue;
+      next = 0;
+      offset += p.repeat_s;
+    }
+    queue.push_back({offset + p.steps[next].time_s, e.schedule, next});
+    std::push_heap(queue.begin(), queue.end(), later);
+  }
+}
 
 // Everything before the actors: engine, SimGrid settings, platform, placement, and their checks (all errors here
 // are InputErrors or SimGrid ParseErrors, raised before Engine::run()).
@@ -308,6 +417,8 @@ Prepared prepare(const SimInputs& in)
     if (prep.engine->host_by_name(h)->get_speed() <= 0)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
   cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path); // checks the properties now
+  if (!in.background_path.empty())
+    prep.link_schedules = apply_background(*prep.engine, in.background_path);
   return prep;
 }
 
@@ -372,8 +483,13 @@ SimResult simulate(const SimInputs& in)
       sg4::Actor::create("worker" + std::to_string(w), host,
                          [&ctx, &recorder, w] { run_ring_worker(ctx, recorder, w); });
   }
+  const NominalNetwork nominal = nominal_network(engine, placement);
+  if (!prep.link_schedules.empty())
+    sg4::Actor::create("background", engine.get_all_hosts().front(), [schedules = prep.link_schedules] {
+      run_link_schedules(schedules);
+    })->daemonize();
   engine.run();
-  SimResult result = summarize(ctx, recorder, placement);
+  SimResult result = summarize(ctx, recorder, placement, nominal);
   for (auto& [track, resource, name, step, start, end] : recorder.timeline())
     result.timeline.push_back(TimelineEvent{track, resource, name, step, start, end});
   return result;

@@ -16,6 +16,7 @@ namespace sgdsim {
 struct SimInputs {
   std::string platform_path;
   std::string deployment_path; // empty: automatic placement (--workers, --ps)
+  std::string background_path; // empty: none (README "Background traffic and stragglers")
   Workload workload;
   Scenario scenario;                     // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
   std::vector<std::string> log_settings; // SimGrid --log items ("sgdsim_worker.thresh:debug")
