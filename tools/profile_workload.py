@@ -10,9 +10,9 @@ cross-entropy loss against random labels, backward, SGD update) on random inputs
 (modules without children) in the order of their first execution; a module run twice becomes two layers (NAME#2).
 Forward time of a layer = time from the end of the previous leaf module's forward to the end of its own, so the
 work between modules (functional ops such as residual additions) is counted in the next layer and the layers add
-up to the whole forward. Backward times likewise, from the full-backward-hook times in reverse order; the time
-before the first hook (the loss) goes to the last layer, and layers whose hook does not fire (e.g. the first
-one, whose input needs no gradient) share the time after the last hook. Each measured step gives one
+up to the whole forward. Backward times likewise, in reverse: a layer's backward ends when the gradient of the
+previous layer's output arrives (a tensor hook on each output), the first layer's when backward() returns; the
+loss counts with the last layer. Each measured step gives one
 <sample fwd bwd> per layer, so the simulation replays the measured variability. On CUDA every time stamp is taken
 after torch.cuda.synchronize().
 
@@ -106,39 +106,29 @@ def main():
 
     model, default_name = build_model(args, torch)
     model.to(device).train()
-    # Full backward hooks refuse in-place outputs (ReLU(inplace=True)); out-of-place gives the same times to
-    # within the cost of one allocation.
-    for m in model.modules():
-        if hasattr(m, "inplace"):
-            m.inplace = False
     leaves = [(n, m) for n, m in model.named_modules() if not list(m.children())]
 
     order = []        # layer names in first-execution order of the current step
     fwd_end = {}      # layer name -> time its forward ended (this step)
-    bwd_end = {}      # layer name -> time its backward hook fired (this step)
+    grad_out = {}     # layer name -> time the gradient of its output arrived (this step)
     runs = {}         # module name -> executions this step
 
-    def make_hooks(name):
+    def make_hook(name):
         def fwd_hook(module, inputs, output):
             runs[name] = runs.get(name, 0) + 1
             layer = name if runs[name] == 1 else f"{name}#{runs[name]}"
             order.append(layer)
             fwd_end[layer] = now()
-
-        def bwd_hook(module, grad_input, grad_output):
-            # One hook per module, whichever execution it belongs to: the latest unclaimed execution in reverse
-            # order is the one whose backward just ran.
-            for k in range(runs.get(name, 1), 0, -1):
-                layer = name if k == 1 else f"{name}#{k}"
-                if layer not in bwd_end:
-                    bwd_end[layer] = now()
-                    break
-        return fwd_hook, bwd_hook
+            # The gradient of a layer's output arrives when the backward of the layer after it is done. A tensor
+            # hook (unlike a module's full backward hook) leaves in-place operations on the output possible.
+            if isinstance(output, torch.Tensor) and output.requires_grad:
+                def on_grad(grad, layer=layer):
+                    grad_out.setdefault(layer, now())
+                output.register_hook(on_grad)
+        return fwd_hook
 
     for name, m in leaves:
-        f, b = make_hooks(name)
-        m.register_forward_hook(f)
-        m.register_full_backward_hook(b)
+        m.register_forward_hook(make_hook(name))
 
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = torch.nn.CrossEntropyLoss()
@@ -148,7 +138,7 @@ def main():
     update_s = []
     layer_order = None
     for step in range(args.warmup + args.steps):
-        order.clear(); fwd_end.clear(); bwd_end.clear(); runs.clear()
+        order.clear(); fwd_end.clear(); grad_out.clear(); runs.clear()
         optimizer.zero_grad(set_to_none=True)
         t0 = now()
         out = model(x)
@@ -174,16 +164,18 @@ def main():
             end = t_fwd if i == len(order) - 1 else fwd_end[layer]  # the loss counts with the last layer
             fwd[layer] = max(end - prev, 0.0)
             prev = end
-        bwd, prev = {}, t_fwd
-        fired = [l for l in reversed(order) if l in bwd_end]
-        for layer in fired:
-            bwd[layer] = max(bwd_end[layer] - prev, 0.0)
-            prev = bwd_end[layer]
-        silent = [l for l in order if l not in bwd_end]
-        for layer in silent:
-            bwd[layer] = max(t_bwd - prev, 0.0) / len(silent)
-        if not silent and fired:
-            bwd[fired[-1]] += max(t_bwd - prev, 0.0)
+        # Backward of layer j: from the end of layer j+1's (the arrival of j's output gradient) to the arrival of
+        # layer j-1's output gradient (the end of backward for the first layer); the loss counts with the last.
+        # A layer whose output gradient never arrives ends with the next one that does.
+        n = len(order)
+        end = [0.0] * n
+        end[0] = t_bwd
+        for j in range(1, n):
+            end[j] = grad_out.get(order[j - 1], end[j - 1])
+        bwd = {}
+        for j in range(n):
+            start = end[j + 1] if j + 1 < n else t_fwd
+            bwd[order[j]] = max(end[j] - start, 0.0)
         samples.append({l: (fwd[l], bwd[l]) for l in order})
         update_s.append(t_upd - t_bwd)
 
