@@ -4,6 +4,7 @@
 #include "cli/platform_commands.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sweep_command.hpp"
+#include "cli/validate_command.hpp"
 #include "common/input_error.hpp"
 
 #include <cstring>
@@ -23,6 +24,7 @@ constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "  platform  write a SimGrid platform of N nodes (star, ring, fat-tree, multi-gpu)\n"
                                "  deploy    write the deployment file of the automatic placement\n"
                                "  calibrate fit bandwidth, latency and overheads to measured transfer times\n"
+                               "  validate  run the validation cases: errors against real measurements\n"
                                "  help      print this help (sgdsim COMMAND --help for a command's options)\n"
                                "  version   print the versions of sgdsim and SimGrid\n";
 }
@@ -51,8 +53,10 @@ int main(int argc, char** argv)
       return sgdsim::deploy_command(args, SGDSIM_DATA_DIR);
     if (args[0] == "calibrate")
       return sgdsim::calibrate_command(args);
+    if (args[0] == "validate")
+      return sgdsim::validate_command(args, SGDSIM_DATA_DIR);
     std::cerr << "sgdsim: error: unknown command '" << args[0]
-              << "' (valid: run, analytic, sweep, platform, deploy, calibrate, help, version)\n";
+              << "' (valid: run, analytic, sweep, platform, deploy, calibrate, validate, help, version)\n";
     return 2;
   } catch (const sgdsim::InputError& e) {
     std::cerr << "sgdsim: error: " << e.what() << "\n";

@@ -6,6 +6,7 @@ if(NOT lines)
 endif()
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR})
+file(COPY_FILE ${SRCDIR}/README.md ${WORKDIR}/README.md) # `validate --readme` rewrites a copy, never the source
 set(count 0)
 foreach(line ${lines})
   string(REGEX REPLACE "#.*$" "" cmd "${line}")           # drop the comment
@@ -16,6 +17,8 @@ foreach(line ${lines})
   string(REPLACE "--json out.json" "--json ${WORKDIR}/out.json --force" cmd "${cmd}")
   string(REPLACE "--timeline step.json" "--timeline ${WORKDIR}/step.json --force" cmd "${cmd}")
   string(REPLACE "--out my-sweep" "--out ${WORKDIR}/my-sweep" cmd "${cmd}")
+  string(REPLACE "--report-dir validation --readme README.md" "--report-dir ${WORKDIR} --readme ${WORKDIR}/README.md"
+         cmd "${cmd}")
   foreach(f big.xml p3x8.xml big-deploy.xml calibrated.xml)
     string(REPLACE " ${f}" " ${WORKDIR}/${f}" cmd "${cmd}")
   endforeach()

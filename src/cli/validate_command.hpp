@@ -1,0 +1,13 @@
+// `sgdsim validate`: runs the validation cases (validation/cases/NAME/case.json) and compares the simulation and
+// every analytic model with the measurements (README "Validation").
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+/** Returns 0 if every case is within its recorded tolerance, 1 otherwise. Throws InputError on a bad case. */
+int validate_command(const std::vector<std::string>& args, const std::string& data_dir);
+
+} // namespace sgdsim
