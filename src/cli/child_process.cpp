@@ -1,8 +1,10 @@
 #include "cli/child_process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -53,6 +55,32 @@ ChildExit wait_any_child()
     throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
   e.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return e;
+}
+
+void run_children(const std::string& exe, const std::vector<ChildJob>& jobs, int parallel,
+                  const std::function<void(std::size_t, int)>& on_exit)
+{
+  std::map<pid_t, std::size_t> running;
+  std::size_t next = 0;
+  try {
+    while (next < jobs.size() || !running.empty()) {
+      while (next < jobs.size() && static_cast<int>(running.size()) < std::max(1, parallel)) {
+        running[spawn_logged(exe, jobs[next].args, jobs[next].log_path)] = next;
+        next++;
+      }
+      ChildExit e = wait_any_child();
+      auto it     = running.find(e.pid);
+      if (it == running.end())
+        continue; // not one of ours
+      const std::size_t index = it->second;
+      running.erase(it);
+      on_exit(index, e.status);
+    }
+  } catch (...) {
+    for (std::size_t n = running.size(); n > 0; n--) // reap the children still running before reporting
+      wait_any_child();
+    throw;
+  }
 }
 
 std::string shell_quote(const std::string& s)

@@ -2,6 +2,7 @@
 // line it would emit for a cluster (one SimGrid engine per process).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -22,6 +23,17 @@ struct ChildExit {
 
 /** Waits for any child to end. */
 ChildExit wait_any_child();
+
+struct ChildJob {
+  std::vector<std::string> args; // arguments after the executable
+  std::string log_path;          // its stdout and stderr
+};
+
+/** Runs `exe` once per job, at most `parallel` at once, in job order; calls `on_exit(job index, exit status)` in
+ *  this process as each ends (in completion order). If `on_exit` throws, no further job starts; the running ones
+ *  are waited for and the exception is rethrown. */
+void run_children(const std::string& exe, const std::vector<ChildJob>& jobs, int parallel,
+                  const std::function<void(std::size_t, int)>& on_exit);
 
 /** Quotes `s` for a POSIX shell (single quotes unless it only has safe characters). */
 std::string shell_quote(const std::string& s);

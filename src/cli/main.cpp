@@ -50,7 +50,7 @@ int main(int argc, char** argv)
     if (args[0] == "platform")
       return sgdsim::platform_command(args);
     if (args[0] == "deploy")
-      return sgdsim::deploy_command(args, SGDSIM_DATA_DIR);
+      return sgdsim::deploy_command(args);
     if (args[0] == "calibrate")
       return sgdsim::calibrate_command(args);
     if (args[0] == "validate")

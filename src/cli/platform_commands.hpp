@@ -8,7 +8,7 @@
 namespace sgdsim {
 
 int platform_command(const std::vector<std::string>& args);
-int deploy_command(const std::vector<std::string>& args, const std::string& data_dir);
+int deploy_command(const std::vector<std::string>& args);
 int calibrate_command(const std::vector<std::string>& args);
 
 } // namespace sgdsim

@@ -2,6 +2,7 @@
 
 #include "analytic/predict.hpp"
 #include "cli/options.hpp"
+#include "cli/sweep_plan.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "report/run_report.hpp"
@@ -82,12 +83,9 @@ void append_csv_row(const std::string& path, const RunReport& report)
     if (first + "\n" != header)
       throw InputError(path, 1, "--csv: the file exists with another header; choose a new file");
   }
-  const Scenario& sc = report.scenario;
-  std::string id     = to_string(sc.arch);
-  if (sc.is_ps())
-    id += "_ps" + std::to_string(sc.ps);
-  id += "_w" + std::to_string(sc.workers);
-  std::string text = std::filesystem::exists(path) ? "" : header;
+  const Scenario& sc   = report.scenario;
+  const std::string id = point_id(to_string(sc.arch), sc.is_ps() ? sc.ps : 0, sc.workers);
+  std::string text     = std::filesystem::exists(path) ? "" : header;
   text += sweep_csv_row(SweepResult{id, report_json(report)}, std::numeric_limits<double>::quiet_NaN());
   std::ofstream out(path, std::ios::app);
   out << text;

@@ -5,6 +5,7 @@
 #include "cli/sweep_plan.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
 #include "report/sweep_table.hpp"
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
@@ -132,14 +133,6 @@ SweepOptions parse_sweep_options(const std::vector<std::string>& args)
   return o;
 }
 
-std::string read_text(const std::string& path)
-{
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 struct Paths {
   std::string dir, csv, svg, plan, points;
   std::string json(const SweepPoint& p) const { return (fs::path(points) / (p.id + ".json")).string(); }
@@ -225,17 +218,6 @@ std::string duration_text(double s)
   return buf;
 }
 
-// The last non-empty line of a point's output: its error message when it failed.
-std::string last_line(const std::string& path)
-{
-  std::istringstream in(read_text(path));
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty())
-      last = line;
-  return last;
-}
-
 // The CSV and the SVG of every point that has a result, in plan order; returns the ids without one.
 std::vector<std::string> write_outputs(const SweepPlan& plan, const Paths& paths, const SweepOptions& o)
 {
@@ -248,7 +230,7 @@ std::vector<std::string> write_outputs(const SweepPlan& plan, const Paths& paths
       continue;
     }
     try {
-      results.push_back(SweepResult{p.id, Json::parse(read_text(path))});
+      results.push_back(SweepResult{p.id, Json::parse(read_text_file(path))});
       sweep_csv_row(results.back(), 0); // every field the CSV needs is there
     } catch (const std::exception& e) {
       throw InputError(path, 0, std::string("not an sgdsim run result: ") + e.what());
@@ -264,7 +246,7 @@ int merge(const SweepOptions& o)
   const Paths paths = paths_of(o.out);
   if (!fs::exists(paths.plan))
     throw InputError(paths.plan, 0, "no sweep plan here (made by sgdsim sweep --emit-jobs or a sweep run)");
-  SweepPlan plan                   = plan_from_json(Json::parse(read_text(paths.plan), nullptr, false), paths.plan);
+  SweepPlan plan = plan_from_json(Json::parse(read_text_file(paths.plan), nullptr, false), paths.plan);
   std::vector<std::string> missing = write_outputs(plan, paths, o);
   std::cout << "sweep: merged " << plan.points.size() - missing.size() << " of " << plan.points.size()
             << " points into " << paths.csv << " and " << paths.svg << "\n";
@@ -299,7 +281,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
   if (has_sweep && !o.resume && !o.force)
     throw InputError(o.out + ": holds a sweep already (use --resume to continue it, or --force to start over)");
   if (o.resume && fs::exists(paths.plan)) {
-    SweepPlan old = plan_from_json(Json::parse(read_text(paths.plan), nullptr, false), paths.plan);
+    SweepPlan old = plan_from_json(Json::parse(read_text_file(paths.plan), nullptr, false), paths.plan);
     if (old.run_arguments != plan.run_arguments)
       throw InputError("--resume: the sweep in " + o.out + " was made with other run options (" +
                        plan_json(old)["run_arguments"].dump() + "); give the same ones, or use --force");
@@ -345,7 +327,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
   std::map<std::string, double> one_worker; // series -> throughput at 1 worker
   for (const SweepPoint& p : plan.points)
     if (done.count(p.id) && p.workers == 1) {
-      Json run                      = Json::parse(read_text(paths.json(p)));
+      Json run                      = Json::parse(read_text_file(paths.json(p)));
       one_worker[sweep_series(run)] = run.at("simulated").at("throughput_examples_per_s").get<double>();
     }
   std::ofstream csv;
@@ -358,30 +340,23 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
   if (!csv)
     throw InputError(paths.csv, 0, "cannot write the file");
 
-  const auto start = Clock::now();
-  std::size_t next = 0, finished = 0, failed = 0;
-  std::map<pid_t, const SweepPoint*> running;
-  std::vector<std::string> failures;
+  const auto start     = Clock::now();
+  std::size_t finished = 0, failed = 0;
   const bool tty = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "sweep: %zu points (%zu done before), %d at once, output in %s\n", todo.size() + done.size(),
                done.size(), o.jobs, o.out.c_str());
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && static_cast<int>(running.size()) < o.jobs) {
-      const SweepPoint* p = todo[next++];
-      fs::remove(paths.json(*p), ec); // a stale result must not pass for this run's
-      running[spawn_logged(exe, point_command(*p, paths), paths.log(*p))] = p;
-    }
-    ChildExit e = wait_any_child();
-    auto it     = running.find(e.pid);
-    if (it == running.end())
-      continue; // not a point (cannot happen: the sweep starts no other child)
-    const SweepPoint* p = it->second;
-    running.erase(it);
+  std::vector<ChildJob> jobs;
+  for (const SweepPoint* p : todo) {
+    fs::remove(paths.json(*p), ec); // a stale result must not pass for this run's
+    jobs.push_back({point_command(*p, paths), paths.log(*p)});
+  }
+  run_children(exe, jobs, o.jobs, [&](std::size_t index, int status) {
+    const SweepPoint* p = todo[index];
     finished++;
-    bool ok = e.status == 0 && fs::exists(paths.json(*p));
+    bool ok = status == 0 && fs::exists(paths.json(*p));
     if (ok) {
       try {
-        SweepResult r{p->id, Json::parse(read_text(paths.json(*p)))};
+        SweepResult r{p->id, Json::parse(read_text_file(paths.json(*p)))};
         const std::string series = sweep_series(r.run);
         if (p->workers == 1)
           one_worker[series] = r.run.at("simulated").at("throughput_examples_per_s").get<double>();
@@ -393,16 +368,15 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
     }
     if (!ok) {
       failed++;
-      failures.push_back(p->id);
       std::fprintf(stderr, "%ssweep: point %s failed (exit %d): %s (full output: %s)\n", tty ? "\n" : "", p->id.c_str(),
-                   e.status, last_line(paths.log(*p)).c_str(), paths.log(*p).c_str());
+                   status, last_nonempty_line(paths.log(*p)).c_str(), paths.log(*p).c_str());
     }
     const double elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
     const double left_s    = elapsed_s / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
     std::fprintf(stderr, "%ssweep: %zu/%zu points, %zu failed, %s elapsed, about %s left%s", tty ? "\r" : "",
                  finished + done.size(), todo.size() + done.size(), failed, duration_text(elapsed_s).c_str(),
                  duration_text(left_s).c_str(), tty ? "   " : "\n");
-  }
+  });
   if (tty)
     std::fprintf(stderr, "\n");
   csv.close();

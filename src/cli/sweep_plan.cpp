@@ -82,6 +82,14 @@ std::vector<std::string> parse_arch_list(const std::string& text)
   return out;
 }
 
+std::string point_id(const std::string& arch, int ps, int workers)
+{
+  std::string id = arch;
+  if (ps > 0)
+    id += "_ps" + std::to_string(ps);
+  return id + "_w" + std::to_string(workers);
+}
+
 SweepPlan make_sweep_plan(const std::vector<std::string>& archs, const std::vector<int>& workers,
                           const std::vector<int>& ps_counts, const std::vector<std::string>& run_arguments)
 {
@@ -96,7 +104,7 @@ SweepPlan make_sweep_plan(const std::vector<std::string>& archs, const std::vect
         p.arch    = arch;
         p.workers = k;
         p.ps      = ps;
-        p.id      = arch + (ps_arch ? "_ps" + std::to_string(ps) : std::string()) + "_w" + std::to_string(k);
+        p.id      = point_id(arch, ps, k);
         p.args    = run_arguments;
         p.args.insert(p.args.end(), {"--arch", arch, "--workers", std::to_string(k)});
         if (ps_arch)

@@ -28,6 +28,9 @@ struct SweepPlan {
   std::vector<SweepPoint> points;         // architecture, then PS count, then workers
 };
 
+/** A point's id, "ARCH_psM_wK" (or "ring_wK": ps 0), as in the CSV's first column and the points/ file names. */
+std::string point_id(const std::string& arch, int ps, int workers);
+
 /** The points of arch x ps (PS architectures only) x workers. */
 SweepPlan make_sweep_plan(const std::vector<std::string>& archs, const std::vector<int>& workers,
                           const std::vector<int>& ps_counts, const std::vector<std::string>& run_arguments);

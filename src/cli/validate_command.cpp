@@ -3,12 +3,12 @@
 #include "cli/child_process.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
 
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -28,7 +28,6 @@ struct Point {
   std::vector<std::string> args;
   double measured = 0;
   // Filled after the run:
-  bool ok          = false;
   double simulated = NAN;
   std::map<std::string, double> models; // model id -> prediction of the metric
 };
@@ -39,14 +38,6 @@ struct Case {
   double tol_mean = 0, tol_max = 0;
   std::vector<Point> points;
 };
-
-std::string read_text(const std::string& path)
-{
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Paths in a case are relative to the repository (the folder that holds validation/).
 std::string resolve(const std::string& arg, const fs::path& root)
@@ -62,7 +53,7 @@ Case read_case(const fs::path& dir)
   const std::string path = (dir / "case.json").string();
   if (!fs::exists(path))
     throw InputError(path, 0, "no case.json in this folder (README \"Validation\")");
-  Json j = Json::parse(read_text(path), nullptr, false);
+  Json j = Json::parse(read_text_file(path), nullptr, false);
   if (j.is_discarded())
     throw InputError(path, 0, "not valid JSON");
   const fs::path root = fs::absolute(dir).lexically_normal().parent_path().parent_path().parent_path();
@@ -191,39 +182,24 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     std::string json, log;
   };
   std::vector<Job> all;
+  std::vector<ChildJob> children;
   for (Case& c : cases)
     for (std::size_t i = 0; i < c.points.size(); i++) {
       const std::string base = (tmp / (c.name + "-" + std::to_string(i))).string();
       all.push_back({&c, &c.points[i], base + ".json", base + ".log"});
-    }
-  const std::string exe = self_executable();
-  std::map<pid_t, Job*> running;
-  std::size_t next = 0;
-  while (next < all.size() || !running.empty()) {
-    while (next < all.size() && static_cast<int>(running.size()) < jobs) {
-      Job& job                      = all[next++];
       std::vector<std::string> argv = {"run"};
-      argv.insert(argv.end(), job.c->run.begin(), job.c->run.end());
-      argv.insert(argv.end(), job.p->args.begin(), job.p->args.end());
-      argv.insert(argv.end(), {"--json", job.json, "--force"});
-      running[spawn_logged(exe, argv, job.log)] = &job;
+      argv.insert(argv.end(), c.run.begin(), c.run.end());
+      argv.insert(argv.end(), c.points[i].args.begin(), c.points[i].args.end());
+      argv.insert(argv.end(), {"--json", all.back().json, "--force"});
+      children.push_back({argv, all.back().log});
     }
-    ChildExit e = wait_any_child();
-    auto it     = running.find(e.pid);
-    if (it == running.end())
-      continue;
-    Job& job = *it->second;
-    running.erase(it);
-    if (e.status != 0 || !fs::exists(job.json)) {
-      std::istringstream log(read_text(job.log));
-      std::string line, last;
-      while (std::getline(log, line))
-        if (!line.empty())
-          last = line;
+  run_children(self_executable(), children, jobs, [&](std::size_t index, int status) {
+    Job& job = all[index];
+    if (status != 0 || !fs::exists(job.json))
       throw InputError(job.c->dir, 0,
-                       "point '" + job.p->label + "' failed (exit " + std::to_string(e.status) + "): " + last);
-    }
-    Json r           = Json::parse(read_text(job.json));
+                       "point '" + job.p->label + "' failed (exit " + std::to_string(status) +
+                           "): " + last_nonempty_line(job.log));
+    Json r           = Json::parse(read_text_file(job.json));
     const bool step  = job.c->metric == "step_time_s";
     job.p->simulated = r.at("simulated").at(step ? "step_time_mean_s" : "throughput_examples_per_s").get<double>();
     for (const auto& m : r.at("analytic")) {
@@ -231,8 +207,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
       if (v.is_number()) // a model without an answer for this point (e.g. CSF with no compute) writes null
         job.p->models[m.at("model").get<std::string>()] = v.get<double>();
     }
-    job.p->ok = true;
-  }
+  });
 
   // The report: per point, per case, overall.
   std::ostringstream md;
@@ -323,7 +298,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     write_file_atomically((fs::path(report_dir) / "report.json").string(), report.dump(2) + "\n");
   }
   if (!readme.empty()) {
-    std::string text        = read_text(readme);
+    std::string text        = read_text_file(readme);
     const std::string begin = "<!-- validation-summary:begin -->\n", end = "<!-- validation-summary:end -->";
     auto b = text.find(begin), e = text.find(end);
     if (b == std::string::npos || e == std::string::npos || e < b)

@@ -1,10 +1,10 @@
 #include "common/xml_source.hpp"
 
+#include "common/text_file.hpp"
+
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace sgdsim {
@@ -24,12 +24,7 @@ std::string join(std::initializer_list<const char*> names)
 
 XmlSource::XmlSource(std::string path) : path_(std::move(path))
 {
-  std::ifstream in(path_, std::ios::binary);
-  if (!in)
-    throw InputError(path_, 0, std::string("cannot read the file: ") + std::strerror(errno));
-  std::ostringstream content;
-  content << in.rdbuf();
-  buffer_ = content.str();
+  buffer_ = read_text_file(path_);
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < buffer_.size(); i++)
     if (buffer_[i] == '\n')

@@ -1,6 +1,7 @@
 #include "platform/calibration.hpp"
 
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,39 +13,41 @@
 namespace sgdsim {
 
 namespace {
-// Solves the weighted least-squares problem min sum_i w_i (x_i . p - y_i)^2 for up to 3 parameters by the normal
-// equations (Gaussian elimination with partial pivoting). Returns false if the system is singular.
-template <std::size_t N>
-bool least_squares(const std::vector<std::array<double, N>>& x, const std::vector<double>& y,
-                   const std::vector<double>& w, std::array<double, N>& p)
+// Solves the weighted least-squares problem min sum_i w_i (x_i . p - y_i)^2 (every row of x has the same length,
+// the number of parameters) by the normal equations, with Gaussian elimination and partial pivoting. Returns false
+// if the system is singular.
+bool least_squares(const std::vector<std::vector<double>>& x, const std::vector<double>& y,
+                   const std::vector<double>& w, std::vector<double>& p)
 {
-  std::array<std::array<double, N + 1>, N> a{};
+  const std::size_t n = x.empty() ? 0 : x[0].size();
+  std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0.0));
   for (std::size_t i = 0; i < x.size(); i++)
-    for (std::size_t r = 0; r < N; r++) {
-      for (std::size_t c = 0; c < N; c++)
+    for (std::size_t r = 0; r < n; r++) {
+      for (std::size_t c = 0; c < n; c++)
         a[r][c] += w[i] * x[i][r] * x[i][c];
-      a[r][N] += w[i] * x[i][r] * y[i];
+      a[r][n] += w[i] * x[i][r] * y[i];
     }
-  std::array<double, N> diag{}; // the original diagonal: a pivot far below it means dependent columns
-  for (std::size_t c = 0; c < N; c++)
+  std::vector<double> diag(n); // the original diagonal: a pivot far below it means dependent columns
+  for (std::size_t c = 0; c < n; c++)
     diag[c] = std::fabs(a[c][c]);
-  for (std::size_t c = 0; c < N; c++) {
+  for (std::size_t c = 0; c < n; c++) {
     std::size_t pivot = c;
-    for (std::size_t r = c + 1; r < N; r++)
+    for (std::size_t r = c + 1; r < n; r++)
       if (std::fabs(a[r][c]) > std::fabs(a[pivot][c]))
         pivot = r;
     std::swap(a[c], a[pivot]);
     if (!(std::fabs(a[c][c]) > 1e-10 * diag[c]))
       return false;
-    for (std::size_t r = 0; r < N; r++)
+    for (std::size_t r = 0; r < n; r++)
       if (r != c) {
         double f = a[r][c] / a[c][c];
-        for (std::size_t k = c; k <= N; k++)
+        for (std::size_t k = c; k <= n; k++)
           a[r][k] -= f * a[c][k];
       }
   }
-  for (std::size_t r = 0; r < N; r++)
-    p[r] = a[r][N] / a[r][r];
+  p.assign(n, 0.0);
+  for (std::size_t r = 0; r < n; r++)
+    p[r] = a[r][n] / a[r][r];
   return true;
 }
 
@@ -84,7 +87,7 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
   f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
   // Columns: time per byte (scaled by the ring factor), per-message latency (allreduce with several node counts),
   // per-call constant. Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the
-  // rest refitted (non-negative least squares by elimination; f.dropped says which).
+  // rest refitted (non-negative least squares by elimination; f.fixed_at_zero says which).
   std::array<bool, 3> active = {true, f.alpha_separable, true};
   std::array<double, 3> p{};
   while (true) {
@@ -92,35 +95,17 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
     for (int c = 0; c < 3; c++)
       if (active[static_cast<std::size_t>(c)])
         cols.push_back(c);
-    std::vector<std::array<double, 3>> rows;
+    std::vector<std::vector<double>> rows;
     for (const CommMeasurement& x : m) {
       const double factor             = kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
       const std::array<double, 3> all = {factor * x.bytes, 2.0 * (x.nodes - 1), 1.0};
-      std::array<double, 3> r{};
-      for (std::size_t i = 0; i < cols.size(); i++)
-        r[i] = all[static_cast<std::size_t>(cols[i])];
+      std::vector<double> r;
+      for (int c : cols)
+        r.push_back(all[static_cast<std::size_t>(c)]);
       rows.push_back(r);
     }
-    std::array<double, 3> q{};
-    bool ok = false;
-    if (cols.size() == 3) {
-      ok = least_squares(rows, y, w, q);
-    } else if (cols.size() == 2) {
-      std::vector<std::array<double, 2>> r2;
-      for (const auto& r : rows)
-        r2.push_back({r[0], r[1]});
-      std::array<double, 2> q2{};
-      ok   = least_squares(r2, y, w, q2);
-      q[0] = q2[0];
-      q[1] = q2[1];
-    } else {
-      std::vector<std::array<double, 1>> r1;
-      for (const auto& r : rows)
-        r1.push_back({r[0]});
-      std::array<double, 1> q1{};
-      ok   = least_squares(r1, y, w, q1);
-      q[0] = q1[0];
-    }
+    std::vector<double> q;
+    const bool ok = least_squares(rows, y, w, q);
     if (!ok)
       throw InputError("calibrate: the measurements do not determine the parameters (too few distinct sizes or "
                        "node counts)");
@@ -153,7 +138,7 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
     double best = INFINITY;
     for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
       const double thresh = sorted[cut];
-      std::vector<std::array<double, 2>> lo_x, hi_x;
+      std::vector<std::vector<double>> lo_x, hi_x;
       std::vector<double> lo_y, hi_y, lo_w, hi_w;
       for (std::size_t i = 0; i < m.size(); i++) {
         if (m[i].bytes < thresh) {
@@ -166,7 +151,7 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
           hi_w.push_back(w[i]);
         }
       }
-      std::array<double, 2> lo{}, hi{};
+      std::vector<double> lo, hi;
       if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi))
         continue;
       double err = 0;
@@ -197,21 +182,6 @@ double piecewise_time_s(const CalibrationFit& f, double bytes)
 }
 
 namespace {
-std::vector<std::string> csv_fields(const std::string& line)
-{
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted)
-      out.emplace_back();
-    else if (c != '\r')
-      out.back() += c;
-  }
-  return out;
-}
-
 bool ends_with(const std::string& s, const std::string& suffix)
 {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -249,7 +219,7 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
   std::string line;
   if (!std::getline(in, line))
     throw InputError(path, 1, "empty file: expected a CSV header");
-  const std::vector<std::string> header = csv_fields(line);
+  const std::vector<std::string> header = split_csv_line(line);
   auto index_of                         = [&](const std::string& name) {
     auto it = std::find(header.begin(), header.end(), name);
     return it == header.end() ? -1 : static_cast<int>(it - header.begin());
@@ -293,7 +263,7 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
   for (int n = 2; std::getline(in, line); n++) {
     if (line.empty())
       continue;
-    const std::vector<std::string> f = csv_fields(line);
+    const std::vector<std::string> f = split_csv_line(line);
     bool keep                        = true;
     for (const auto& [i, v] : filters)
       keep = keep && static_cast<std::size_t>(i) < f.size() && f[static_cast<std::size_t>(i)] == v;

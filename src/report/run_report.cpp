@@ -135,9 +135,8 @@ std::string format_table(const RunReport& rep)
              sim.step_time_std_s, sim.step_time_min_s, sim.step_time_max_s);
   out += fmt("  per step           %12.6f s compute, %.6f s communication not hidden, %.6f s waiting\n", sim.compute_s,
              sim.comm_exposed_s, sim.wait_s);
-  if (std::isfinite(sim.cluster_price_per_hour_usd) && sim.throughput_examples_per_s > 0)
-    out += fmt("  cost               %12.4f USD per million examples (hosts %.2f USD/h)\n",
-               sim.cluster_price_per_hour_usd / 3600.0 / sim.throughput_examples_per_s * 1e6,
+  if (const double cost_usd = cost_usd_per_million_examples(sim); std::isfinite(cost_usd))
+    out += fmt("  cost               %12.4f USD per million examples (hosts %.2f USD/h)\n", cost_usd,
                sim.cluster_price_per_hour_usd);
   for (const PsStats& ps : sim.per_ps)
     out += fmt("  PS %-3d %-11s NIC %.4g Gbps, %d tensors (%.4g MB), utilization down %.1f%% up %.1f%%\n", ps.rank,

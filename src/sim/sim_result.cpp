@@ -17,6 +17,14 @@ double mean2(double a, double b)
 }
 } // namespace
 
+double cost_usd_per_million_examples(const SimResult& r)
+{
+  constexpr double kSecondsPerHour = 3600;
+  if (!std::isfinite(r.cluster_price_per_hour_usd) || !(r.throughput_examples_per_s > 0))
+    return std::numeric_limits<double>::quiet_NaN();
+  return r.cluster_price_per_hour_usd / kSecondsPerHour / r.throughput_examples_per_s * 1e6;
+}
+
 SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
 {
   SimResult r;
@@ -70,10 +78,9 @@ nlohmann::ordered_json to_json(const SimResult& r)
   j["cluster_price_per_hour_usd"] = std::isfinite(r.cluster_price_per_hour_usd)
                                         ? nlohmann::ordered_json(r.cluster_price_per_hour_usd)
                                         : nlohmann::ordered_json();
+  const double cost_usd           = cost_usd_per_million_examples(r);
   j["cost_usd_per_million_examples"] =
-      std::isfinite(r.cluster_price_per_hour_usd) && r.throughput_examples_per_s > 0
-          ? nlohmann::ordered_json(r.cluster_price_per_hour_usd / 3600.0 / r.throughput_examples_per_s * 1e6)
-          : nlohmann::ordered_json();
+      std::isfinite(cost_usd) ? nlohmann::ordered_json(cost_usd) : nlohmann::ordered_json();
   j["per_worker"] = nlohmann::ordered_json::array();
   for (const WorkerStats& w : r.per_worker)
     j["per_worker"].push_back({{"rank", w.rank},

@@ -62,6 +62,9 @@ struct SimResult {
   std::vector<TimelineEvent> timeline; // only when asked for (--timeline)
 };
 
+/** The cluster's price per million examples at the simulated throughput (USD); NaN without prices. */
+double cost_usd_per_million_examples(const SimResult& r);
+
 /** Hybrid sharing (MODELS.md §2, [LI22]): the throughputs of the fair and the fcfs runs averaged. Step times
  *  are the ones that give these throughputs (harmonic means); time splits are arithmetic means. */
 SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs);

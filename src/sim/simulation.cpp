@@ -225,11 +225,10 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
     r.wait_s += ws.wait_s / sc.workers;
     r.per_worker.push_back(ws);
   }
-  r.step_time_std_s            = std_of(all_steps);
-  r.step_time_min_s            = *std::min_element(all_steps.begin(), all_steps.end());
-  r.step_time_max_s            = *std::max_element(all_steps.begin(), all_steps.end());
-  r.simulated_time_s           = sg4::Engine::get_clock();
-  r.cluster_price_per_hour_usd = cluster_price_per_hour_usd(*engine, placement, "");
+  r.step_time_std_s  = std_of(all_steps);
+  r.step_time_min_s  = *std::min_element(all_steps.begin(), all_steps.end());
+  r.step_time_max_s  = *std::max_element(all_steps.begin(), all_steps.end());
+  r.simulated_time_s = sg4::Engine::get_clock();
 
   r.network = nominal.network;
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
@@ -275,6 +274,7 @@ struct Prepared {
   Placement placement;
   Scenario scenario;                        // with the sizes of the deployment when there is one
   std::vector<LinkSchedule> link_schedules; // --background's link profiles
+  double price_per_hour_usd = 0;            // of the hosts used; NaN if one has no price
 };
 
 // Attaches the background file's host profiles (SimGrid speed profiles scale the nominal speed by the given
@@ -416,7 +416,7 @@ Prepared prepare(const SimInputs& in)
   for (const std::string& h : prep.placement.worker_hosts)
     if (prep.engine->host_by_name(h)->get_speed() <= 0)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
-  cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path); // checks the properties now
+  prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
   if (!in.background_path.empty())
     prep.link_schedules = apply_background(*prep.engine, in.background_path);
   return prep;
@@ -489,7 +489,8 @@ SimResult simulate(const SimInputs& in)
       run_link_schedules(schedules);
     })->daemonize();
   engine.run();
-  SimResult result = summarize(ctx, recorder, placement, nominal);
+  SimResult result                  = summarize(ctx, recorder, placement, nominal);
+  result.cluster_price_per_hour_usd = prep.price_per_hour_usd;
   for (auto& [track, resource, name, step, start, end] : recorder.timeline())
     result.timeline.push_back(TimelineEvent{track, resource, name, step, start, end});
   return result;

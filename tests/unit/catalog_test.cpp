@@ -1,6 +1,7 @@
 // The shipped workload catalog (workloads/, made by tools/make_workload.py --catalog): every file parses, its
 // tensors add up to the published parameter count, and its single-device step matches the measurement that
 // calibrated it (workloads/sources/calibration.csv).
+#include "common/text_file.hpp"
 #include "workload/workload_parser.hpp"
 
 #include <cmath>
@@ -16,31 +17,15 @@ namespace fs = std::filesystem;
 namespace {
 const fs::path kWorkloads = fs::path(SGDSIM_SOURCE_DIR) / "workloads";
 
-// Fields of one CSV line; a field may be double-quoted (no quotes inside).
-std::vector<std::string> csv_fields(const std::string& line)
-{
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted)
-      out.emplace_back();
-    else
-      out.back() += c;
-  }
-  return out;
-}
-
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& path)
 {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  const std::vector<std::string> header = csv_fields(line);
+  const std::vector<std::string> header = split_csv_line(line);
   std::vector<std::map<std::string, std::string>> rows;
   while (std::getline(in, line)) {
-    std::vector<std::string> f = csv_fields(line);
+    std::vector<std::string> f = split_csv_line(line);
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < header.size() && i < f.size(); i++)
       row[header[i]] = f[i];

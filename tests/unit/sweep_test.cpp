@@ -1,6 +1,7 @@
 // The sweep's pieces that need no simulation: worker lists, the plan, and the CSV built from run documents.
 #include "cli/sweep_plan.hpp"
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
 #include "report/sweep_table.hpp"
 
 #include <gtest/gtest.h>
@@ -55,23 +56,6 @@ std::vector<std::string> lines(const std::string& text)
   return out;
 }
 
-std::vector<std::string> fields(const std::string& row)
-{
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char c : row) {
-    if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted) {
-      out.push_back(cur);
-      cur.clear();
-    } else
-      cur += c;
-  }
-  out.push_back(cur);
-  return out;
-}
 } // namespace
 
 TEST(SweepPlan, WorkerLists)
@@ -118,7 +102,7 @@ TEST(SweepTable, RowsEfficiencyCostAndAnalyticColumns)
   auto col                               = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
   };
-  std::vector<std::string> a1 = fields(rows[1]), a4 = fields(rows[2]), r2 = fields(rows[3]);
+  std::vector<std::string> a1 = split_csv_line(rows[1]), a4 = split_csv_line(rows[2]), r2 = split_csv_line(rows[3]);
   ASSERT_EQ(a4.size(), columns.size());
   EXPECT_EQ(a4[col("series")], "ps-async, 1 PS");
   EXPECT_EQ(a1[col("scaling_efficiency")], "1");
@@ -130,4 +114,11 @@ TEST(SweepTable, RowsEfficiencyCostAndAnalyticColumns)
   EXPECT_EQ(r2[col("sharing")], "");
   EXPECT_EQ(primary_model(results[0].run), "ps-async-mva-overlap");
   EXPECT_EQ(primary_model(results[2].run), "osf");
+}
+
+TEST(TextFile, CsvLinesSplitOnUnquotedCommas)
+{
+  EXPECT_EQ(split_csv_line("a,\"b, c\",,d\r"), (std::vector<std::string>{"a", "b, c", "", "d"}));
+  EXPECT_EQ(split_csv_line("\"say \"\"hi\"\"\",x"), (std::vector<std::string>{"say \"hi\"", "x"}));
+  EXPECT_EQ(split_csv_line(""), (std::vector<std::string>{""}));
 }
