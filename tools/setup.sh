@@ -3,7 +3,7 @@
 # Installs nothing when everything is already there.
 set -eu
 packages="cmake g++ make pkg-config libsimgrid-dev libboost-program-options-dev libpugixml-dev
-nlohmann-json3-dev libgtest-dev python3 clang-format"
+nlohmann-json3-dev libgtest-dev libjemalloc-dev python3 clang-format"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

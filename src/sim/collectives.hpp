@@ -9,10 +9,11 @@
 
 namespace sgdsim {
 
-/** Ring among `members` (ranks, in ring order; this worker is members[me]): reduce-scatter then all-gather,
- *  2(n-1) exchanges of bytes/n with the next member (steps mode), or one flow of 2(n-1)/n of the bytes per edge
- *  plus `extra_latency_s` (stream mode). */
-void ring_allreduce(const SimContext& ctx, const std::vector<int>& members, int me, double bytes, RingMode mode,
+/** Ring among the n ranks 0, stride, 2*stride, ..., (n-1)*stride, in that order (this worker is me*stride; stride
+ *  1 is every worker, stride g the leaders of nodes of g GPUs): reduce-scatter then all-gather, 2(n-1) exchanges of
+ *  bytes/n with the next member (steps mode), or one flow of 2(n-1)/n of the bytes per edge plus `extra_latency_s`
+ *  (stream mode). Members are computed, not listed: a list per worker was K^2 memory (1 GB at 16,384 workers). */
+void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
                     double extra_latency_s);
 
 /** Recursive halving (reduce-scatter) then recursive doubling (all-gather), Rabenseifner's algorithm: 2 log2(K)

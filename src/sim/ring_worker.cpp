@@ -42,8 +42,6 @@ public:
   RingCollective(const SimContext& ctx, int rank, std::shared_ptr<RingShared> shared)
       : ctx_(ctx), rank_(rank), k_(ctx.scenario.workers), shared_(std::move(shared))
   {
-    for (int r = 0; r < k_; r++)
-      ring_members_.push_back(r);
     speed_ratio_ = sg4::this_actor::get_host()->get_speed() / ctx_.workload.reference_speed;
     if (k_ > 1) { // the route to the right neighbour: what adaFusion's cost estimates use
       std::vector<sg4::Link*> links;
@@ -160,7 +158,7 @@ private:
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
-      ring_allreduce(ctx_, ring_members_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_);
+      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_);
       break;
     case Collective::TREE:
       tree_allreduce(ctx_, rank_, bytes);
@@ -183,7 +181,6 @@ private:
   int rank_;
   int k_;
   std::shared_ptr<RingShared> shared_;
-  std::vector<int> ring_members_; // 0..K-1: the ring follows the ranks
   double extra_latency_s_ = 0;
   double speed_ratio_     = 1;
   double route_Bps_       = 1;

@@ -359,6 +359,24 @@ void run_link_schedules(std::vector<LinkSchedule> schedules)
   }
 }
 
+// SimGrid maps each actor's stack with a guard page, two memory mappings per actor; Linux caps a process at
+// vm.max_map_count mappings (65,530 by default), and SimGrid aborts beyond it ("Failed to protect stack"): a ring of
+// 16,384 workers (32,768 actors) crossed it. Past that point, sgdsim drops the guard pages (contexts/guard-size:0),
+// which changes no result; it only loses the clean crash of a stack overflow. A user's --cfg still overrides it.
+bool needs_guardless_stacks(const Scenario& sc)
+{
+  // An upper bound on the actors of any architecture: each worker's compute and collective actors, and with FCFS
+  // sharing one sender and one receiver per worker at each PS (sim/parameter_server.cpp).
+  const double actors  = static_cast<double>(sc.workers) * (2.0 + 2.0 * std::max(0, sc.ps)) + 2.0 * sc.ps + 16;
+  double max_map_count = 65530; // Linux's default, when /proc does not say
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  double v = 0;
+  if (in >> v && v > 0)
+    max_map_count = v;
+  constexpr double kOtherMappings = 4096; // libraries, heap arenas, the platform: a few hundred, with margin
+  return 2 * actors + kOtherMappings > max_map_count;
+}
+
 // Everything before the actors: engine, SimGrid settings, platform, placement, and their checks (all errors here
 // are InputErrors or SimGrid ParseErrors, raised before Engine::run()).
 Prepared prepare(const SimInputs& in)
@@ -385,6 +403,8 @@ Prepared prepare(const SimInputs& in)
   xbt_log_control_set("xbt_cfg.thresh:warning");
   for (const std::string& setting : in.log_settings)
     xbt_log_control_set(setting.c_str());
+  if (needs_guardless_stacks(sc))
+    sg4::Engine::set_config("contexts/guard-size:0");
   for (const std::string& item : sc.simgrid_cfg) {
     if (item.find(':') == std::string::npos)
       throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
@@ -446,9 +466,14 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
+  for (const std::string& h : placement.worker_hosts)
+    ctx.worker_host_ptrs.push_back(engine.host_by_name(h));
+  if (!scenario.is_ps() && scenario.ring_mode == RingMode::STEPS)
+    for (int w = 0; w < scenario.workers; w++)
+      ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
   for (std::size_t l = 0; l < in.workload.layers.size(); l++)
     ctx.layer_bytes.push_back(in.workload.layer_bytes(l));
   if (scenario.is_ps()) {
