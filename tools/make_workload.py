@@ -37,6 +37,9 @@ DEVICES = {
     "T4": {"peak": "8.1Tf", "peak_flops": 8.1e12, "mem_Bps": 320e9, "id": "t4"},
     # NVIDIA GeForce GTX 1080 Ti: 11.34 TFLOP/s FP32 (boost clock), 484 GB/s GDDR5X.
     "GTX1080Ti": {"peak": "11.34Tf", "peak_flops": 11.34e12, "mem_Bps": 484e9, "id": "gtx1080ti"},
+    # NVIDIA Tesla P100 SXM2 (Pascal) datasheet: 10.6 TFLOP/s FP32, 732 GB/s HBM2. Not in the catalog; for
+    # Pascal-era clusters (validation/cases/horovod-readme-2017), always with --throughput.
+    "P100": {"peak": "10.6Tf", "peak_flops": 10.6e12, "mem_Bps": 732e9, "id": "p100"},
     # NVIDIA K80, one of its two GK210 GPUs (what TensorFlow counts as one GPU): 8.73 TFLOP/s FP32 boost for the
     # board, 4.37 per GPU; 480 GB/s for the board, 240 per GPU.
     "K80": {"peak": "4.37Tf", "peak_flops": 4.37e12, "mem_Bps": 240e9, "id": "k80"},
@@ -243,9 +246,12 @@ def device_rate(device):
     return fit_rate(cnn_layers(model), x, dev), f"{model} at {x:.1f} examples/s, {source}"
 
 
-def calibration(model, device, layers):
-    """(R_compute, sentence): the pair's own measurement if it has one, else the device's reference rate."""
+def calibration(model, device, layers, throughput=None):
+    """(R_compute, sentence): the user's --throughput if given, else the pair's own measurement if it has one, else
+    the device's reference rate."""
     dev = DEVICES[device]
+    if throughput is not None:
+        return fit_rate(layers, throughput, dev), f"the measured single-device throughput given, {throughput:g} examples/s"
     # The pair's own measurement, if any: the reference row first, then the others in the order listed.
     rows = sorted(MEASUREMENTS.get((model, device), []), key=lambda r: r[2] != "reference")
     for x, batch, role, source in rows[:1]:
@@ -254,10 +260,10 @@ def calibration(model, device, layers):
     return rate, f"the device's reference, {why}"
 
 
-def write_workload(model, device, batch, seq, output, ps_update=None):
+def write_workload(model, device, batch, seq, output, ps_update=None, throughput=None):
     dev = DEVICES[device]
     layers = layers_of(model, seq)
-    r_compute, why = calibration(model, device, layers)
+    r_compute, why = calibration(model, device, layers, throughput)
     r_mem = dev["mem_Bps"] * MEMORY_EFFICIENCY
     tensors = [tt for _, _, _, ts in layers for tt in ts]
     model_bytes = sum(b for _, b in tensors)
@@ -265,7 +271,8 @@ def write_workload(model, device, batch, seq, output, ps_update=None):
     step_s = batch * step_time_per_example(layers, r_compute, dev)
     seq_text = f", sequence length {seq}" if model in TRANSFORMERS else ""
     command = (f"tools/make_workload.py --model {model} --device {device} --batch {batch}"
-               + (f" --seq-len {seq}" if model in TRANSFORMERS else "") + f" -o {os.path.basename(output)}")
+               + (f" --seq-len {seq}" if model in TRANSFORMERS else "")
+               + (f" --throughput {throughput:g}" if throughput is not None else "") + f" -o {os.path.basename(output)}")
     if model in CNNS:
         origin = f"torchvision {model} parameters, fp32, from workloads/sources/torchvision (see its SOURCE.md)"
     else:
@@ -355,6 +362,9 @@ def main():
     ap.add_argument("--ps-update", default=None,
                     help="PS update time of the whole model with units (default: 3 x model bytes at the device's "
                          "memory rate)")
+    ap.add_argument("--throughput", type=float, metavar="EXAMPLES_PER_S",
+                    help="your measured single-device training throughput at this batch: R_compute is fitted to it "
+                         "(instead of the catalog's measurements)")
     ap.add_argument("-o", "--output")
     ap.add_argument("--catalog", metavar="FOLDER", help="write every shipped workload into FOLDER")
     ap.add_argument("--report", action="store_true", help="print predicted vs measured single-device throughput")
@@ -378,8 +388,10 @@ def main():
         ap.error("--seq-len: transformers only, at most the model's positions (BERT 512, GPT-2 1024)")
     batch = args.batch or default_batch(args.model)
     seq = args.seq_len or default_seq(args.model)
+    if args.throughput is not None and not args.throughput > 0:
+        ap.error("--throughput must be a positive number of examples/s")
     n_layers, n_tensors, nbytes, step_s = write_workload(args.model, args.device, batch, seq, args.output,
-                                                         args.ps_update)
+                                                         args.ps_update, args.throughput)
     print(f"{args.output}: {n_layers} layers, {n_tensors} tensors, {nbytes} bytes, step {step_s * 1e3:.3f} ms",
           file=sys.stderr)
 

@@ -76,14 +76,26 @@ public:
 
 private:
   // Gradients of layer i join the buffer; the buffer is all-reduced when the next layer does not fit, when the
-  // timeout passes without a new layer, or after layer 1 (the last of the backward): MODELS.md eq. 12-14.
+  // timeout passes without a new layer, or after layer 1 (the last of the backward): MODELS.md eq. 12-14. With
+  // fusion, rank 0 decides and the other ranks follow its plan (FusionPlan, sim_context.hpp).
   void run_step()
   {
     const Workload& wl = ctx_.workload;
     const double q     = ctx_.scenario.fusion_buffer_bytes;
+    if (q > 0 && rank_ > 0) {
+      follow_plan();
+      return;
+    }
     double buffer      = 0;
     int seen           = 0;
+    int last_layer     = static_cast<int>(wl.layers.size()); // the last layer taken (none yet)
     const int n_layers = static_cast<int>(wl.layers.size());
+    auto flush         = [&](int through_layer) { // all-reduce the buffer (layers down to through_layer)
+      if (q > 0)
+        post(buffer, through_layer);
+      allreduce(buffer);
+      buffer = 0;
+    };
     while (seen < n_layers) {
       bool timed_out = false;
       if (buffer > 0 && q > 0)
@@ -91,8 +103,7 @@ private:
       else
         shared_->layer_ready->acquire();
       if (timed_out) { // no new gradients within the timeout: send what the buffer holds
-        allreduce(buffer);
-        buffer = 0;
+        flush(last_layer);
         continue;
       }
       const int layer = shared_->ready_layers.front();
@@ -101,21 +112,47 @@ private:
       const double bytes = ctx_.layer_bytes[static_cast<std::size_t>(layer)];
       if (q <= 0) { // no fusion: one all-reduce per layer with gradients
         allreduce(bytes);
+        last_layer = layer;
         continue;
       }
-      if (buffer > 0 && buffer + bytes > q) {
-        allreduce(buffer);
-        buffer = 0;
-      }
+      if (buffer > 0 && buffer + bytes > q)
+        flush(last_layer);
       buffer += bytes;
-      if (ctx_.scenario.ada_fusion && buffer > 0 && layer > 0 && !holding_pays(buffer, layer)) {
-        allreduce(buffer);
-        buffer = 0;
+      last_layer = layer;
+      if (ctx_.scenario.ada_fusion && buffer > 0 && layer > 0 && !holding_pays(buffer, layer))
+        flush(layer);
+      if (layer == 0)
+        flush(0);
+    }
+    shared_->step_done->release();
+  }
+
+  // Rank 0: every other rank will all-reduce this buffer next.
+  void post(double bytes, int through_layer)
+  {
+    FusionPlan& plan = ctx_.fusion_plan;
+    for (int r = 1; r < k_; r++) {
+      plan.pending[static_cast<std::size_t>(r)].push_back(FusionPlan::Entry{bytes, through_layer});
+      plan.posted[static_cast<std::size_t>(r)]->release();
+    }
+  }
+
+  // Ranks > 0: all-reduce rank 0's buffers, each once this worker's own gradients for it are ready.
+  void follow_plan()
+  {
+    FusionPlan& plan                       = ctx_.fusion_plan;
+    std::deque<FusionPlan::Entry>& pending = plan.pending[static_cast<std::size_t>(rank_)];
+    int lowest_taken                       = static_cast<int>(ctx_.workload.layers.size());
+    while (lowest_taken > 0) {
+      plan.posted[static_cast<std::size_t>(rank_)]->acquire();
+      const FusionPlan::Entry entry = pending.front();
+      pending.pop_front();
+      while (lowest_taken > entry.last_layer) {
+        shared_->layer_ready->acquire();
+        lowest_taken = shared_->ready_layers.front();
+        shared_->ready_layers.pop_front();
       }
-      if (layer == 0) {
-        allreduce(buffer);
-        buffer = 0;
-      }
+      allreduce(entry.bytes);
     }
     shared_->step_done->release();
   }

@@ -23,6 +23,19 @@ struct RingInbox {
   simgrid::s4u::SemaphorePtr wake;
 };
 
+/** Tensor fusion decided once for the whole group, as Horovod's coordinator does: rank 0's collective actor chooses
+ *  each fused buffer and posts it to every other rank, which all-reduce the same buffers in the same order. Local
+ *  decisions diverged when all-reduces ended at slightly different times on different ranks (a layer landing just
+ *  before or after the fusion timeout), and mismatched all-reduces deadlocked (VGG-16 on 4 x 4 GPUs). */
+struct FusionPlan {
+  struct Entry {
+    double bytes;   // the fused buffer (0: nothing to send, the step's last layers had no gradients)
+    int last_layer; // the buffer holds the gradients of the layers down to this one (backward order)
+  };
+  std::vector<std::deque<Entry>> pending;         // per rank (rank 0's stays empty)
+  std::vector<simgrid::s4u::SemaphorePtr> posted; // per rank: entries posted and not yet taken
+};
+
 struct SimContext {
   const Workload& workload;
   const Scenario& scenario;                 // scenario.sharing is FAIR or FCFS here (hybrid runs both)
@@ -40,6 +53,8 @@ struct SimContext {
   std::vector<simgrid::s4u::Host*> worker_host_ptrs;
   /** Per worker rank: the steps-mode ring chunks sent to it and not yet consumed (sim/collectives.cpp). */
   mutable std::vector<RingInbox> ring_inbox;
+  /** Decentralized architectures with tensor fusion: the group's fusion decisions. */
+  mutable FusionPlan fusion_plan;
 
   /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */
   int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }

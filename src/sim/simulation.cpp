@@ -19,6 +19,7 @@
 #include <simgrid/Exception.hpp>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
+#include <stdexcept>
 #include <xbt/config.hpp>
 #include <xbt/log.h>
 
@@ -466,7 +467,7 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -474,6 +475,11 @@ SimResult simulate(const SimInputs& in)
   if (!scenario.is_ps() && scenario.ring_mode == RingMode::STEPS)
     for (int w = 0; w < scenario.workers; w++)
       ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
+  if (!scenario.is_ps() && scenario.fusion_buffer_bytes > 0) {
+    ctx.fusion_plan.pending.resize(static_cast<std::size_t>(scenario.workers));
+    for (int w = 0; w < scenario.workers; w++)
+      ctx.fusion_plan.posted.push_back(sg4::Semaphore::create(0));
+  }
   for (std::size_t l = 0; l < in.workload.layers.size(); l++)
     ctx.layer_bytes.push_back(in.workload.layer_bytes(l));
   if (scenario.is_ps()) {
@@ -514,6 +520,12 @@ SimResult simulate(const SimInputs& in)
       run_link_schedules(schedules);
     })->daemonize();
   engine.run();
+  // SimGrid ends the run when every actor is blocked (it logs "Deadlock detected"); results from an unfinished run
+  // would be garbage (negative throughputs were seen), so it is an internal error, never a result.
+  if (!recorder.all_measured())
+    throw std::runtime_error("the simulation deadlocked at t = " + std::to_string(sg4::Engine::get_clock()) +
+                             " s before every worker finished its steps (a bug in sgdsim: please report it with "
+                             "the command line)");
   SimResult result                  = summarize(ctx, recorder, placement, nominal);
   result.cluster_price_per_hour_usd = prep.price_per_hour_usd;
   for (auto& [track, resource, name, step, start, end] : recorder.timeline())
