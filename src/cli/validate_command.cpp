@@ -5,6 +5,7 @@
 #include "common/input_error.hpp"
 #include "common/text_file.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -26,10 +27,20 @@ using Json = nlohmann::ordered_json;
 struct Point {
   std::string label;
   std::vector<std::string> args;
-  double measured = 0;
+  double measured = NAN; // NAN: a scenario point that only checks use
   // Filled after the run:
   double simulated = NAN;
   std::map<std::string, double> models; // model id -> prediction of the metric
+};
+
+// A qualitative fact as a claim on the simulation: the simulated metric of point `numerator` divided by that of
+// point `denominator` lies in [min, max] (e.g. "throughput saturates": 8 workers over 5 workers <= 1.1).
+struct Check {
+  std::string claim, numerator, denominator;
+  double min = -INFINITY, max = INFINITY;
+  std::string known_failure; // non-empty: the simulation is known to miss this fact, and why (it fails no run)
+  double ratio = NAN;        // filled after the run
+  bool holds() const { return ratio >= min && ratio <= max; }
 };
 
 struct Case {
@@ -37,7 +48,20 @@ struct Case {
   std::vector<std::string> run;
   double tol_mean = 0, tol_max = 0;
   std::vector<Point> points;
+  std::vector<Check> checks;
+  bool has_measurements() const
+  {
+    return std::any_of(points.begin(), points.end(), [](const Point& p) { return !std::isnan(p.measured); });
+  }
 };
+
+const Point* find_point(const Case& c, const std::string& label)
+{
+  for (const Point& p : c.points)
+    if (p.label == label)
+      return &p;
+  return nullptr;
+}
 
 // Paths in a case are relative to the repository (the folder that holds validation/).
 std::string resolve(const std::string& arg, const fs::path& root)
@@ -68,23 +92,52 @@ Case read_case(const fs::path& dir)
       throw InputError(path, 0, "metric '" + c.metric + "': expected step_time_s or throughput_examples_per_s");
     for (const auto& a : j.at("run"))
       c.run.push_back(resolve(a.get<std::string>(), root));
-    c.tol_mean = j.at("tolerance").at("mean").get<double>();
-    c.tol_max  = j.at("tolerance").at("max").get<double>();
+    if (j.contains("tolerance")) {
+      c.tol_mean = j.at("tolerance").at("mean").get<double>();
+      c.tol_max  = j.at("tolerance").at("max").get<double>();
+    }
     for (const auto& p : j.at("points")) {
       Point pt;
-      pt.label    = p.at("label").get<std::string>();
-      pt.measured = p.at("measured").get<double>();
+      pt.label = p.at("label").get<std::string>();
+      if (find_point(c, pt.label))
+        throw InputError(path, 0, "point '" + pt.label + "': two points with this label");
+      if (p.contains("measured")) {
+        pt.measured = p.at("measured").get<double>();
+        if (!(pt.measured > 0))
+          throw InputError(path, 0, "point '" + pt.label + "': measured must be positive");
+      }
       for (const auto& a : p.at("args"))
         pt.args.push_back(resolve(a.get<std::string>(), root));
-      if (!(pt.measured > 0))
-        throw InputError(path, 0, "point '" + pt.label + "': measured must be positive");
       c.points.push_back(pt);
     }
+    if (j.contains("checks"))
+      for (const auto& k : j.at("checks")) {
+        Check ck;
+        ck.claim       = k.at("claim").get<std::string>();
+        ck.numerator   = k.at("numerator").get<std::string>();
+        ck.denominator = k.at("denominator").get<std::string>();
+        if (k.contains("min"))
+          ck.min = k.at("min").get<double>();
+        if (k.contains("max"))
+          ck.max = k.at("max").get<double>();
+        if (k.contains("known_failure"))
+          ck.known_failure = k.at("known_failure").get<std::string>();
+        for (const std::string* label : {&ck.numerator, &ck.denominator})
+          if (!find_point(c, *label))
+            throw InputError(path, 0, "check '" + ck.claim + "': no point labelled '" + *label + "'");
+        if (!(ck.min <= ck.max) || (std::isinf(ck.min) && std::isinf(ck.max)))
+          throw InputError(path, 0, "check '" + ck.claim + "': needs min and/or max, with min <= max");
+        c.checks.push_back(ck);
+      }
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, 0, std::string("field missing or of the wrong type: ") + e.what());
   }
   if (c.points.empty())
     throw InputError(path, 0, "no points");
+  if (!c.has_measurements() && c.checks.empty())
+    throw InputError(path, 0, "no point has a measured value and there are no checks: nothing to compare");
+  if (c.has_measurements() && !j.contains("tolerance"))
+    throw InputError(path, 0, "field missing: tolerance {mean, max} (needed when points have measured values)");
   return c;
 }
 
@@ -217,13 +270,13 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   std::map<std::string, Stats> overall_models;
   bool all_within = true;
   std::string summary =
-      "| case | points | simulation mean / max | tolerance mean / max | best analytic model: mean / max |\n"
+      "| case | measured points | simulation mean / max | tolerance mean / max | best analytic model: mean / max |\n"
       "|---|---|---|---|---|\n";
   for (const Case& c : cases) {
     md << "## " << c.name << "\n\n" << c.description << "\n\nPrediction uses: " << c.uses << "\n\n";
     std::vector<std::string> model_ids;
     for (const Point& p : c.points)
-      for (const auto& [m, v] : p.models)
+      for (const auto& [m, v] : std::isnan(p.measured) ? std::map<std::string, double>{} : p.models)
         if (std::find(model_ids.begin(), model_ids.end(), m) == model_ids.end())
           model_ids.push_back(m);
     md << "| point | measured " << c.metric << " | simulated | error |";
@@ -237,6 +290,14 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     std::map<std::string, Stats> models;
     Json jc = {{"name", c.name}, {"metric", c.metric}, {"points", Json::array()}};
     for (const Point& p : c.points) {
+      if (std::isnan(p.measured)) { // a scenario point: only its checks use it
+        md << "| " << p.label << " | (not measured) | " << num(p.simulated) << " | |";
+        for (std::size_t i = 0; i < model_ids.size(); i++)
+          md << " | |";
+        md << "\n";
+        jc["points"].push_back({{"label", p.label}, {"simulated", p.simulated}});
+        continue;
+      }
       const double e = (p.simulated - p.measured) / p.measured;
       sim.add(e);
       overall_sim.add(e);
@@ -257,8 +318,43 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
       md << "\n";
       jc["points"].push_back(jp);
     }
-    const bool within = sim.mean() <= c.tol_mean && sim.max <= c.tol_max;
-    all_within        = all_within && within;
+    int checks_held = 0, checks_known = 0; // known failures miss a fact on record: they fail no run
+    if (!c.checks.empty()) {
+      md << "\n| check (simulation) | ratio | allowed | holds |\n|---|---|---|---|\n";
+      jc["checks"] = Json::array();
+      for (Check ck : c.checks) {
+        ck.ratio = find_point(c, ck.numerator)->simulated / find_point(c, ck.denominator)->simulated;
+        checks_held += ck.holds() ? 1 : 0;
+        checks_known += !ck.holds() && !ck.known_failure.empty() ? 1 : 0;
+        const std::string verdict = ck.holds() ? (ck.known_failure.empty() ? "yes" : "yes (marked a known failure)")
+                                    : ck.known_failure.empty() ? "**no**"
+                                                               : "no, known: " + ck.known_failure;
+        md << "| " << ck.claim << ": " << ck.numerator << " / " << ck.denominator << " | " << num(ck.ratio) << " | "
+           << (std::isinf(ck.min) ? std::string("") : num(ck.min)) << " .. "
+           << (std::isinf(ck.max) ? std::string("") : num(ck.max)) << " | " << verdict << " |\n";
+        jc["checks"].push_back({{"claim", ck.claim},
+                                {"numerator", ck.numerator},
+                                {"denominator", ck.denominator},
+                                {"ratio", ck.ratio},
+                                {"holds", ck.holds()},
+                                {"known_failure", ck.known_failure}});
+      }
+    }
+    const bool checks_ok = checks_held + checks_known == static_cast<int>(c.checks.size());
+    const bool within    = (sim.n == 0 || (sim.mean() <= c.tol_mean && sim.max <= c.tol_max)) && checks_ok;
+    all_within           = all_within && within;
+    const std::string checks_text =
+        c.checks.empty() ? ""
+                         : std::to_string(checks_held) + " of " + std::to_string(c.checks.size()) + " checks hold" +
+                               (checks_known ? " (" + std::to_string(checks_known) + " known failures)" : "");
+    if (sim.n == 0) {
+      md << "\n" << checks_text << ": " << (within ? "within" : "**failed**") << ".\n\n";
+      summary += "| " + c.name + " | 0 (" + std::to_string(c.points.size()) + " simulated) | qualitative | " +
+                 checks_text + " | |\n";
+      jc["within_tolerance"] = within;
+      report["cases"].push_back(jc);
+      continue;
+    }
     md << "\n| predictor | mean abs error | max abs error |\n|---|---|---|\n| simulation | " << num(100 * sim.mean())
        << "% | " << num(100 * sim.max) << "% |\n";
     std::string best;
@@ -267,11 +363,12 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
       if (best.empty() || s.mean() < models[best].mean())
         best = m;
     }
-    md << "\nTolerance (simulation): mean " << num(100 * c.tol_mean) << "%, max " << num(100 * c.tol_max)
-       << "%: " << (within ? "within" : "**exceeded**") << ".\n\n";
+    md << "\nTolerance (simulation): mean " << num(100 * c.tol_mean) << "%, max " << num(100 * c.tol_max) << "%"
+       << (checks_text.empty() ? "" : "; " + checks_text) << ": " << (within ? "within" : "**exceeded**") << ".\n\n";
     summary +=
-        "| " + c.name + " | " + std::to_string(c.points.size()) + " | " + num(100 * sim.mean()) + "% / " +
-        num(100 * sim.max) + "% | " + num(100 * c.tol_mean) + "% / " + num(100 * c.tol_max) + "% | " +
+        "| " + c.name + " | " + std::to_string(sim.n) + " | " + num(100 * sim.mean()) + "% / " + num(100 * sim.max) +
+        "% | " + num(100 * c.tol_mean) + "% / " + num(100 * c.tol_max) + "%" +
+        (checks_text.empty() ? "" : "; " + checks_text) + " | " +
         (best.empty() ? "none"
                       : best + ": " + num(100 * models[best].mean()) + "% / " + num(100 * models[best].max) + "%") +
         " |\n";
@@ -282,8 +379,9 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     jc["within_tolerance"] = within;
     report["cases"].push_back(jc);
   }
-  summary += "| **all** | " + std::to_string(overall_sim.n) + " | " + num(100 * overall_sim.mean()) + "% / " +
-             num(100 * overall_sim.max) + "% | | |\n";
+  summary += "| **all** | " + std::to_string(overall_sim.n) + " | " +
+             (overall_sim.n ? num(100 * overall_sim.mean()) + "% / " + num(100 * overall_sim.max) + "%" : "none") +
+             " | | |\n";
   report["overall"] = {{"points", overall_sim.n},
                        {"simulation", {{"mean_abs_error", overall_sim.mean()}, {"max_abs_error", overall_sim.max}}}};
   for (const auto& [m, s] : overall_models)
