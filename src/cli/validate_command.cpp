@@ -275,10 +275,13 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   for (const Case& c : cases) {
     md << "## " << c.name << "\n\n" << c.description << "\n\nPrediction uses: " << c.uses << "\n\n";
     std::vector<std::string> model_ids;
-    for (const Point& p : c.points)
-      for (const auto& [m, v] : std::isnan(p.measured) ? std::map<std::string, double>{} : p.models)
+    for (const Point& p : c.points) {
+      if (std::isnan(p.measured)) // scenario points get no model columns
+        continue;
+      for (const auto& [m, v] : p.models)
         if (std::find(model_ids.begin(), model_ids.end(), m) == model_ids.end())
           model_ids.push_back(m);
+    }
     md << "| point | measured " << c.metric << " | simulated | error |";
     for (const std::string& m : model_ids)
       md << " " << m << " | error |";

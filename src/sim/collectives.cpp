@@ -68,9 +68,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     return;
   const int self  = me * stride;
   const int right = (me + 1) % n * stride;
-  const int left  = (me + n - 1) % n * stride;
   if (mode == RingMode::STREAM) {
-    exchange(ctx, self, right, left, 2.0 * (n - 1) / n * bytes);
+    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes);
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
@@ -86,7 +85,6 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   sg4::Host* const to   = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
   RingInbox& inbox      = ctx.ring_inbox[static_cast<std::size_t>(self)];
   RingInbox& theirs     = ctx.ring_inbox[static_cast<std::size_t>(right)];
-  (void)left; // the left neighbour's chunks arrive in `inbox`
   for (int s = 0; s < 2 * (n - 1); s++) {
     if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
       sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);

@@ -45,8 +45,8 @@ public:
     speed_ratio_ = sg4::this_actor::get_host()->get_speed() / ctx_.workload.reference_speed;
     if (k_ > 1) { // the route to the right neighbour: what adaFusion's cost estimates use
       std::vector<sg4::Link*> links;
-      sg4::this_actor::get_host()->route_to(
-          sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>((rank_ + 1) % k_)]), links, &route_latency_s_);
+      sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)], links,
+                                            &route_latency_s_);
       route_Bps_ = std::numeric_limits<double>::infinity();
       for (const sg4::Link* l : links)
         route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
@@ -61,8 +61,7 @@ public:
       std::vector<sg4::Link*> links;
       double latency = 0;
       const int next = (rank_ / g * g + g) % k_;
-      sg4::this_actor::get_host()->route_to(sg4::Host::by_name(ctx_.worker_hosts[static_cast<std::size_t>(next)]),
-                                            links, &latency);
+      sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>(next)], links, &latency);
       extra_latency_s_ = (2.0 * (n - 1) - 1) * (latency * simgrid::config::get_value<double>("network/latency-factor") +
                                                 ctx_.scenario.message_overhead_s);
     }
