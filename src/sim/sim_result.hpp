@@ -24,7 +24,7 @@ struct WorkerStats {
 struct PsStats {
   int rank = 0;
   std::string host;
-  double nic_Bps              = 0; // first link of the route from this PS to worker 0
+  double nic_Bps              = 0; // first link of the route from this PS to a worker on another host (0: none)
   int tensors                 = 0;
   double bytes                = 0; // size of the shard this PS holds
   double downlink_utilization = 0; // steady state: sum_k bytes / step_time_k / nic_Bps

@@ -86,23 +86,27 @@ void validate_scenario(const Scenario& sc)
 }
 
 namespace {
+// The first worker host other than `from`, or `from` itself when every worker runs there.
+const sg4::Host* first_worker_elsewhere(const sg4::Engine& engine, const Placement& placement, const sg4::Host* from)
+{
+  for (const std::string& h : placement.worker_hosts)
+    if (const sg4::Host* host = engine.host_by_name(h); host != from)
+      return host;
+  return from;
+}
+
 NetworkParams network_of(const sg4::Engine& engine, const Placement& placement)
 {
   NetworkParams net;
-  const sg4::Host* worker0 = engine.host_by_name(placement.worker_hosts[0]);
-  // PS architectures: the route from PS 0 to worker 0; ring: from worker 0 to the first worker on another host
-  // (its right neighbour, unless multi-GPU hosts hold several ranks: then the network between nodes).
-  const sg4::Host* ps0 = worker0;
-  if (!placement.ps_hosts.empty())
-    ps0 = engine.host_by_name(placement.ps_hosts[0]);
-  else
-    for (const std::string& h : placement.worker_hosts)
-      if (h != placement.worker_hosts[0]) {
-        ps0 = engine.host_by_name(h);
-        break;
-      }
-  if (ps0 != worker0) {
-    RouteInfo route    = route_info(ps0, worker0);
+  // PS architectures: the route from PS 0 to the first worker on another host (with parameter servers beside
+  // workers, as tf_cnn_benchmarks ran them, worker 0 may share PS 0's host: that route is the loopback, not the
+  // network); ring: from worker 0 to the first worker on another host (its right neighbour, unless multi-GPU hosts
+  // hold several ranks: then the network between nodes).
+  const sg4::Host* from = placement.ps_hosts.empty() ? engine.host_by_name(placement.worker_hosts[0])
+                                                     : engine.host_by_name(placement.ps_hosts[0]);
+  const sg4::Host* to   = first_worker_elsewhere(engine, placement, from);
+  if (from != to) {
+    RouteInfo route    = route_info(from, to);
     net.bottleneck_Bps = route.bottleneck_Bps;
     net.flow_cap_Bps   = route.flow_cap_Bps;
     net.latency_s      = route.latency_s;
@@ -177,17 +181,17 @@ double cluster_price_per_hour_usd(const sg4::Engine& engine, const Placement& pl
 // The platform's nominal figures, read before the run (a --background schedule changes link bandwidths during it).
 struct NominalNetwork {
   NetworkParams network;
-  std::vector<double> ps_nic_Bps; // per PS: the first link of the route to worker 0 (0 if on worker 0's host)
+  std::vector<double> ps_nic_Bps; // per PS: the first link of its route to a worker on another host (0: none)
 };
 
 NominalNetwork nominal_network(const sg4::Engine& engine, const Placement& placement)
 {
   NominalNetwork n;
-  n.network                = network_of(engine, placement);
-  const sg4::Host* worker0 = engine.host_by_name(placement.worker_hosts[0]);
+  n.network = network_of(engine, placement);
   for (const std::string& h : placement.ps_hosts) {
     const sg4::Host* host = engine.host_by_name(h);
-    n.ps_nic_Bps.push_back(host == worker0 ? 0 : route_info(host, worker0).first_link_Bps);
+    const sg4::Host* peer = first_worker_elsewhere(engine, placement, host);
+    n.ps_nic_Bps.push_back(host == peer ? 0 : route_info(host, peer).first_link_Bps);
   }
   return n;
 }

@@ -1,5 +1,6 @@
 // How the analytic models' network numbers are read off a SimGrid platform (README "Parameters from the
-// platform"): route from PS 0 to worker 0; B = narrowest shared link; cap = narrowest FATPIPE link; latency = sum.
+// platform"): route from PS 0 to the first worker on another host; B = narrowest shared link; cap = narrowest FATPIPE
+// link; latency = sum.
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
@@ -44,4 +45,29 @@ TEST(PlatformProbe, SimulationReportsTheSameNetwork)
   SimResult r      = simulate_isolated(in);
   EXPECT_DOUBLE_EQ(r.network.flow_cap_Bps, 10e9 / 8);
   EXPECT_DOUBLE_EQ(r.network.bottleneck_Bps, 25e9 / 8);
+}
+
+TEST(PlatformProbe, ParameterServerBesideWorkerZeroReadsTheNetwork)
+{
+  // tf_cnn_benchmarks' layout: PS 0 runs on worker 0's host. The route between them is the host's loopback, so the
+  // network is read towards the first worker on another host (h1): its NIC, 25 Gbps and 2 x 10 us.
+  std::string plat   = tiny::star_platform(3, "25Gbps", "10us");
+  std::string dep    = tiny::write_file("colocated-ps.xml", R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <actor host="h0" function="ps"><argument value="0"/></actor>
+  <actor host="h0" function="worker"><argument value="0"/></actor>
+  <actor host="h1" function="worker"><argument value="1"/></actor>
+</platform>
+)");
+  SimInputs in       = tiny::inputs(plat, tiny::one_tensor_workload("1MB", "1ms", "1ms"),
+                                    tiny::scenario(Arch::PS_SYNC, 2, Sharing::FAIR, true));
+  in.deployment_path = dep;
+  PlatformProbe p    = probe_platform_isolated(in);
+  EXPECT_DOUBLE_EQ(p.network.bottleneck_Bps, 25e9 / 8);
+  EXPECT_NEAR(p.network.latency_s, 20e-6, 1e-15);
+  SimResult r = simulate_isolated(in);
+  ASSERT_EQ(r.per_ps.size(), 1U);
+  EXPECT_DOUBLE_EQ(r.per_ps[0].nic_Bps, 25e9 / 8); // the PS NIC utilization is relative to it (it was 0)
+  EXPECT_GT(r.per_ps[0].downlink_utilization, 0);
 }
