@@ -19,3 +19,14 @@ execute_process(COMMAND ${SGDSIM} validate tests/data/validate/bad-label WORKING
 if(NOT rc EQUAL 2 OR NOT err MATCHES "bad-label/case.json.*check 'typo': no point labelled '3 worker'")
   message(FATAL_ERROR "a check naming a missing point must be a clear error (exit 2), got ${rc}: ${err}")
 endif()
+# The best analytic model of a case is one that answers for the most points: csf, exact on the only point it answers
+# for, must lose to a model that answers for both (and the summary says how many points a partial model covers).
+execute_process(COMMAND ${SGDSIM} validate tests/data/validate/coverage WORKING_DIRECTORY ${SRCDIR}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\\| csf \\| 0\\.0[0-9]*% \\|")
+  message(FATAL_ERROR "the coverage case must run, with csf exact on its point, got ${rc}: ${err}\n${out}")
+endif()
+if(NOT out MATCHES "\\| coverage \\| 2 \\| [^|]+\\| [^|]+\\| [a-z0-9-]+: [0-9.]+% / [0-9.]+% \\|"
+   OR out MATCHES "\\| coverage \\|[^\n]*csf:")
+  message(FATAL_ERROR "the best model must answer for both points:\n${out}")
+endif()
