@@ -33,6 +33,18 @@ std::string deployment_error(const std::string& file)
   }
   return "(no error)";
 }
+
+// A run of the sampled workload on `platform_path` with fair sharing: the setup of the checks that need a loaded
+// platform.
+SimInputs sampled_inputs(const std::string& platform_path, int workers = Scenario{}.workers)
+{
+  SimInputs in;
+  in.platform_path    = platform_path;
+  in.workload         = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
+  in.scenario.workers = workers;
+  in.scenario.sharing = Sharing::FAIR;
+  return in;
+}
 } // namespace
 
 TEST(BadWorkload, MissingAttribute)
@@ -180,11 +192,8 @@ TEST(BadScenario, UnknownArchitectureListsValidOnes)
 // The checks that need a loaded platform run in the simulation's child process and come back as InputError.
 TEST(BadScenario, DeploymentHostMissingFromPlatformIsAnErrorNotAnAbort)
 {
-  SimInputs in;
-  in.platform_path    = tiny::star_platform(3, "1GBps");
-  in.deployment_path  = kBad + "deploy_unknown_host.xml";
-  in.workload         = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
-  in.scenario.sharing = Sharing::FAIR;
+  SimInputs in       = sampled_inputs(tiny::star_platform(3, "1GBps"));
+  in.deployment_path = kBad + "deploy_unknown_host.xml";
   try {
     simulate_isolated(in);
     FAIL() << "no error";
@@ -198,11 +207,7 @@ TEST(BadScenario, DeploymentHostMissingFromPlatformIsAnErrorNotAnAbort)
 
 TEST(BadScenario, TooManyWorkersForThePlatform)
 {
-  SimInputs in;
-  in.platform_path    = tiny::star_platform(3, "1GBps");
-  in.workload         = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
-  in.scenario.workers = 5;
-  in.scenario.sharing = Sharing::FAIR;
+  SimInputs in = sampled_inputs(tiny::star_platform(3, "1GBps"), 5);
   EXPECT_THROW(
       {
         try {
@@ -218,11 +223,7 @@ TEST(BadScenario, TooManyWorkersForThePlatform)
 
 TEST(BadScenario, PlatformUnitErrorIsSimGridsParseErrorWithFileAndLine)
 {
-  SimInputs in;
-  in.platform_path    = kBad + "platform_bad_unit.xml";
-  in.workload         = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
-  in.scenario.workers = 1;
-  in.scenario.sharing = Sharing::FAIR;
+  SimInputs in = sampled_inputs(kBad + "platform_bad_unit.xml", 1);
   try {
     simulate_isolated(in);
     FAIL() << "no error";
@@ -234,11 +235,7 @@ TEST(BadScenario, PlatformUnitErrorIsSimGridsParseErrorWithFileAndLine)
 
 TEST(BadScenario, UnknownSimGridConfigItem)
 {
-  SimInputs in;
-  in.platform_path        = tiny::star_platform(2, "1GBps");
-  in.workload             = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
-  in.scenario.workers     = 1;
-  in.scenario.sharing     = Sharing::FAIR;
+  SimInputs in            = sampled_inputs(tiny::star_platform(2, "1GBps"), 1);
   in.scenario.simgrid_cfg = {"network/modle:CM02"};
   try {
     simulate_isolated(in);
@@ -252,11 +249,7 @@ TEST(BadScenario, PriceThatIsNotANumber)
 {
   std::vector<tiny::HostSpec> hosts(2);
   hosts[1].price = "3.06USD";
-  SimInputs in;
-  in.platform_path    = tiny::star_platform(hosts);
-  in.workload         = parse_workload_file(SGDSIM_TEST_DATA "/sampled_workload.xml");
-  in.scenario.workers = 1;
-  in.scenario.sharing = Sharing::FAIR;
+  SimInputs in   = sampled_inputs(tiny::star_platform(hosts), 1);
   try {
     simulate_isolated(in);
     FAIL() << "no error";
