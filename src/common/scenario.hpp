@@ -44,6 +44,9 @@ struct Scenario {
   double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
   double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
   double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter
+  /** Steps mode: each worker's actor exchanges its own chunks, even where the ring dispatcher could
+   *  (sim/ring_driver.hpp). Not a CLI option: tests check that both give the same simulated times. */
+  bool ring_by_worker_actors = false;
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;
 };

@@ -4,6 +4,8 @@
 
 #include "sim/collectives.hpp"
 
+#include "sim/ring_driver.hpp"
+
 #include <simgrid/s4u.hpp>
 
 namespace sg4 = simgrid::s4u;
@@ -73,6 +75,10 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
+    return;
+  }
+  if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)
+    ctx.ring_driver->allreduce(self, right, n, bytes);
     return;
   }
   // Steps mode: each chunk leaves as soon as its sender has it (its previous chunk sent, the left neighbour's

@@ -14,6 +14,8 @@
 
 namespace sgdsim {
 
+class RingDriver;
+
 /** A worker's incoming steps-mode ring chunks: host-to-host comms its left neighbour started, in order. Actors run
  *  one at a time, so plain members are safe; `wake` is released only when the receiver waits for a chunk that its
  *  sender has not started yet. */
@@ -55,6 +57,9 @@ struct SimContext {
   mutable std::vector<RingInbox> ring_inbox;
   /** Decentralized architectures with tensor fusion: the group's fusion decisions. */
   mutable FusionPlan fusion_plan;
+  /** Steps-mode ring without per-message software costs: the ring dispatcher (ring_driver.hpp); null otherwise,
+   *  and the workers' actors exchange the chunks themselves through ring_inbox. */
+  RingDriver* ring_driver = nullptr;
 
   /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */
   int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }

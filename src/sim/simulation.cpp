@@ -5,6 +5,7 @@
 #include "platform/deployment.hpp"
 #include "platform/platform_params.hpp"
 #include "sim/parameter_server.hpp"
+#include "sim/ring_driver.hpp"
 #include "sim/ring_worker.hpp"
 #include "sim/sim_context.hpp"
 #include "sim/step_recorder.hpp"
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <simgrid/Exception.hpp>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
@@ -471,12 +473,17 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
     ctx.worker_host_ptrs.push_back(engine.host_by_name(h));
-  if (!scenario.is_ps() && scenario.ring_mode == RingMode::STEPS)
+  // Steps-mode rings run through the ring dispatcher where it applies (ring_driver.hpp), otherwise the workers'
+  // actors exchange the chunks through their inboxes.
+  std::optional<RingDriver> ring_driver;
+  if (ring_driver_applies(scenario))
+    ctx.ring_driver = &ring_driver.emplace(ctx.worker_host_ptrs);
+  else if (!scenario.is_ps() && scenario.ring_mode == RingMode::STEPS)
     for (int w = 0; w < scenario.workers; w++)
       ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
   if (!scenario.is_ps() && scenario.fusion_buffer_bytes > 0) {
