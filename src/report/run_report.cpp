@@ -89,14 +89,11 @@ std::string header(const RunReport& rep)
   out += fmt("  platform  %s, %s%s\n", rep.platform_path.c_str(),
              rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str(),
              rep.background_path.empty() ? "" : (", background " + rep.background_path).c_str());
-  out += fmt(
-      sc.is_ps()
-          ? "  network   PS 0 -> a worker on another host: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n"
-          : "  network   worker 0 -> a worker on another host: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g "
-            "us\n",
-      rep.network.bottleneck_Bps * 8 / 1e9,
-      std::isfinite(rep.network.flow_cap_Bps) ? fmt("%.4g Gbps", rep.network.flow_cap_Bps * 8 / 1e9).c_str() : "none",
-      rep.network.latency_s * 1e6);
+  out += fmt("  network   %s -> a worker on another host: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n",
+             sc.is_ps() ? "PS 0" : "worker 0", rep.network.bottleneck_Bps * 8 / 1e9,
+             std::isfinite(rep.network.flow_cap_Bps) ? fmt("%.4g Gbps", rep.network.flow_cap_Bps * 8 / 1e9).c_str()
+                                                     : "none",
+             rep.network.latency_s * 1e6);
   if (rep.has_simulation)
     out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed), cfg_list(sc.simgrid_cfg).c_str());

@@ -42,24 +42,15 @@ sg4::CommPtr recv(const SimContext& ctx, int src, int dst)
   return sg4::Mailbox::by_name(pair_mailbox(src, dst))->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]);
 }
 
-// Send on `out_mb` and receive on `in_mb` at once (full duplex), then wait for both. The mailboxes are looked up
-// once per all-reduce by the callers (a lookup by name per message was a measurable share of steps mode's time).
-void exchange(const SimContext& ctx, sg4::Mailbox* out_mb, sg4::Mailbox* in_mb, int self, double bytes)
+// Send to `to` and receive from `from` at once (full duplex), then wait for both.
+void exchange(const SimContext& ctx, int self, int to, int from, double bytes)
 {
-  if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
-    sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
-  sg4::CommPtr out = out_mb->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
-  sg4::CommPtr in  = in_mb->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(self)]);
+  sg4::CommPtr out = send(ctx, self, to, bytes);
+  sg4::CommPtr in  = recv(ctx, from, self);
   // Waiting for one then the other ends at the same simulated time as waiting for both (both are in flight), and
   // allocates no vector.
   in->wait();
   out->wait();
-}
-
-void exchange(const SimContext& ctx, int self, int to, int from, double bytes)
-{
-  exchange(ctx, sg4::Mailbox::by_name(pair_mailbox(self, to)), sg4::Mailbox::by_name(pair_mailbox(from, self)), self,
-           bytes);
 }
 } // namespace
 

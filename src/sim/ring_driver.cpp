@@ -89,7 +89,6 @@ void RingDriver::allreduce(int self, int next, int n, double bytes)
   RingMember& m = members_[static_cast<std::size_t>(self)];
   xbt_assert(m.steps_left == 0, "worker %d entered a ring all-reduce before its previous one ended", self);
   m.next        = next;
-  m.to          = members_[static_cast<std::size_t>(next)].from;
   m.chunk_bytes = bytes / n;
   m.steps_left  = 2 * (n - 1);
   start_chunk(self); // exchange 0 needs nothing but this member's arrival
@@ -99,7 +98,8 @@ void RingDriver::allreduce(int self, int next, int n, double bytes)
 void RingDriver::start_chunk(int self)
 {
   RingMember& m = members_[static_cast<std::size_t>(self)];
-  m.out         = sg4::Comm::sendto_async(m.from, m.to, static_cast<std::uint64_t>(m.chunk_bytes));
+  m.out         = sg4::Comm::sendto_async(m.from, members_[static_cast<std::size_t>(m.next)].from,
+                                          static_cast<std::uint64_t>(m.chunk_bytes));
   in_flight_.emplace(m.out->get_impl(), self);
 }
 

@@ -27,7 +27,6 @@ bool ring_driver_applies(const Scenario& sc);
 struct RingMember {
   simgrid::s4u::CommPtr out;          // its chunk in flight to the next member (null: none in flight)
   simgrid::s4u::Host* from = nullptr; // its host
-  simgrid::s4u::Host* to   = nullptr; // the next member's host
   double chunk_bytes       = 0;       // bytes / n of the current all-reduce
   int next                 = 0;       // the next member's worker rank
   int steps_left           = 0;       // exchanges left in the current all-reduce (0: not in one)

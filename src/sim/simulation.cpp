@@ -518,7 +518,7 @@ SimResult simulate(const SimInputs& in)
             engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(n * scenario.gpus_per_node)]),
             [&ctx, n, p] { run_node_relay(ctx, n, p); });
   for (int w = 0; w < scenario.workers; w++) {
-    sg4::Host* host = engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(w)]);
+    sg4::Host* host = ctx.worker_host_ptrs[static_cast<std::size_t>(w)];
     if (scenario.is_ps())
       sg4::Actor::create("worker" + std::to_string(w), host, [&ctx, &recorder, w] { PsWorker(ctx, recorder, w)(); });
     else
