@@ -62,6 +62,9 @@ po::options_description scenario_options()
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
+    ("release-quantum", po::value<std::string>(),
+     "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
+     "at once). Faster Async-PS runs for a small change of the results (README \"Release quantum\")")
     ("steps", po::value<int>()->default_value(10), "steps measured")
     ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
     ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the RNG that samples per-layer times")
@@ -181,7 +184,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.sharing   = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
                                      : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
   // Options of one family of architectures are errors with the other, never silently ignored.
-  for (const char* ps_only : {"sharing", "ps-split"})
+  for (const char* ps_only : {"sharing", "ps-split", "release-quantum"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
@@ -230,6 +233,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("reduce-cost-per-byte"))
     sc.reduce_s_per_byte =
         parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
+  if (vm.count("release-quantum"))
+    sc.release_quantum_s =
+        parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();
   sc.warmup            = vm["warmup"].as<int>();
@@ -293,6 +299,8 @@ std::string scenario_file_text(const RunOptions& opts)
   if (sc.is_ps()) {
     out << "sharing = " << to_string(sc.sharing) << "\n";
     out << "ps-split = " << to_string(sc.ps_split) << "\n";
+    if (sc.release_quantum_s != 0)
+      out << "release-quantum = " << sc.release_quantum_s << "s\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

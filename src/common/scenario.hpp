@@ -33,6 +33,10 @@ struct Scenario {
   std::uint64_t seed = 1;
   /** Coefficient of variation of a uniform multiplicative noise on every layer's compute time (0: none). */
   double compute_jitter_cv = 0;
+  /** ps-*: a parameter server releases a worker's parameters (starts sending them) at the next multiple of this
+   *  time, not at once (0: at once, exact). Releases that fall in one quantum then start together and share one
+   *  simulation event; README "Release quantum" gives the speed gained and the change of the results. */
+  double release_quantum_s = 0;
   // Decentralized (ring) options, MODELS.md §3 and §7.
   Collective collective       = Collective::RING;
   int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads
@@ -47,6 +51,9 @@ struct Scenario {
   /** Steps mode: each worker's actor exchanges its own chunks, even where the ring dispatcher could
    *  (sim/ring_driver.hpp). Not a CLI option: tests check that both give the same simulated times. */
   bool ring_by_worker_actors = false;
+  /** PS updates are executions on the PS host even where their dates could be computed (SimContext::
+   *  ps_cpu_exclusive). Not a CLI option: tests check that both give the same simulated times. */
+  bool ps_updates_as_executions = false;
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;
 };

@@ -6,6 +6,8 @@
 
 #include "sim/parameter_server.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <simgrid/s4u.hpp>
@@ -25,7 +27,18 @@ struct PsShared {
   std::vector<sg4::SemaphorePtr> send_to; // fair: one per worker, released when its parameters are due
   std::deque<int> fcfs_queue;             // fcfs: workers whose parameters are due, in order
   sg4::SemaphorePtr fcfs_ready = sg4::Semaphore::create(0);
+  std::vector<double> due_s; // per worker: when its parameters of the last release are due (--release-quantum)
 };
+
+// The first multiple of `quantum_s` at or after `now_s` (now_s itself when quantum_s is 0). A date already on
+// the grid up to a millionth of a quantum counts as on it: a timer set to a grid date may wake a few ulps off it.
+double release_date(double now_s, double quantum_s)
+{
+  if (quantum_s <= 0)
+    return now_s;
+  return std::max(now_s, std::ceil(now_s / quantum_s - 1e-6) * quantum_s);
+}
+
 
 // Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order.
 void send_shard(const SimContext& ctx, int rank, int w)
@@ -33,6 +46,15 @@ void send_shard(const SimContext& ctx, int rank, int w)
   sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
   for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)])
     mb->put(ctx.message(w, t), static_cast<std::uint64_t>(ctx.workload.tensors[static_cast<std::size_t>(t)].bytes));
+}
+
+// The sender of worker `w`'s parameters waits until they are due, then sends them.
+void send_when_due(const SimContext& ctx, int rank, int w, const PsShared& shared)
+{
+  const double due_s = shared.due_s[static_cast<std::size_t>(w)];
+  if (due_s > sg4::Engine::get_clock())
+    sg4::this_actor::sleep_until(due_s);
+  send_shard(ctx, rank, w);
 }
 
 void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<PsShared>& shared)
@@ -54,7 +76,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
         shared->fcfs_ready->acquire();
         int w = shared->fcfs_queue.front();
         shared->fcfs_queue.pop_front();
-        send_shard(ctx, rank, w);
+        send_when_due(ctx, rank, w, *shared);
       }
     })->daemonize();
     return;
@@ -66,24 +88,44 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     sg4::Actor::create(prefix + "-send-w" + std::to_string(w), host, [&ctx, rank, shared, w] {
       for (;;) {
         shared->send_to[static_cast<std::size_t>(w)]->acquire();
-        send_shard(ctx, rank, w);
+        send_when_due(ctx, rank, w, *shared);
       }
     })->daemonize();
   }
 }
 } // namespace
 
+std::vector<char> ps_cpu_exclusive(const Placement& placement, const std::set<std::string>& varying_speed_hosts,
+                                   bool platform_has_profiles, const std::vector<std::vector<int>>& ps_tensors)
+{
+  std::vector<char> out(placement.ps_hosts.size(), 0);
+  if (platform_has_profiles)
+    return out;
+  const auto& workers = placement.worker_hosts;
+  for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
+    const std::string& host = placement.ps_hosts[p];
+    bool shared = varying_speed_hosts.count(host) > 0 || std::find(workers.begin(), workers.end(), host) != workers.end();
+    for (std::size_t q = 0; q < placement.ps_hosts.size() && !shared; q++)
+      shared = q != p && placement.ps_hosts[q] == host && !ps_tensors[q].empty();
+    out[p] = shared ? 0 : 1;
+  }
+  return out;
+}
+
 void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int rank)
 {
   sg4::Actor::self()->daemonize(); // the run ends when the workers are done
   auto shared = std::make_shared<PsShared>();
+  shared->due_s.assign(static_cast<std::size_t>(ctx.ps_clients()), 0.0);
   spawn_connections(ctx, rank, shared);
 
   const auto& shard = ctx.ps_tensors[static_cast<std::size_t>(rank)];
   const int k       = ctx.ps_clients();
   const bool sync   = ctx.scenario.arch == Arch::PS_SYNC;
   const bool fcfs   = ctx.scenario.sharing == Sharing::FCFS;
-  auto release      = [&](int w) {
+  // Worker w's parameters are due at `ready_s` (rounded up to the release quantum).
+  auto release = [&](int w, double ready_s) {
+    shared->due_s[static_cast<std::size_t>(w)] = release_date(ready_s, ctx.scenario.release_quantum_s);
     if (fcfs) {
       shared->fcfs_queue.push_back(w);
       shared->fcfs_ready->release();
@@ -94,20 +136,36 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   // The update of the whole model takes ps_update_s on the PS host; a tensor takes its share by bytes.
   const double flops_per_byte =
       ctx.workload.ps_update_s * sg4::this_actor::get_host()->get_speed() / ctx.workload.model_bytes();
+  // Updates run one at a time in arrival order. On a CPU that runs nothing else at a constant speed, an update
+  // starts when it arrives or when the previous one ends and lasts its flops over the host's speed: the dates are
+  // computed, which spares the simulation one event per gradient, an event that costs a pass over every flow in
+  // the network (Async-PS at 128 workers: README "Speed"). Elsewhere the update is an execution on the host.
+  const bool computed_queue = ctx.ps_cpu_exclusive[static_cast<std::size_t>(rank)] != 0;
+  const double speed_flops  = sg4::this_actor::get_host()->get_speed();
+  double cpu_free_s         = 0; // computed queue: when the updates queued so far end
+  // Applies the update of tensor `t` and returns when it ends (now, or a later date for a computed queue).
   auto apply_update = [&](int t) {
+    const double now_s = sg4::Engine::get_clock();
     if (flops_per_byte <= 0)
-      return;
-    const double start = sg4::Engine::get_clock();
-    sg4::this_actor::execute(flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes);
+      return now_s;
+    const double flops = flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
+    double start_s     = now_s;
+    if (computed_queue) {
+      start_s    = std::max(now_s, cpu_free_s);
+      cpu_free_s = start_s + flops / speed_flops;
+    } else {
+      sg4::this_actor::execute(flops);
+    }
+    const double end_s = computed_queue ? cpu_free_s : sg4::Engine::get_clock();
     if (recorder.timeline_enabled())
-      recorder.ps_op(rank, "update", ctx.workload.tensors[static_cast<std::size_t>(t)].name, start,
-                     sg4::Engine::get_clock());
+      recorder.ps_op(rank, "update", ctx.workload.tensors[static_cast<std::size_t>(t)].name, start_s, end_s);
+    return end_s;
   };
 
   if (shard.empty())
     return; // more PS than tensors: this one holds nothing
   for (int w = 0; w < k; w++)
-    release(w); // the initial parameters
+    release(w, sg4::Engine::get_clock()); // the initial parameters
 
   std::vector<int> received(ctx.workload.tensors.size(), 0); // sync: gradients aggregated per tensor this step
   std::vector<std::size_t> applied_of(static_cast<std::size_t>(k), 0); // async: per worker, this step
@@ -121,20 +179,20 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
       if (++received[static_cast<std::size_t>(grad->tensor)] < k)
         continue;
       received[static_cast<std::size_t>(grad->tensor)] = 0;
-      apply_update(grad->tensor);
+      const double updated_s = apply_update(grad->tensor);
       if (++applied < shard.size())
         continue;
       applied = 0;
       XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rounds, sg4::Engine::get_clock());
       if (++rounds < ctx.total_steps())
         for (int w = 0; w < k; w++)
-          release(w);
+          release(w, updated_s);
     } else {
-      apply_update(grad->tensor);
-      auto& count = applied_of[static_cast<std::size_t>(grad->worker)];
+      const double updated_s = apply_update(grad->tensor);
+      auto& count            = applied_of[static_cast<std::size_t>(grad->worker)];
       if (++count == shard.size()) {
         count = 0;
-        release(grad->worker);
+        release(grad->worker, updated_s);
       }
     }
   }

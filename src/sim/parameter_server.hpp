@@ -3,10 +3,21 @@
 // sender per worker with fair sharing, or one of each with FCFS sharing (one transfer at a time per direction).
 #pragma once
 
+#include "platform/deployment.hpp"
 #include "sim/sim_context.hpp"
 #include "sim/step_recorder.hpp"
 
+#include <set>
+#include <string>
+#include <vector>
+
 namespace sgdsim {
+
+/** Per PS rank: 1 if its host's CPU runs nothing but that PS's updates at a constant speed, so that their dates can
+ *  be computed (SimContext::ps_cpu_exclusive): no worker on the host, no other PS holding tensors on it, and no
+ *  speed profile (`varying_speed_hosts`, or any profile in the platform file). */
+std::vector<char> ps_cpu_exclusive(const Placement& placement, const std::set<std::string>& varying_speed_hosts,
+                                   bool platform_has_profiles, const std::vector<std::vector<int>>& ps_tensors);
 
 /** The body of PS `rank`'s main actor; it spawns its connection actors and runs until the simulation ends. */
 void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int rank);

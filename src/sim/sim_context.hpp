@@ -60,6 +60,10 @@ struct SimContext {
   /** Steps-mode ring without per-message software costs: the ring dispatcher (ring_driver.hpp); null otherwise,
    *  and the workers' actors exchange the chunks themselves through ring_inbox. */
   RingDriver* ring_driver = nullptr;
+  /** Per PS rank: its host's CPU runs nothing but this PS's updates, at a constant speed (no worker, no other PS
+   *  with tensors, no speed profile on the host). Its updates are then a FIFO queue whose end dates are computed,
+   *  not simulated (parameter_server.cpp); otherwise each update is an execution on the host. */
+  std::vector<char> ps_cpu_exclusive;
 
   /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */
   int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }

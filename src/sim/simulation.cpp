@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
 #include "platform/background.hpp"
 #include "platform/deployment.hpp"
 #include "platform/platform_params.hpp"
@@ -18,6 +19,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <simgrid/Exception.hpp>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
@@ -281,12 +283,15 @@ struct Prepared {
   Placement placement;
   Scenario scenario;                        // with the sizes of the deployment when there is one
   std::vector<LinkSchedule> link_schedules; // --background's link profiles
+  std::set<std::string> varying_speed_hosts; // hosts whose speed may change during the run (speed profiles)
+  bool platform_has_profiles = false;         // the platform XML attaches availability or state profiles
   double price_per_hour_usd = 0;            // of the hosts used; NaN if one has no price
 };
 
 // Attaches the background file's host profiles (SimGrid speed profiles scale the nominal speed by the given
-// fraction from each time on) and returns the link schedules.
-std::vector<LinkSchedule> apply_background(sg4::Engine& engine, const std::string& path)
+// fraction from each time on), adds their hosts to `varying_speed_hosts` and returns the link schedules.
+std::vector<LinkSchedule> apply_background(sg4::Engine& engine, const std::string& path,
+                                           std::set<std::string>& varying_speed_hosts)
 {
   std::vector<LinkSchedule> links_out;
   int n = 0;
@@ -302,6 +307,7 @@ std::vector<LinkSchedule> apply_background(sg4::Engine& engine, const std::strin
     if (host == nullptr)
       throw InputError(path, p.line, "host '" + p.name + "': not in the platform");
     if (p.target == AvailabilityProfile::Target::HOST) {
+      varying_speed_hosts.insert(p.name);
       host->set_speed_profile(simgrid::kernel::profile::ProfileBuilder::from_string(
           "background-" + std::to_string(n++) + "-" + p.name, p.simgrid_trace(), p.repeat_s));
       continue;
@@ -445,7 +451,12 @@ Prepared prepare(const SimInputs& in)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
   prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
   if (!in.background_path.empty())
-    prep.link_schedules = apply_background(*prep.engine, in.background_path);
+    prep.link_schedules = apply_background(*prep.engine, in.background_path, prep.varying_speed_hosts);
+  // SimGrid has no accessor for a host's profiles: a platform that declares any (availability_file, state_file,
+  // trace_connect; SimGrid's platform DTD 4.1) counts as varying for every host.
+  const std::string platform_text = read_text_file(in.platform_path);
+  for (const char* word : {"availability_file", "state_file", "trace_connect"})
+    prep.platform_has_profiles = prep.platform_has_profiles || platform_text.find(word) != std::string::npos;
   return prep;
 }
 
@@ -473,7 +484,7 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -498,6 +509,10 @@ SimResult simulate(const SimInputs& in)
     ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
     for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
       ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
+    ctx.ps_cpu_exclusive = ps_cpu_exclusive(prep.placement, prep.varying_speed_hosts, prep.platform_has_profiles,
+                                            ctx.ps_tensors);
+    if (scenario.ps_updates_as_executions)
+      ctx.ps_cpu_exclusive.assign(ctx.ps_cpu_exclusive.size(), 0);
     ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)
       for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)
