@@ -18,6 +18,8 @@ echo "## 1. ASTRA-sim workload"
 bench/astra.sh "$build" "$stream" "$steps"
 echo "## 2. ResNet-50 parameter server, 20 steps"
 bench/ps.sh "$build" "$ps" 20
+echo "## 2b. Async-PS with a 10 us release quantum (README \"Release quantum\")"
+bench/ps.sh "$build" "$ps" 20 ps-async 10us
 echo "## 3. Analytic models at K = 1,024"
 "$build/bench/analytic_bench"
 echo "## 4. Generated platforms"

@@ -234,8 +234,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     sc.reduce_s_per_byte =
         parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
   if (vm.count("release-quantum"))
-    sc.release_quantum_s =
-        parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
+    sc.release_quantum_s = parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();
   sc.warmup            = vm["warmup"].as<int>();

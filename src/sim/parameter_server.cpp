@@ -39,7 +39,6 @@ double release_date(double now_s, double quantum_s)
   return std::max(now_s, std::ceil(now_s / quantum_s - 1e-6) * quantum_s);
 }
 
-
 // Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order.
 void send_shard(const SimContext& ctx, int rank, int w)
 {
@@ -104,7 +103,8 @@ std::vector<char> ps_cpu_exclusive(const Placement& placement, const std::set<st
   const auto& workers = placement.worker_hosts;
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     const std::string& host = placement.ps_hosts[p];
-    bool shared = varying_speed_hosts.count(host) > 0 || std::find(workers.begin(), workers.end(), host) != workers.end();
+    bool shared =
+        varying_speed_hosts.count(host) > 0 || std::find(workers.begin(), workers.end(), host) != workers.end();
     for (std::size_t q = 0; q < placement.ps_hosts.size() && !shared; q++)
       shared = q != p && placement.ps_hosts[q] == host && !ps_tensors[q].empty();
     out[p] = shared ? 0 : 1;
@@ -179,7 +179,7 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
       if (++received[static_cast<std::size_t>(grad->tensor)] < k)
         continue;
       received[static_cast<std::size_t>(grad->tensor)] = 0;
-      const double updated_s = apply_update(grad->tensor);
+      const double updated_s                           = apply_update(grad->tensor);
       if (++applied < shard.size())
         continue;
       applied = 0;

@@ -281,11 +281,11 @@ struct LinkSchedule {
 struct Prepared {
   std::unique_ptr<sg4::Engine> engine;
   Placement placement;
-  Scenario scenario;                        // with the sizes of the deployment when there is one
-  std::vector<LinkSchedule> link_schedules; // --background's link profiles
+  Scenario scenario;                         // with the sizes of the deployment when there is one
+  std::vector<LinkSchedule> link_schedules;  // --background's link profiles
   std::set<std::string> varying_speed_hosts; // hosts whose speed may change during the run (speed profiles)
-  bool platform_has_profiles = false;         // the platform XML attaches availability or state profiles
-  double price_per_hour_usd = 0;            // of the hosts used; NaN if one has no price
+  bool platform_has_profiles = false;        // the platform XML attaches availability or state profiles
+  double price_per_hour_usd  = 0;            // of the hosts used; NaN if one has no price
 };
 
 // Attaches the background file's host profiles (SimGrid speed profiles scale the nominal speed by the given
@@ -509,8 +509,8 @@ SimResult simulate(const SimInputs& in)
     ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
     for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
       ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
-    ctx.ps_cpu_exclusive = ps_cpu_exclusive(prep.placement, prep.varying_speed_hosts, prep.platform_has_profiles,
-                                            ctx.ps_tensors);
+    ctx.ps_cpu_exclusive =
+        ps_cpu_exclusive(prep.placement, prep.varying_speed_hosts, prep.platform_has_profiles, ctx.ps_tensors);
     if (scenario.ps_updates_as_executions)
       ctx.ps_cpu_exclusive.assign(ctx.ps_cpu_exclusive.size(), 0);
     ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
