@@ -64,7 +64,7 @@ po::options_description scenario_options()
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("release-quantum", po::value<std::string>(),
      "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
-     "at once). Faster Async-PS runs for a small change of the results (README \"Release quantum\")")
+     "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")
     ("steps", po::value<int>()->default_value(10), "steps measured")
     ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
     ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the RNG that samples per-layer times")

@@ -139,7 +139,7 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   // Updates run one at a time in arrival order. On a CPU that runs nothing else at a constant speed, an update
   // starts when it arrives or when the previous one ends and lasts its flops over the host's speed: the dates are
   // computed, which spares the simulation one event per gradient, an event that costs a pass over every flow in
-  // the network (Async-PS at 128 workers: README "Speed"). Elsewhere the update is an execution on the host.
+  // the network (bench/README.md, session 6). Elsewhere the update is an execution on the host.
   const bool computed_queue = ctx.ps_cpu_exclusive[static_cast<std::size_t>(rank)] != 0;
   const double speed_flops  = sg4::this_actor::get_host()->get_speed();
   double cpu_free_s         = 0; // computed queue: when the updates queued so far end
@@ -183,7 +183,7 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
       if (++applied < shard.size())
         continue;
       applied = 0;
-      XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rounds, sg4::Engine::get_clock());
+      XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rounds, updated_s);
       if (++rounds < ctx.total_steps())
         for (int w = 0; w < k; w++)
           release(w, updated_s);
