@@ -134,14 +134,13 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
     }
   };
   // The update of the whole model takes ps_update_s on the PS host; a tensor takes its share by bytes.
-  const double flops_per_byte =
-      ctx.workload.ps_update_s * sg4::this_actor::get_host()->get_speed() / ctx.workload.model_bytes();
+  const double speed_flops    = sg4::this_actor::get_host()->get_speed();
+  const double flops_per_byte = ctx.workload.ps_update_s * speed_flops / ctx.workload.model_bytes();
   // Updates run one at a time in arrival order. On a CPU that runs nothing else at a constant speed, an update
   // starts when it arrives or when the previous one ends and lasts its flops over the host's speed: the dates are
   // computed, which spares the simulation one event per gradient, an event that costs a pass over every flow in
   // the network (bench/README.md, session 6). Elsewhere the update is an execution on the host.
   const bool computed_queue = ctx.ps_cpu_exclusive[static_cast<std::size_t>(rank)] != 0;
-  const double speed_flops  = sg4::this_actor::get_host()->get_speed();
   double cpu_free_s         = 0; // computed queue: when the updates queued so far end
   // Applies the update of tensor `t` and returns when it ends (now, or a later date for a computed queue).
   auto apply_update = [&](int t) {
@@ -150,13 +149,14 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
       return now_s;
     const double flops = flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     double start_s     = now_s;
+    double end_s       = now_s;
     if (computed_queue) {
       start_s    = std::max(now_s, cpu_free_s);
-      cpu_free_s = start_s + flops / speed_flops;
+      cpu_free_s = end_s = start_s + flops / speed_flops;
     } else {
       sg4::this_actor::execute(flops);
+      end_s = sg4::Engine::get_clock();
     }
-    const double end_s = computed_queue ? cpu_free_s : sg4::Engine::get_clock();
     if (recorder.timeline_enabled())
       recorder.ps_op(rank, "update", ctx.workload.tensors[static_cast<std::size_t>(t)].name, start_s, end_s);
     return end_s;

@@ -283,9 +283,8 @@ struct Prepared {
   Placement placement;
   Scenario scenario;                         // with the sizes of the deployment when there is one
   std::vector<LinkSchedule> link_schedules;  // --background's link profiles
-  std::set<std::string> varying_speed_hosts; // hosts whose speed may change during the run (speed profiles)
-  bool platform_has_profiles = false;        // the platform XML attaches availability or state profiles
-  double price_per_hour_usd  = 0;            // of the hosts used; NaN if one has no price
+  std::set<std::string> varying_speed_hosts; // hosts with a --background speed profile
+  double price_per_hour_usd = 0;             // of the hosts used; NaN if one has no price
 };
 
 // Attaches the background file's host profiles (SimGrid speed profiles scale the nominal speed by the given
@@ -452,12 +451,18 @@ Prepared prepare(const SimInputs& in)
   prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
   if (!in.background_path.empty())
     prep.link_schedules = apply_background(*prep.engine, in.background_path, prep.varying_speed_hosts);
-  // SimGrid has no accessor for a host's profiles: a platform that declares any (availability_file, state_file,
-  // trace_connect; SimGrid's platform DTD 4.1) counts as varying for every host.
-  const std::string platform_text = read_text_file(in.platform_path);
-  for (const char* word : {"availability_file", "state_file", "trace_connect"})
-    prep.platform_has_profiles = prep.platform_has_profiles || platform_text.find(word) != std::string::npos;
   return prep;
+}
+
+// Whether the platform file declares profiles (availability_file, state_file, trace_connect; SimGrid's platform
+// DTD 4.1), which may change any host's speed: SimGrid has no accessor for a host's profiles.
+bool platform_declares_profiles(const std::string& platform_path)
+{
+  const std::string text = read_text_file(platform_path);
+  for (const char* word : {"availability_file", "state_file", "trace_connect"})
+    if (text.find(word) != std::string::npos)
+      return true;
+  return false;
 }
 
 } // namespace
@@ -509,8 +514,8 @@ SimResult simulate(const SimInputs& in)
     ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
     for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
       ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
-    ctx.ps_cpu_exclusive =
-        ps_cpu_exclusive(prep.placement, prep.varying_speed_hosts, prep.platform_has_profiles, ctx.ps_tensors);
+    ctx.ps_cpu_exclusive = ps_cpu_exclusive(prep.placement, prep.varying_speed_hosts,
+                                            platform_declares_profiles(in.platform_path), ctx.ps_tensors);
     if (scenario.ps_updates_as_executions)
       ctx.ps_cpu_exclusive.assign(ctx.ps_cpu_exclusive.size(), 0);
     ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
