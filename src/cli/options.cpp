@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include "common/frameworks.hpp"
 #include "common/input_error.hpp"
 #include "common/units.hpp"
 #include "workload/step_sampler.hpp"
@@ -16,6 +17,8 @@ namespace sgdsim {
 namespace {
 constexpr const char* kDefaultPlatform = "platforms/aws-p3.2xlarge.xml";
 constexpr const char* kDefaultWorkload = "workloads/resnet50-v100-b32.xml";
+// More lanes than any framework runs (Gloo: 2 threads by default); each lane is an actor per worker.
+constexpr int kMaxCollectivesInFlight = 64;
 
 std::string resolve_default(const std::string& relative, const std::string& data_dir)
 {
@@ -52,7 +55,19 @@ po::options_description scenario_options()
     ("pipeline-chunks", po::value<int>(), "ring, tree collective: chunks pipelined through the tree (default 1)")
     ("ring-mode", po::value<std::string>(),
      "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
-    ("fusion-buffer", po::value<std::string>(), "ring: tensor fusion buffer Q, e.g. 64MB (default 0: no fusion)")
+    ("framework", po::value<std::string>(),
+     "ring: the framework whose gradient synchronization to reproduce: pytorch-ddp (default), pytorch-ddp-gloo, "
+     "horovod, horovod-0.20, none; sets the next five options' defaults (README \"Frameworks\")")
+    ("allreduce-unit", po::value<std::string>(),
+     "ring: what one all-reduce carries: tensor, layer, bucket, fusion (default: the framework's)")
+    ("bucket-size", po::value<std::string>(),
+     "ring, bucket unit: a bucket closes once it holds this much, e.g. 25MiB (DDP's bucket_cap_mb, the default)")
+    ("first-bucket-size", po::value<std::string>(),
+     "ring, bucket unit: the first bucket's limit (default 1MiB, DDP's)")
+    ("collectives-in-flight", po::value<int>(),
+     "ring: all-reduces a worker runs at once, started in order (default: the framework's; 2 for Gloo)")
+    ("fusion-buffer", po::value<std::string>(),
+     "ring: tensor fusion buffer Q, e.g. 64MB (default: the framework's; 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),
      "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
     ("fusion-cycle", po::value<std::string>(), "ring: Horovod's name for --fusion-timeout (give one of the two)")
@@ -125,6 +140,63 @@ std::vector<std::string> default_simgrid_cfg()
   return {"network/latency-factor:1", "network/optim:Full"};
 }
 
+namespace {
+// Ring: the framework profile first, then the options the user gave, which override it (README "Frameworks").
+void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
+{
+  apply_framework(find_framework(get_or<std::string>(vm, "framework", "pytorch-ddp"), "--framework"), sc);
+  if (vm.count("fusion-timeout") && vm.count("fusion-cycle"))
+    throw InputError("--fusion-cycle: the same setting as --fusion-timeout; give one of the two");
+  if (vm.count("fusion-timeout"))
+    sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-timeout"].as<std::string>(), "--fusion-timeout");
+  if (vm.count("fusion-cycle"))
+    sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-cycle"].as<std::string>(), "--fusion-cycle");
+  if (vm.count("bucket-size"))
+    sc.bucket_bytes = parse_quantity(Quantity::SIZE, vm["bucket-size"].as<std::string>(), "--bucket-size");
+  if (vm.count("first-bucket-size"))
+    sc.first_bucket_bytes =
+        parse_quantity(Quantity::SIZE, vm["first-bucket-size"].as<std::string>(), "--first-bucket-size");
+  for (const auto& [name, bytes] :
+       {std::pair{"bucket-size", sc.bucket_bytes}, {"first-bucket-size", sc.first_bucket_bytes}})
+    if (vm.count(name) && !(bytes > 0))
+      throw InputError(std::string("--") + name + " " + vm[name].as<std::string>() + ": must be positive");
+  if (vm.count("collectives-in-flight")) {
+    sc.collectives_in_flight = vm["collectives-in-flight"].as<int>();
+    if (sc.collectives_in_flight < 1 || sc.collectives_in_flight > kMaxCollectivesInFlight)
+      throw InputError("--collectives-in-flight " + std::to_string(sc.collectives_in_flight) + ": must be in [1, " +
+                       std::to_string(kMaxCollectivesInFlight) + "]");
+  }
+  const bool unit_given = vm.count("allreduce-unit") > 0;
+  const AllreduceUnit unit =
+      unit_given ? parse_allreduce_unit(vm["allreduce-unit"].as<std::string>(), "--allreduce-unit") : sc.unit();
+  if (vm.count("fusion-buffer")) {
+    if (unit_given && unit != AllreduceUnit::FUSION)
+      throw InputError("--fusion-buffer: applies to --allreduce-unit fusion, not to --allreduce-unit " +
+                       std::string(to_string(unit)));
+    sc.fusion_buffer_bytes = parse_quantity(Quantity::SIZE, vm["fusion-buffer"].as<std::string>(), "--fusion-buffer");
+  } else if (unit_given && unit == AllreduceUnit::FUSION && sc.fusion_buffer_bytes <= 0) {
+    throw InputError("--allreduce-unit fusion: needs a fusion buffer (--fusion-buffer SIZE, or --framework horovod)");
+  } else if (unit_given && unit != AllreduceUnit::FUSION) {
+    sc.fusion_buffer_bytes = 0; // the unit named replaces the framework's fusion
+  }
+  if (unit != AllreduceUnit::FUSION)
+    sc.allreduce_unit = unit;
+  for (const char* bucket_only : {"bucket-size", "first-bucket-size"})
+    if (vm.count(bucket_only) && sc.unit() != AllreduceUnit::BUCKET)
+      throw InputError(std::string("--") + bucket_only + ": applies to --allreduce-unit bucket, not to " +
+                       to_string(sc.unit()));
+  if (sc.unit() == AllreduceUnit::FUSION && vm.count("collectives-in-flight") && sc.collectives_in_flight > 1)
+    throw InputError("--collectives-in-flight " + std::to_string(sc.collectives_in_flight) +
+                     ": tensor fusion runs one all-reduce at a time (as Horovod's background thread does)");
+  if (sc.unit() == AllreduceUnit::FUSION)
+    sc.collectives_in_flight = 1;
+  if (sc.collectives_in_flight > 1 && sc.collective != Collective::RING)
+    throw InputError("--collectives-in-flight " + std::to_string(sc.collectives_in_flight) +
+                     ": several all-reduces at once apply to --collective ring, not to " + to_string(sc.collective) +
+                     (vm.count("collectives-in-flight") ? "" : " (set by --framework " + sc.framework + ")"));
+}
+} // namespace
+
 RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
                              const std::string& command)
 {
@@ -190,7 +262,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                        to_string(sc.arch));
   for (const char* ring_only :
        {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle",
-        "message-overhead", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte"})
+        "message-overhead", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte", "framework", "allreduce-unit",
+        "bucket-size", "first-bucket-size", "collectives-in-flight"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -213,17 +286,11 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("ring-mode") && (sc.collective == Collective::TREE || sc.collective == Collective::HALVING_DOUBLING))
     throw InputError("--ring-mode: applies to the ring and hierarchical collectives, not to " +
                      std::string(to_string(sc.collective)));
-  if (vm.count("fusion-buffer"))
-    sc.fusion_buffer_bytes = parse_quantity(Quantity::SIZE, vm["fusion-buffer"].as<std::string>(), "--fusion-buffer");
+  if (!sc.is_ps())
+    parse_gradient_sync(vm, sc);
   sc.ada_fusion = vm.count("ada-fusion") > 0;
   if (sc.ada_fusion && sc.fusion_buffer_bytes <= 0)
     throw InputError("--ada-fusion: needs a fusion buffer (--fusion-buffer SIZE)");
-  if (vm.count("fusion-timeout") && vm.count("fusion-cycle"))
-    throw InputError("--fusion-cycle: the same setting as --fusion-timeout; give one of the two");
-  if (vm.count("fusion-timeout"))
-    sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-timeout"].as<std::string>(), "--fusion-timeout");
-  if (vm.count("fusion-cycle"))
-    sc.fusion_timeout_s = parse_quantity(Quantity::TIME, vm["fusion-cycle"].as<std::string>(), "--fusion-cycle");
   if (vm.count("message-overhead"))
     sc.message_overhead_s =
         parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
@@ -308,8 +375,17 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "pipeline-chunks = " << sc.pipeline_chunks << "\n";
     if (sc.collective == Collective::RING || sc.collective == Collective::HIERARCHICAL)
       out << "ring-mode = " << to_string(sc.ring_mode) << "\n";
-    out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
-    out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
+    out << "framework = " << sc.framework << "\n";
+    out << "allreduce-unit = " << to_string(sc.unit()) << "\n";
+    if (sc.unit() == AllreduceUnit::BUCKET) {
+      out << "bucket-size = " << sc.bucket_bytes << "B\n";
+      out << "first-bucket-size = " << sc.first_bucket_bytes << "B\n";
+    }
+    out << "collectives-in-flight = " << sc.collectives_in_flight << "\n";
+    if (sc.unit() == AllreduceUnit::FUSION) {
+      out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
+      out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
+    }
     if (sc.ada_fusion)
       out << "ada-fusion = true\n";
     out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";

@@ -22,6 +22,10 @@ constexpr Named<RingMode> kRingModes[]     = {{"steps", RingMode::STEPS}, {"stre
 constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
 constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
 constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
+constexpr Named<AllreduceUnit> kAllreduceUnits[] = {{"tensor", AllreduceUnit::TENSOR},
+                                                    {"layer", AllreduceUnit::LAYER},
+                                                    {"bucket", AllreduceUnit::BUCKET},
+                                                    {"fusion", AllreduceUnit::FUSION}};
 
 template <class E, std::size_t N>
 const char* word_of(const Named<E> (&table)[N], E value)
@@ -45,6 +49,11 @@ E parse_word(const Named<E> (&table)[N], const std::string& word, const std::str
 }
 } // namespace
 
+AllreduceUnit Scenario::unit() const
+{
+  return fusion_buffer_bytes > 0 ? AllreduceUnit::FUSION : allreduce_unit;
+}
+
 const char* to_string(Arch a)
 {
   return word_of(kArchs, a);
@@ -60,6 +69,10 @@ const char* to_string(PsSplit s)
 const char* to_string(Collective c)
 {
   return word_of(kCollectives, c);
+}
+const char* to_string(AllreduceUnit u)
+{
+  return word_of(kAllreduceUnits, u);
 }
 const char* to_string(RingMode m)
 {
@@ -81,6 +94,10 @@ PsSplit parse_ps_split(const std::string& word, const std::string& context)
 Collective parse_collective(const std::string& word, const std::string& context)
 {
   return parse_word(kCollectives, word, context, "collective");
+}
+AllreduceUnit parse_allreduce_unit(const std::string& word, const std::string& context)
+{
+  return parse_word(kAllreduceUnits, word, context, "all-reduce unit");
 }
 RingMode parse_ring_mode(const std::string& word, const std::string& context)
 {

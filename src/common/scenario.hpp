@@ -18,11 +18,16 @@ enum class Collective { RING, TREE, HALVING_DOUBLING, HIERARCHICAL };
 enum class RingMode { STEPS, STREAM };
 /** How tensors are assigned to parameter servers. */
 enum class PsSplit { ROUND_ROBIN, BALANCED };
+/** What one all-reduce carries (README "Gradient units"): a tensor, a layer's tensors, a PyTorch DDP bucket, or a
+ *  Horovod fusion buffer (--fusion-buffer). */
+enum class AllreduceUnit { TENSOR, LAYER, BUCKET, FUSION };
 
 struct Scenario {
   Arch arch = Arch::PS_SYNC;
   /** True for the architectures with parameter servers. */
   bool is_ps() const { return arch != Arch::RING; }
+  /** What one all-reduce carries: a fusion buffer whenever one is set, else allreduce_unit. */
+  AllreduceUnit unit() const;
   int workers        = 8;
   int ps             = 1;
   bool overlap       = true;
@@ -48,6 +53,14 @@ struct Scenario {
   double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
   double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
   double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter
+  /** The unit of each all-reduce without fusion (tensor, layer or bucket): read it through unit(). */
+  AllreduceUnit allreduce_unit = AllreduceUnit::LAYER;
+  double bucket_bytes          = 25.0 * 1024 * 1024; // BUCKET: DDP's bucket_cap_mb = 25 (MiB)
+  double first_bucket_bytes    = 1024.0 * 1024;      // BUCKET: torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
+  /** All-reduces a worker runs at once, started in order (Gloo's process group: 2 threads; NCCL, Horovod: 1). */
+  int collectives_in_flight = 1;
+  /** The framework profile that set the defaults above (README "Frameworks"); "none": sgdsim's own defaults. */
+  std::string framework = "none";
   /** Steps mode: each worker's actor exchanges its own chunks, even where the ring dispatcher could
    *  (sim/ring_driver.hpp). Not a CLI option: tests check that both give the same simulated times. */
   bool ring_by_worker_actors = false;
@@ -63,12 +76,14 @@ const char* to_string(Sharing s);
 const char* to_string(RingMode m);
 const char* to_string(Collective c);
 const char* to_string(PsSplit s);
+const char* to_string(AllreduceUnit u);
 /** Parse a CLI word; on error throws InputError("<context>: '<word>': unknown <kind> (valid: ...)"). */
 Arch parse_arch(const std::string& word, const std::string& context);
 Sharing parse_sharing(const std::string& word, const std::string& context);
 PsSplit parse_ps_split(const std::string& word, const std::string& context);
 RingMode parse_ring_mode(const std::string& word, const std::string& context);
 Collective parse_collective(const std::string& word, const std::string& context);
+AllreduceUnit parse_allreduce_unit(const std::string& word, const std::string& context);
 bool parse_on_off(const std::string& word, const std::string& context);
 
 /** The SimGrid settings under which the analytic models' assumptions hold (STYLE.md facts 2): with latency 0 on

@@ -63,6 +63,29 @@ double relative_difference(double analytic, double simulated)
 }
 
 namespace {
+// What each all-reduce carries and how many run at once, e.g. "pytorch-ddp: 25 MiB buckets (first 1 MiB), 1 in
+// flight".
+std::string gradient_sync_note(const Scenario& sc)
+{
+  std::string unit;
+  switch (sc.unit()) {
+  case AllreduceUnit::TENSOR:
+    unit = "one all-reduce per tensor";
+    break;
+  case AllreduceUnit::LAYER:
+    unit = "one all-reduce per layer";
+    break;
+  case AllreduceUnit::BUCKET:
+    unit = fmt("%.4g MiB buckets (first %.4g MiB)", sc.bucket_bytes / 1048576, sc.first_bucket_bytes / 1048576);
+    break;
+  case AllreduceUnit::FUSION:
+    unit = fmt("fusion buffer %.4g MB, timeout %.4g ms%s", sc.fusion_buffer_bytes / 1e6, sc.fusion_timeout_s * 1e3,
+               sc.ada_fusion ? ", adaFusion" : "");
+    break;
+  }
+  return fmt("framework %s: %s, %d in flight", sc.framework.c_str(), unit.c_str(), sc.collectives_in_flight);
+}
+
 std::string header(const RunReport& rep)
 {
   const Workload& wl = *rep.workload;
@@ -78,11 +101,7 @@ std::string header(const RunReport& rep)
                : sc.collective == Collective::HIERARCHICAL
                    ? fmt("%d GPUs per node, %s ring", sc.gpus_per_node, to_string(sc.ring_mode)).c_str()
                    : fmt("%s mode", to_string(sc.ring_mode)).c_str(),
-               sc.workers, sc.overlap ? "on" : "off",
-               sc.fusion_buffer_bytes > 0 ? fmt("fusion buffer %.4g MB, timeout %.4g ms", sc.fusion_buffer_bytes / 1e6,
-                                                sc.fusion_timeout_s * 1e3)
-                                                .c_str()
-                                          : "no fusion");
+               sc.workers, sc.overlap ? "on" : "off", gradient_sync_note(sc).c_str());
   out += fmt("  workload  %s (%s): batch %d, %zu layers, %zu tensors, %.4g MB, T_F %.4g ms, T_B %.4g ms on %s\n",
              wl.name.c_str(), wl.source_file.c_str(), wl.batch, wl.layers.size(), wl.tensors.size(),
              wl.model_bytes() / 1e6, wl.fwd_s() * 1e3, wl.bwd_s() * 1e3, wl.device.c_str());
@@ -193,6 +212,11 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"gpus_per_node", sc.gpus_per_node},
                           {"pipeline_chunks", sc.pipeline_chunks},
                           {"ring_mode", to_string(sc.ring_mode)},
+                          {"framework", sc.framework},
+                          {"allreduce_unit", to_string(sc.unit())},
+                          {"bucket_bytes", sc.bucket_bytes},
+                          {"first_bucket_bytes", sc.first_bucket_bytes},
+                          {"collectives_in_flight", sc.collectives_in_flight},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
                           {"ada_fusion", sc.ada_fusion},

@@ -12,9 +12,12 @@ namespace sg4 = simgrid::s4u;
 
 namespace sgdsim {
 
-std::string pair_mailbox(int src, int dst)
+std::string pair_mailbox(int src, int dst, int lane)
 {
-  return "p2p/" + std::to_string(src) + "/" + std::to_string(dst);
+  std::string name = "p2p/" + std::to_string(src) + "/" + std::to_string(dst);
+  if (lane > 0)
+    name.append("/").append(std::to_string(lane));
+  return name;
 }
 
 namespace {
@@ -29,24 +32,25 @@ void reduce_cost(const SimContext& ctx, double bytes)
     sg4::this_actor::execute(ctx.scenario.reduce_s_per_byte * bytes * sg4::this_actor::get_host()->get_speed());
 }
 
-sg4::CommPtr send(const SimContext& ctx, int src, int dst, double bytes)
+sg4::CommPtr send(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
 {
   if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
     sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
-  return sg4::Mailbox::by_name(pair_mailbox(src, dst))->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
+  return sg4::Mailbox::by_name(pair_mailbox(src, dst, lane))->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
 }
 
 // A receive into the worker's sink slot (ctx.recv_sink), which outlives every comm of the run.
-sg4::CommPtr recv(const SimContext& ctx, int src, int dst)
+sg4::CommPtr recv(const SimContext& ctx, int src, int dst, int lane = 0)
 {
-  return sg4::Mailbox::by_name(pair_mailbox(src, dst))->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]);
+  return sg4::Mailbox::by_name(pair_mailbox(src, dst, lane))
+      ->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]);
 }
 
 // Send to `to` and receive from `from` at once (full duplex), then wait for both.
-void exchange(const SimContext& ctx, int self, int to, int from, double bytes)
+void exchange(const SimContext& ctx, int self, int to, int from, double bytes, int lane = 0)
 {
-  sg4::CommPtr out = send(ctx, self, to, bytes);
-  sg4::CommPtr in  = recv(ctx, from, self);
+  sg4::CommPtr out = send(ctx, self, to, bytes, lane);
+  sg4::CommPtr in  = recv(ctx, from, self, lane);
   // Waiting for one then the other ends at the same simulated time as waiting for both (both are in flight), and
   // allocates no vector.
   in->wait();
@@ -55,21 +59,22 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes)
 } // namespace
 
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
-                    double extra_latency_s)
+                    double extra_latency_s, int lane)
 {
   if (n <= 1 || bytes <= 0)
     return;
   const int self  = me * stride;
   const int right = (me + 1) % n * stride;
   if (mode == RingMode::STREAM) {
-    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes);
+    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes, lane);
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
     return;
   }
-  if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)
-    ctx.ring_driver->allreduce(self, right, n, bytes);
+  const int lane_base = lane * ctx.scenario.workers; // this lane's ring members (SimContext::ring_inbox)
+  if (ctx.ring_driver != nullptr) {                  // steps mode without per-message software costs (ring_driver.hpp)
+    ctx.ring_driver->allreduce(lane_base + self, lane_base + right, n, bytes);
     return;
   }
   // Steps mode: each chunk leaves as soon as its sender has it (its previous chunk sent, the left neighbour's
@@ -80,8 +85,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   const double chunk    = bytes / n;
   sg4::Host* const from = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
   sg4::Host* const to   = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
-  RingInbox& inbox      = ctx.ring_inbox[static_cast<std::size_t>(self)];
-  RingInbox& theirs     = ctx.ring_inbox[static_cast<std::size_t>(right)];
+  RingInbox& inbox      = ctx.ring_inbox[static_cast<std::size_t>(lane_base + self)];
+  RingInbox& theirs     = ctx.ring_inbox[static_cast<std::size_t>(lane_base + right)];
   for (int s = 0; s < 2 * (n - 1); s++) {
     if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
       sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);

@@ -12,9 +12,11 @@ namespace sgdsim {
 /** Ring among the n ranks 0, stride, 2*stride, ..., (n-1)*stride, in that order (this worker is me*stride; stride
  *  1 is every worker, stride g the leaders of nodes of g GPUs): reduce-scatter then all-gather, 2(n-1) exchanges of
  *  bytes/n with the next member (steps mode), or one flow of 2(n-1)/n of the bytes per edge plus `extra_latency_s`
- *  (stream mode). Members are computed, not listed: a list per worker was K^2 memory (1 GB at 16,384 workers). */
+ *  (stream mode). Members are computed, not listed: a list per worker was K^2 memory (1 GB at 16,384 workers).
+ *  `lane`: which of the worker's all-reduces in flight at once this is (ctx.lanes(); each lane is a ring of its
+ *  own, whose messages never match another lane's). */
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
-                    double extra_latency_s);
+                    double extra_latency_s, int lane = 0);
 
 /** Recursive halving (reduce-scatter) then recursive doubling (all-gather), Rabenseifner's algorithm: 2 log2(K)
  *  exchanges with partners at distance K/2, K/4, ..., of bytes/2, bytes/4, ... K must be a power of two. */
@@ -28,7 +30,7 @@ void tree_allreduce(const SimContext& ctx, int rank, double bytes);
  *  from the leader; ctx.scenario.gpus_per_node consecutive ranks form a node. */
 void hierarchical_allreduce(const SimContext& ctx, int rank, double bytes, double extra_latency_s);
 
-/** Mailbox of messages from `src` to `dst` (one FIFO per ordered pair). */
-std::string pair_mailbox(int src, int dst);
+/** Mailbox of messages from `src` to `dst` (one FIFO per ordered pair and lane). */
+std::string pair_mailbox(int src, int dst, int lane = 0);
 
 } // namespace sgdsim

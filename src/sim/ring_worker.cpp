@@ -28,19 +28,56 @@ namespace sg4 = simgrid::s4u;
 namespace sgdsim {
 
 namespace {
-/** Compute actor -> collective actor of the same worker (shared memory on one host, no simulated cost). */
+/** Compute actor -> collective actors of the same worker (shared memory on one host, no simulated cost). */
 struct RingShared {
-  std::deque<int> ready_layers; // layers whose gradients are ready, in backward order
+  // Tensor fusion (one collective actor): the layers whose gradients are ready, in backward order.
+  std::deque<int> ready_layers;
   sg4::SemaphorePtr layer_ready = sg4::Semaphore::create(0);
-  sg4::SemaphorePtr step_done   = sg4::Semaphore::create(0);
-  IntervalAccount* account      = nullptr;
-  StepRecorder* recorder        = nullptr;
+  // Planned units (one collective actor per lane): the step whose gradients are being produced, and the lowest
+  // layer whose backward is done in it (layers count down); a lane waiting for a unit is woken once it is ready.
+  int step         = -1;
+  int lowest_ready = std::numeric_limits<int>::max();
+  struct LaneWait {
+    int step               = -1; // >= 0: the lane waits for layer `layer` of this step
+    int layer              = 0;
+    sg4::SemaphorePtr wake = sg4::Semaphore::create(0);
+  };
+  std::vector<LaneWait> lane_waits;
+  sg4::SemaphorePtr step_done = sg4::Semaphore::create(0); // released by each collective actor at its step's end
+  IntervalAccount* account    = nullptr;
+  StepRecorder* recorder      = nullptr;
+
+  /** The compute actor: the gradients of `layer` (and of every layer above it) exist. */
+  void gradients_ready(int layer, bool fusion)
+  {
+    if (fusion) {
+      ready_layers.push_back(layer);
+      layer_ready->release();
+      return;
+    }
+    lowest_ready = layer;
+    for (LaneWait& w : lane_waits)
+      if (w.step == step && w.layer >= layer) {
+        w.step = -1;
+        w.wake->release();
+      }
+  }
+  /** A lane: blocks until the backward of `layer` in step `of_step` is done. */
+  void wait_ready(int lane, int of_step, int layer)
+  {
+    if (step == of_step && lowest_ready <= layer)
+      return;
+    LaneWait& w = lane_waits[static_cast<std::size_t>(lane)];
+    w.step      = of_step;
+    w.layer     = layer;
+    w.wake->acquire();
+  }
 };
 
 class RingCollective {
 public:
-  RingCollective(const SimContext& ctx, int rank, std::shared_ptr<RingShared> shared)
-      : ctx_(ctx), rank_(rank), k_(ctx.scenario.workers), shared_(std::move(shared))
+  RingCollective(const SimContext& ctx, int rank, int lane, std::shared_ptr<RingShared> shared)
+      : ctx_(ctx), rank_(rank), lane_(lane), k_(ctx.scenario.workers), shared_(std::move(shared))
   {
     speed_ratio_ = sg4::this_actor::get_host()->get_speed() / ctx_.workload.reference_speed;
     if (k_ > 1) { // the route to the right neighbour: what adaFusion's cost estimates use
@@ -69,19 +106,37 @@ public:
 
   void operator()()
   {
-    for (;;)
-      run_step();
+    for (int step = 0;; step++) {
+      if (ctx_.scenario.unit() == AllreduceUnit::FUSION)
+        run_fusion_step();
+      else
+        run_planned_step(step);
+    }
   }
 
 private:
+  // Planned units (tensor, layer, bucket): this lane all-reduces units lane, lane + L, lane + 2L, ... of the step
+  // in order, each once its gradients exist, so that L all-reduces run at once, started in order. Every rank gives a
+  // unit the same lane, so the lanes' rings match (Gloo's thread pool would take the next unit on whichever thread is
+  // free first: README "Gradient units" says where the two differ).
+  void run_planned_step(int step)
+  {
+    const auto& units = ctx_.grad_units;
+    for (auto u = static_cast<std::size_t>(lane_); u < units.size(); u += static_cast<std::size_t>(ctx_.lanes())) {
+      shared_->wait_ready(lane_, step, units[u].ready_layer);
+      allreduce(units[u].bytes);
+    }
+    shared_->step_done->release();
+  }
+
   // Gradients of layer i join the buffer; the buffer is all-reduced when the next layer does not fit, when the
   // timeout passes without a new layer, or after layer 1 (the last of the backward): MODELS.md eq. 12-14. With
   // fusion, rank 0 decides and the other ranks follow its plan (FusionPlan, sim_context.hpp).
-  void run_step()
+  void run_fusion_step()
   {
     const Workload& wl = ctx_.workload;
     const double q     = ctx_.scenario.fusion_buffer_bytes;
-    if (q > 0 && rank_ > 0) {
+    if (rank_ > 0) {
       follow_plan();
       return;
     }
@@ -90,14 +145,13 @@ private:
     int last_layer     = static_cast<int>(wl.layers.size()); // the last layer taken (none yet)
     const int n_layers = static_cast<int>(wl.layers.size());
     auto flush         = [&](int through_layer) { // all-reduce the buffer (layers down to through_layer)
-      if (q > 0)
-        post(buffer, through_layer);
+      post(buffer, through_layer);
       allreduce(buffer);
       buffer = 0;
     };
     while (seen < n_layers) {
       bool timed_out = false;
-      if (buffer > 0 && q > 0)
+      if (buffer > 0)
         timed_out = shared_->layer_ready->acquire_timeout(ctx_.scenario.fusion_timeout_s);
       else
         shared_->layer_ready->acquire();
@@ -109,11 +163,6 @@ private:
       shared_->ready_layers.pop_front();
       seen++;
       const double bytes = ctx_.layer_bytes[static_cast<std::size_t>(layer)];
-      if (q <= 0) { // no fusion: one all-reduce per layer with gradients
-        allreduce(bytes);
-        last_layer = layer;
-        continue;
-      }
       if (buffer > 0 && buffer + bytes > q)
         flush(last_layer);
       buffer += bytes;
@@ -194,7 +243,7 @@ private:
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
-      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_);
+      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_);
       break;
     case Collective::TREE:
       tree_allreduce(ctx_, rank_, bytes);
@@ -215,6 +264,7 @@ private:
 
   const SimContext& ctx_;
   int rank_;
+  int lane_; // which of the worker's all-reduces in flight this actor runs (planned units; 0 with fusion)
   int k_;
   std::shared_ptr<RingShared> shared_;
   double extra_latency_s_ = 0;
@@ -230,11 +280,16 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
   const int n_layers = static_cast<int>(wl.layers.size());
   auto shared        = std::make_shared<RingShared>();
   IntervalAccount account;
-  shared->account  = &account;
-  shared->recorder = &recorder;
-  sg4::Actor::create("worker" + std::to_string(rank) + "-allreduce", sg4::this_actor::get_host(), [&ctx, rank, shared] {
-    RingCollective(ctx, rank, shared)();
-  })->daemonize();
+  shared->account   = &account;
+  shared->recorder  = &recorder;
+  const bool fusion = ctx.scenario.unit() == AllreduceUnit::FUSION;
+  const int lanes   = ctx.lanes();
+  shared->lane_waits.resize(static_cast<std::size_t>(lanes));
+  for (int lane = 0; lane < lanes; lane++)
+    sg4::Actor::create("worker" + std::to_string(rank) + "-allreduce" + (lane > 0 ? std::to_string(lane) : ""),
+                       sg4::this_actor::get_host(),
+                       [&ctx, rank, lane, shared] { RingCollective(ctx, rank, lane, shared)(); })
+        ->daemonize();
 
   Rng rng(ctx.scenario.seed, static_cast<std::uint64_t>(rank));
   std::vector<double> fwd_s, bwd_s;
@@ -251,11 +306,11 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
                          layer < 0 ? std::string(what) : what + wl.layers[static_cast<std::size_t>(layer)].name, start,
                               sg4::Engine::get_clock());
   };
-  auto gradients_ready = [&](int layer) {
-    shared->ready_layers.push_back(layer);
-    shared->layer_ready->release();
-  };
+  auto gradients_ready = [&](int layer) { shared->gradients_ready(layer, fusion); };
   for (int step = 0; step < ctx.total_steps(); step++) {
+    // The collective actors are done with the previous step (step_done below): this step's readiness starts afresh.
+    shared->step         = step;
+    shared->lowest_ready = std::numeric_limits<int>::max();
     draw_step_times(wl, rng, ctx.scenario.compute_jitter_cv, fwd_s, bwd_s);
     for (int l = 0; l < n_layers; l++)
       compute(fwd_s[static_cast<std::size_t>(l)], "fwd ", l);
@@ -267,7 +322,8 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
     if (!ctx.scenario.overlap)
       for (int l = n_layers - 1; l >= 0; l--)
         gradients_ready(l);
-    shared->step_done->acquire();
+    for (int lane = 0; lane < lanes; lane++)
+      shared->step_done->acquire();
     compute(wl.ps_update_s, "update", -1); // each worker applies the averaged gradients itself
     const double now = sg4::Engine::get_clock();
     recorder.end_step(rank, now, account.close_window(step_begin, now));

@@ -4,6 +4,7 @@
 
 #include "common/scenario.hpp"
 #include "sim/messages.hpp"
+#include "workload/grad_units.hpp"
 #include "workload/ps_split.hpp"
 #include "workload/workload.hpp"
 
@@ -45,7 +46,10 @@ struct SimContext {
   std::vector<int> tensor_ps;               // per tensor: the PS rank that holds it
   /** messages[worker][tensor]: the payload of every transfer between that worker and a PS. */
   std::vector<std::vector<TensorMsg>> messages;
-  std::vector<double> layer_bytes;       // per layer: bytes of its gradients (ring all-reduce)
+  std::vector<double> layer_bytes; // per layer: bytes of its gradients (ring all-reduce)
+  /** Decentralized architectures: the all-reduces of a step in launch order (empty with tensor fusion, whose
+   *  buffers are decided at run time). */
+  std::vector<GradUnit> grad_units;
   std::vector<std::string> worker_hosts; // per worker rank
   int ring_token = 0;                    // the payload of collective messages (they carry no data)
   /** Per worker: where its collective receives write the payload pointer, which nobody reads. SimGrid 3.32
@@ -53,7 +57,8 @@ struct SimContext {
   mutable std::vector<void*> recv_sink;
   /** Per worker rank: its host, resolved once (collectives send host to host). */
   std::vector<simgrid::s4u::Host*> worker_host_ptrs;
-  /** Per worker rank: the steps-mode ring chunks sent to it and not yet consumed (sim/collectives.cpp). */
+  /** Per lane and worker rank (index lane * workers + rank): the steps-mode ring chunks sent to it and not yet
+   *  consumed (sim/collectives.cpp). */
   mutable std::vector<RingInbox> ring_inbox;
   /** Decentralized architectures with tensor fusion: the group's fusion decisions. */
   mutable FusionPlan fusion_plan;
@@ -69,6 +74,8 @@ struct SimContext {
   int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }
   bool hierarchical_ps() const { return scenario.is_ps() && scenario.gpus_per_node > 1; }
   int total_steps() const { return scenario.warmup + scenario.steps; }
+  /** Decentralized architectures: the all-reduces a worker runs at once, each on its own lane (ring_worker.cpp). */
+  int lanes() const { return scenario.unit() == AllreduceUnit::FUSION ? 1 : scenario.collectives_in_flight; }
   TensorMsg* message(int worker, int tensor) const
   {
     return const_cast<TensorMsg*>(&messages[static_cast<std::size_t>(worker)][static_cast<std::size_t>(tensor)]);

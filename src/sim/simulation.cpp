@@ -489,19 +489,26 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
     ctx.worker_host_ptrs.push_back(engine.host_by_name(h));
   // Steps-mode rings run through the ring dispatcher where it applies (ring_driver.hpp), otherwise the workers'
-  // actors exchange the chunks through their inboxes.
+  // actors exchange the chunks through their inboxes. Each lane (all-reduces in flight at once) is a ring of its
+  // own: members lane * workers + rank.
   std::optional<RingDriver> ring_driver;
-  if (ring_driver_applies(scenario))
-    ctx.ring_driver = &ring_driver.emplace(ctx.worker_host_ptrs);
-  else if (!scenario.is_ps() && scenario.ring_mode == RingMode::STEPS)
-    for (int w = 0; w < scenario.workers; w++)
-      ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
+  if (!scenario.is_ps()) {
+    std::vector<sg4::Host*> lane_hosts;
+    for (int lane = 0; lane < ctx.lanes(); lane++)
+      lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
+    if (ring_driver_applies(scenario))
+      ctx.ring_driver = &ring_driver.emplace(lane_hosts);
+    else if (scenario.ring_mode == RingMode::STEPS)
+      for (std::size_t m = 0; m < lane_hosts.size(); m++)
+        ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
+    ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes);
+  }
   if (!scenario.is_ps() && scenario.fusion_buffer_bytes > 0) {
     ctx.fusion_plan.pending.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)

@@ -1,0 +1,61 @@
+#include "common/frameworks.hpp"
+
+#include "common/input_error.hpp"
+
+namespace sgdsim {
+
+namespace {
+constexpr double kMiB = 1024.0 * 1024;
+} // namespace
+
+const std::vector<FrameworkProfile>& framework_profiles()
+{
+  // Sources (docs/models.md §10 gives them in full):
+  // - PyTorch DDP: torch/nn/parallel/distributed.py, bucket_cap_mb=25 (MiB: int(bucket_cap_mb * 1024 * 1024));
+  //   torch.distributed._DEFAULT_FIRST_BUCKET_BYTES = 1 MiB (torch 1.13). NCCL runs a process group's collectives
+  //   on one stream, one after the other; ProcessGroupGloo runs them on a pool of threads, 2 by default
+  //   (ProcessGroupGloo._Options()._threads == 2 in torch 1.13).
+  // - Horovod: HOROVOD_FUSION_THRESHOLD and HOROVOD_CYCLE_TIME, 64 MiB and 5 ms until 0.20, 128 MiB and 1 ms from
+  //   0.21.0 (horovod/horovod#2468); one background thread runs one collective at a time.
+  static const std::vector<FrameworkProfile> profiles = {
+      {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", AllreduceUnit::LAYER, 25 * kMiB,
+       kMiB, 0, 5e-3, 1},
+      {"pytorch-ddp", "PyTorch DDP on NCCL: 25 MiB buckets (first 1 MiB) in backward order, one collective at a time",
+       AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1},
+      {"pytorch-ddp-gloo", "PyTorch DDP on Gloo: 25 MiB buckets (first 1 MiB), two collectives at once (2 threads)",
+       AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2},
+      {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time",
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1},
+      {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time",
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1},
+  };
+  return profiles;
+}
+
+const FrameworkProfile& find_framework(const std::string& name, const std::string& context)
+{
+  std::string valid;
+  for (const FrameworkProfile& p : framework_profiles()) {
+    if (name == p.name)
+      return p;
+    valid += (valid.empty() ? "" : ", ") + std::string(p.name);
+  }
+  throw InputError(context + " '" + name + "': unknown framework (valid: " + valid + ")");
+}
+
+void apply_framework(const FrameworkProfile& profile, Scenario& sc)
+{
+  sc.framework             = profile.name;
+  sc.bucket_bytes          = profile.bucket_bytes;
+  sc.first_bucket_bytes    = profile.first_bucket_bytes;
+  sc.collectives_in_flight = profile.collectives_in_flight;
+  sc.fusion_timeout_s      = profile.fusion_timeout_s;
+  if (profile.unit == AllreduceUnit::FUSION) {
+    sc.fusion_buffer_bytes = profile.fusion_buffer_bytes;
+  } else {
+    sc.fusion_buffer_bytes = 0;
+    sc.allreduce_unit      = profile.unit;
+  }
+}
+
+} // namespace sgdsim

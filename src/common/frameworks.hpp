@@ -1,0 +1,34 @@
+// Framework profiles (README "Frameworks", docs/models.md §10): the defaults with which a framework moves
+// gradients, each value cited to the framework's own source, so that a user names the framework instead of knowing
+// that Horovod fuses 128 MiB or that Gloo runs two collectives at once. Explicit options override a profile.
+#pragma once
+
+#include "common/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+struct FrameworkProfile {
+  const char* name;
+  const char* summary; // one line for --help and the run report
+  AllreduceUnit unit;  // TENSOR, LAYER, BUCKET or FUSION
+  double bucket_bytes;
+  double first_bucket_bytes;
+  double fusion_buffer_bytes; // FUSION only
+  double fusion_timeout_s;    // FUSION only
+  int collectives_in_flight;
+};
+
+/** Every profile, "none" (sgdsim's own defaults: one all-reduce per layer, one at a time) first. */
+const std::vector<FrameworkProfile>& framework_profiles();
+
+/** The profile named `name`; throws InputError("<context> '<name>': unknown framework (valid: ...)"). */
+const FrameworkProfile& find_framework(const std::string& name, const std::string& context);
+
+/** Sets the scenario's gradient-synchronization defaults from `profile` (its unit, bucket and fusion sizes, cycle
+ *  time and collectives in flight) and records its name; options the user gave are applied after this. */
+void apply_framework(const FrameworkProfile& profile, Scenario& sc);
+
+} // namespace sgdsim

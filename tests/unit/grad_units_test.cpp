@@ -1,0 +1,115 @@
+// The all-reduce units of a step (workload/grad_units.hpp) and the framework profiles that choose them
+// (common/frameworks.hpp): expectations worked out by hand from PyTorch DDP's bucketing rule.
+#include "common/frameworks.hpp"
+#include "common/input_error.hpp"
+#include "workload/grad_units.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+
+namespace {
+constexpr double kMiB = 1024.0 * 1024;
+
+// Layers in forward order; each entry lists its tensors' sizes (empty: no parameters).
+Workload workload_of(const std::vector<std::vector<double>>& layers)
+{
+  Workload wl;
+  for (std::size_t l = 0; l < layers.size(); l++) {
+    Layer layer;
+    layer.name = std::to_string(l);
+    for (double bytes : layers[l]) {
+      layer.tensors.push_back(static_cast<int>(wl.tensors.size()));
+      wl.tensors.push_back(Tensor{std::to_string(wl.tensors.size()), bytes, static_cast<int>(l)});
+    }
+    wl.layers.push_back(layer);
+  }
+  return wl;
+}
+
+std::vector<double> bytes_of(const std::vector<GradUnit>& units)
+{
+  std::vector<double> out;
+  for (const GradUnit& u : units)
+    out.push_back(u.bytes);
+  return out;
+}
+
+std::vector<int> ready_of(const std::vector<GradUnit>& units)
+{
+  std::vector<int> out;
+  for (const GradUnit& u : units)
+    out.push_back(u.ready_layer);
+  return out;
+}
+} // namespace
+
+TEST(GradUnits, TensorUnitsFollowTheBackwardOrder)
+{
+  // Layer 1 has no parameters. Backward: layer 2 (tensors 3 then 2, reversed as autograd produces them), then 0.
+  const Workload wl = workload_of({{10, 20}, {}, {30, 40}});
+  const auto units  = plan_grad_units(wl, AllreduceUnit::TENSOR, 25 * kMiB, kMiB);
+  EXPECT_EQ(bytes_of(units), (std::vector<double>{40, 30, 20, 10}));
+  EXPECT_EQ(ready_of(units), (std::vector<int>{2, 2, 0, 0}));
+}
+
+TEST(GradUnits, LayerUnitsSkipLayersWithoutParameters)
+{
+  const Workload wl = workload_of({{10, 20}, {}, {30, 40}});
+  const auto units  = plan_grad_units(wl, AllreduceUnit::LAYER, 25 * kMiB, kMiB);
+  EXPECT_EQ(bytes_of(units), (std::vector<double>{70, 30}));
+  EXPECT_EQ(ready_of(units), (std::vector<int>{2, 0}));
+}
+
+TEST(GradUnits, DdpBucketsCloseOnceTheyReachTheirLimit)
+{
+  // Backward order of the tensors: 0.6 (layer 3), 0.6 (layer 2), 10 (layer 1), 20 (layer 1), 5 (layer 0), in MiB.
+  // DDP: the first bucket (limit 1 MiB) closes at 1.2 MiB after the second tensor; the next one (limit 25 MiB)
+  // takes 10 then 20 and closes at 30 MiB, over its limit; the last tensor stays in a bucket of its own.
+  const Workload wl = workload_of({{5 * kMiB}, {20 * kMiB, 10 * kMiB}, {0.6 * kMiB}, {0.6 * kMiB}});
+  const auto units  = plan_grad_units(wl, AllreduceUnit::BUCKET, 25 * kMiB, kMiB);
+  EXPECT_EQ(bytes_of(units), (std::vector<double>{1.2 * kMiB, 30 * kMiB, 5 * kMiB}));
+  EXPECT_EQ(ready_of(units), (std::vector<int>{2, 1, 0})) << "a bucket waits for its lowest layer";
+}
+
+TEST(GradUnits, OneHugeBucketHoldsEverything)
+{
+  const Workload wl = workload_of({{1}, {2}, {3}});
+  const auto units  = plan_grad_units(wl, AllreduceUnit::BUCKET, 1e12, 1e12);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0].bytes, 6);
+  EXPECT_EQ(units[0].ready_layer, 0);
+  EXPECT_TRUE(plan_grad_units(wl, AllreduceUnit::FUSION, 1, 1).empty()) << "fusion is decided at run time";
+}
+
+TEST(Frameworks, ProfilesSetTheFrameworksDefaults)
+{
+  Scenario sc;
+  apply_framework(find_framework("pytorch-ddp-gloo", "--framework"), sc);
+  EXPECT_EQ(sc.unit(), AllreduceUnit::BUCKET);
+  EXPECT_EQ(sc.bucket_bytes, 25 * kMiB);
+  EXPECT_EQ(sc.first_bucket_bytes, kMiB);
+  EXPECT_EQ(sc.collectives_in_flight, 2) << "ProcessGroupGloo runs collectives on 2 threads";
+  apply_framework(find_framework("horovod", "--framework"), sc);
+  EXPECT_EQ(sc.unit(), AllreduceUnit::FUSION);
+  EXPECT_EQ(sc.fusion_buffer_bytes, 128 * kMiB);
+  EXPECT_EQ(sc.fusion_timeout_s, 1e-3);
+  EXPECT_EQ(sc.collectives_in_flight, 1);
+  apply_framework(find_framework("horovod-0.20", "--framework"), sc);
+  EXPECT_EQ(sc.fusion_buffer_bytes, 64 * kMiB);
+  EXPECT_EQ(sc.fusion_timeout_s, 5e-3);
+  apply_framework(find_framework("none", "--framework"), sc);
+  EXPECT_EQ(sc.unit(), AllreduceUnit::LAYER) << "a profile without fusion clears the previous buffer";
+  EXPECT_EQ(sc.framework, "none");
+}
+
+TEST(Frameworks, UnknownNameListsTheValidOnes)
+{
+  try {
+    find_framework("tensorflow", "--framework");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--framework 'tensorflow': unknown framework (valid: none, pytorch-ddp, "
+                                     "pytorch-ddp-gloo, horovod, horovod-0.20)");
+  }
+}
