@@ -117,3 +117,21 @@ TEST(ReleaseQuantum, EveryStepsFirstDownlinkStartsOnTheGrid)
   }
   EXPECT_EQ(first_downlinks, 4 * in.scenario.steps) << "one per worker and measured step";
 }
+
+TEST(PsUpdateQueue, ThePsHostsSpeedScalesItsUpdates)
+{
+  // One worker, no overlap: a step is downlink, compute, uplink, then the update of the whole model (10 ms on the
+  // reference device, 1 Gf). On a PS host of 0.5 Gf the update takes 20 ms, so the step is 10 ms longer, both as
+  // computed dates and as executions (the sum of the other parts does not depend on the PS's speed).
+  auto step_s = [](const std::string& ps_speed, bool executions) {
+    Scenario sc                 = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 3, 1);
+    sc.ps_updates_as_executions = executions;
+    const std::string platform  = tiny::star_platform({{ps_speed, "1GBps", ""}, {"1Gf", "1GBps", ""}});
+    const std::string workload  = tiny::one_tensor_workload("1MB", "1ms", "2ms", "10ms");
+    return simulate_isolated(tiny::inputs(platform, workload, sc)).step_time_mean_s;
+  };
+  for (bool executions : {false, true}) {
+    EXPECT_NEAR(step_s("0.5Gf", executions) - step_s("1Gf", executions), 10e-3, 1e-9) << executions;
+    EXPECT_NEAR(step_s("2Gf", executions) - step_s("1Gf", executions), -5e-3, 1e-9) << executions;
+  }
+}
