@@ -1,0 +1,335 @@
+"""The pure parts of the measurement kit: what sgdsim would simulate, computed the way sgdsim computes it.
+
+measure.py emulates training steps of a sgdsim workload; to be a validation case of the simulator, it must read
+the workload as sgdsim does (src/workload/workload_parser.cpp, SimGrid's unit grammar), give tensors to parameter
+servers as sgdsim does (src/workload/ps_split.cpp), cut gradients into all-reduce units as sgdsim does
+(src/workload/grad_units.cpp) and define step times as sgdsim does (src/sim/simulation.cpp summarize()). These are
+kept here, free of torch and of any I/O but reading the workload file, so that tests/measure/test_plan.py checks
+them without root, network or torch.
+"""
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+# SimGrid's unit grammar (xbt/parse_units.cpp, SimGrid 3.32). Times have no prefixes; sizes take decimal (k, M,
+# G, ...) and binary (Ki, Mi, ...) prefixes on B (bytes) and b (bits); speeds take decimal prefixes on f.
+# "KB" and "kiB" are not units in SimGrid (sgdsim rejects them), so they are rejected here too.
+_TIME_UNITS = {"w": 7 * 24 * 3600.0, "d": 24 * 3600.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6,
+               "ns": 1e-9, "ps": 1e-12}
+_DECIMAL = ["k", "M", "G", "T", "P", "E", "Z", "Y"]
+_BINARY = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"]
+_LONG_DECIMAL = ["kilo", "mega", "giga", "tera", "peta", "exa", "zeta", "yotta"]
+
+
+def _scaled(unit, value, prefixes, mult):
+    table = {unit: value}
+    for p in prefixes:
+        value *= mult
+        table[p + unit] = value
+    return table
+
+
+_SIZE_UNITS = {}
+for _unit, _value in (("b", 0.125), ("B", 1.0)):
+    _SIZE_UNITS.update(_scaled(_unit, _value, _BINARY, 1024.0))
+    _SIZE_UNITS.update(_scaled(_unit, _value, _DECIMAL, 1000.0))
+_SPEED_UNITS = dict(_scaled("f", 1.0, _DECIMAL, 1000.0))
+_SPEED_UNITS.update(_scaled("flops", 1.0, _LONG_DECIMAL, 1000.0))
+_UNITS = {"time": _TIME_UNITS, "size": _SIZE_UNITS, "speed": _SPEED_UNITS}
+_VALID = {"time": "ns, us, ms, s, m, h", "size": "B, kB, MB, GB, TB, KiB, MiB, GiB, TiB",
+          "speed": "f, kf, Mf, Gf, Tf, Pf"}
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_quantity(text, kind):
+    """A SimGrid quantity ("1.5ms", "37632B", "15.7Tf") in seconds, bytes or flop/s, with sgdsim's checks
+    (src/common/units.cpp): a unit is required except for 0; negative, empty and spaced values are errors.
+    Raises ValueError with the reason."""
+    if kind not in _UNITS:
+        raise ValueError(f"unknown kind of quantity '{kind}'")
+    if not text:
+        raise ValueError(f"'{text}' is empty")
+    if " " in text or "\t" in text:
+        raise ValueError(f"'{text}' contains a space (write the unit right after the number; use {_VALID[kind]})")
+    if not text[-1].isalpha():
+        m = _NUMBER.fullmatch(text)
+        if m and float(text) == 0.0:
+            return 0.0
+        raise ValueError(f"'{text}' has no unit (use {_VALID[kind]})")
+    m = _NUMBER.match(text)
+    if not m:
+        raise ValueError(f"'{text}' is not a number with a unit (use {_VALID[kind]})")
+    unit = text[m.end():]
+    if unit not in _UNITS[kind]:
+        raise ValueError(f"'{text}' has an unknown unit (use {_VALID[kind]})")
+    value = float(m.group(0)) * _UNITS[kind][unit]
+    if math.isnan(value) or math.isinf(value):
+        raise ValueError(f"'{text}' is not a finite number")
+    if value < 0:
+        raise ValueError(f"'{text}' is negative")
+    return value
+
+
+@dataclass
+class Tensor:
+    name: str
+    bytes: float
+    layer: int
+
+
+@dataclass
+class Layer:
+    name: str
+    samples: list  # [(fwd_s, bwd_s)], one per <sample>, or the fwd/bwd attributes as one sample
+    tensors: list = field(default_factory=list)  # indices into Workload.tensors, in file order
+
+    @property
+    def fwd_s(self):
+        return sum(s[0] for s in self.samples) / len(self.samples)
+
+    @property
+    def bwd_s(self):
+        return sum(s[1] for s in self.samples) / len(self.samples)
+
+
+@dataclass
+class Workload:
+    name: str
+    batch: int
+    device: str
+    reference_speed: float
+    ps_update_s: float
+    layers: list
+    tensors: list
+
+    def model_bytes(self):
+        return sum(t.bytes for t in self.tensors)
+
+    def layer_bytes(self, layer):
+        return sum(self.tensors[t].bytes for t in self.layers[layer].tensors)
+
+
+class WorkloadError(ValueError):
+    """A workload file sgdsim would refuse: the message names the file, the element and the field."""
+
+
+def parse_workload(path):
+    """Reads a sgdsim workload file with the same rules as src/workload/workload_parser.cpp."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        # pugixml (sgdsim's parser) accepts "--" inside comments, which the XML standard and expat do not (the
+        # catalog's headers quote command lines): comments are dropped first, keeping their line breaks.
+        text = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+        root = ET.fromstring(text)
+    except (ET.ParseError, OSError, UnicodeDecodeError) as e:
+        raise WorkloadError(f"{path}: {e}") from None
+
+    def fail(elem, what):
+        name = elem.get("name")
+        raise WorkloadError(f"{path}: <{elem.tag}{f' name={name!r}' if name else ''}>: {what}")
+
+    def check(elem, attributes, children):
+        for a in elem.attrib:
+            if a not in attributes:
+                fail(elem, f"unknown attribute '{a}'")
+        for c in elem:
+            if c.tag not in children:
+                fail(elem, f"unknown element <{c.tag}>")
+
+    def required(elem, attr):
+        if attr not in elem.attrib:
+            fail(elem, f"missing attribute '{attr}'")
+        return elem.get(attr)
+
+    def quantity(elem, attr, kind):
+        try:
+            return parse_quantity(required(elem, attr), kind)
+        except ValueError as e:
+            fail(elem, f"attribute '{attr}': {e}")
+
+    if root.tag != "workload":
+        raise WorkloadError(f"{path}: the root element is <{root.tag}>, expected <workload>")
+    check(root, {"name", "batch", "device", "reference_speed", "ps_update"}, {"layer"})
+    try:
+        batch = int(required(root, "batch"))
+    except ValueError:
+        fail(root, f"attribute 'batch': '{root.get('batch')}' is not an integer")
+    if not 1 <= batch <= 1 << 20:
+        fail(root, f"attribute 'batch': {batch} is out of range [1, {1 << 20}]")
+    speed = quantity(root, "reference_speed", "speed")
+    if speed <= 0:
+        fail(root, "attribute 'reference_speed': must be positive")
+    wl = Workload(name=required(root, "name"), batch=batch, device=required(root, "device"), reference_speed=speed,
+                  ps_update_s=quantity(root, "ps_update", "time") if "ps_update" in root.attrib else 0.0,
+                  layers=[], tensors=[])
+    layer_names, tensor_names = set(), set()
+    for xl in root.findall("layer"):
+        check(xl, {"name", "fwd", "bwd"}, {"tensor", "sample"})
+        name = required(xl, "name")
+        if name in layer_names:
+            fail(xl, "duplicate layer name")
+        layer_names.add(name)
+        samples = []
+        for xs in xl.findall("sample"):
+            check(xs, {"fwd", "bwd"}, set())
+            samples.append((quantity(xs, "fwd", "time"), quantity(xs, "bwd", "time")))
+        has_times = "fwd" in xl.attrib or "bwd" in xl.attrib
+        if has_times and samples:
+            fail(xl, "give either the attributes 'fwd' and 'bwd' or <sample> elements, not both")
+        if not has_times and not samples:
+            fail(xl, "missing attribute 'fwd' (or <sample fwd=... bwd=...> elements)")
+        if has_times:
+            samples.append((quantity(xl, "fwd", "time"), quantity(xl, "bwd", "time")))
+        layer = Layer(name=name, samples=samples)
+        for xt in xl.findall("tensor"):
+            check(xt, {"name", "size"}, set())
+            tname = required(xt, "name")
+            if tname in tensor_names:
+                fail(xt, "duplicate tensor name")
+            tensor_names.add(tname)
+            size = quantity(xt, "size", "size")
+            if size < 1:
+                fail(xt, "attribute 'size': must be at least 1 byte")
+            layer.tensors.append(len(wl.tensors))
+            wl.tensors.append(Tensor(name=tname, bytes=size, layer=len(wl.layers)))
+        wl.layers.append(layer)
+    if not wl.layers:
+        fail(root, "the model is empty (no <layer>)")
+    if not wl.tensors:
+        fail(root, "the model has no parameter tensors (no <tensor> in any <layer>)")
+    return wl
+
+
+def split_round_robin(n_tensors, n_ps):
+    """Tensor i goes to PS i mod M, in forward order (src/workload/ps_split.cpp, --ps-split round-robin)."""
+    return [t % n_ps for t in range(n_tensors)]
+
+
+def split_balanced(wl, n_ps):
+    """--ps-split balanced: the largest remaining tensor (ties: forward order) to the least loaded PS (ties: the
+    lowest rank), as src/workload/ps_split.cpp does."""
+    order = sorted(range(len(wl.tensors)), key=lambda t: -wl.tensors[t].bytes)  # stable: ties keep forward order
+    load = [0.0] * n_ps
+    owner = [0] * len(wl.tensors)
+    for t in order:
+        least = load.index(min(load))
+        owner[t] = least
+        load[least] += wl.tensors[t].bytes
+    return owner
+
+
+def ps_shards(owner, n_ps):
+    """Each PS's tensors in forward order: the order in which it sends parameters to a worker."""
+    return [[t for t, p in enumerate(owner) if p == ps] for ps in range(n_ps)]
+
+
+def uplink_order(wl, owner, ps):
+    """The order in which a worker sends PS `ps` its gradients: layers backward, each layer's tensors reversed
+    (src/sim/worker.cpp queues them so after each layer's backward)."""
+    return [t for layer in reversed(wl.layers) for t in reversed(layer.tensors) if owner[t] == ps]
+
+
+@dataclass
+class GradUnit:
+    """One all-reduce of a step: `tensors` (in the order they join it), `bytes` in all, ready once the backward
+    of layer `ready_layer` is done."""
+    tensors: list
+    bytes: float
+    ready_layer: int
+
+
+DDP_BUCKET_BYTES = 25 * 1024 * 1024      # torch.nn.parallel.DistributedDataParallel(bucket_cap_mb=25)
+DDP_FIRST_BUCKET_BYTES = 1024 * 1024     # torch.distributed._DEFAULT_FIRST_BUCKET_BYTES (torch 1.13)
+
+
+def grad_units(wl, granularity, bucket_bytes=DDP_BUCKET_BYTES, first_bucket_bytes=DDP_FIRST_BUCKET_BYTES):
+    """The all-reduces of one step in launch (backward) order, as src/workload/grad_units.cpp plans them.
+
+    tensor: one per tensor, each layer's tensors reversed (as autograd produces them). layer: one per layer with
+    parameters, its tensors in one flat buffer. ddp: PyTorch DDP's buckets as its Reducer rebuilds them after the
+    first iteration (torch 1.13 reducer.cpp rebuild_buckets / compute_bucket_assignment_by_size): tensors in the
+    order their gradients become ready join the current bucket, which closes once it holds at least its limit;
+    the first bucket's limit is 1 MiB, every later one 25 MiB. (In its first iteration, DDP with
+    find_unused_parameters=False all-reduces one bucket of everything; the warm-up steps cover it.)
+    """
+    units = []
+    if granularity == "layer":
+        for l in range(len(wl.layers) - 1, -1, -1):
+            if wl.layer_bytes(l) > 0:
+                units.append(GradUnit(list(reversed(wl.layers[l].tensors)), wl.layer_bytes(l), l))
+        return units
+    if granularity not in ("tensor", "ddp"):
+        raise ValueError(f"granularity '{granularity}': expected tensor, layer or ddp")
+    bucket = GradUnit([], 0.0, 0)
+    limit = first_bucket_bytes
+    for l in range(len(wl.layers) - 1, -1, -1):
+        for t in reversed(wl.layers[l].tensors):
+            size = wl.tensors[t].bytes
+            if granularity == "tensor":
+                units.append(GradUnit([t], size, l))
+                continue
+            bucket.tensors.append(t)
+            bucket.bytes += size
+            bucket.ready_layer = l
+            if bucket.bytes >= limit:
+                units.append(bucket)
+                bucket = GradUnit([], 0.0, 0)
+                limit = bucket_bytes
+    if bucket.bytes > 0:
+        units.append(bucket)
+    return units
+
+
+def elements(nbytes):
+    """float32 elements that carry `nbytes` (at least 1): the kit moves float32 tensors of bytes / 4 elements."""
+    return max(1, int(round(nbytes / 4)))
+
+
+def mean(values):
+    return sum(values) / len(values) if values else float("nan")
+
+
+def std(values):
+    """Population standard deviation, as sgdsim's std_of."""
+    if not values:
+        return float("nan")
+    m = mean(values)
+    return math.sqrt(sum((v - m) ** 2 for v in values) / len(values))
+
+
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    if n == 0:
+        return float("nan")
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def step_times(step_ends, start, warmup, steps):
+    """A worker's measured step times as sgdsim defines them (src/sim/simulation.cpp summarize()): step s lasts
+    from the end of step s-1 (or the start) to its own end; steps warmup .. warmup+steps-1 are measured."""
+    out = []
+    for s in range(warmup, warmup + steps):
+        begin = start if s == 0 else step_ends[s - 1]
+        out.append(step_ends[s] - begin)
+    return out
+
+
+def summarize(per_worker_steps, batch):
+    """sgdsim's figures from each worker's measured step times: the step time is the mean over workers of each
+    worker's mean step time; the throughput the sum over workers of batch / that worker's mean step time; std,
+    min and max over every measured step of every worker."""
+    means = [mean(s) for s in per_worker_steps]
+    every = [t for s in per_worker_steps for t in s]
+    return {
+        "step_time_mean_s": mean(means),
+        "step_time_std_s": std(every),
+        "step_time_min_s": min(every),
+        "step_time_max_s": max(every),
+        "throughput_examples_per_s": sum(batch / m for m in means),
+        "per_worker_step_time_mean_s": means,
+        "per_worker_step_time_std_s": [std(s) for s in per_worker_steps],
+    }
