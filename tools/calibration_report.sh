@@ -1,11 +1,11 @@
 #!/bin/sh
 # Runs `sgdsim calibrate` on the measured AWS p3.2xlarge collectives (NCCL and Gloo; p2p and all-reduce, unshaped
 # network) and on PerfEstimator's VGG13 all-reduce table, and writes the report to docs/calibration.md.
-# Usage: tools/calibration_report.sh [build-dir]   (../shared/validation must be beside the repository)
+# Usage: tools/calibration_report.sh [build-dir]   (the measurements are in validation/sources/, see their SOURCE.md)
 set -eu
 cd "$(dirname "$0")/.."
 sgdsim=${1:-build}/src/sgdsim
-v=../shared/validation
+v=validation/sources
 aws=$v/aws-p3-collectives-tc-cluster-setting/collectives_aws_tc.csv
 out=docs/calibration.md
 tmp=$out.tmp

@@ -51,7 +51,9 @@ DEVICES = {
 # reach 60-80% of the peak bandwidth).
 MEMORY_EFFICIENCY = 0.7
 
-V = "../shared/validation/"
+# Where the cited measurements are, relative to the repository root (each folder has a SOURCE.md).
+WS = "workloads/sources/"
+VS = "validation/sources/"
 # Measured single-device FP32 training throughput (examples/s): (model, device) -> list of
 # (examples/s, batch, role, source). role "reference": calibrates the device's R_compute for every model without
 # a measurement of its own; any other row calibrates its own (model, device) pair (the first one listed), and
@@ -59,8 +61,8 @@ V = "../shared/validation/"
 MEASUREMENTS = {
     ("resnet50", "V100"): [
         (367.0, 256, "reference", "NVIDIA DeepLearningExamples ResNet-50 v1.5 PyTorch README (commit 291f0d02), DGX-1 "
-         "V100 16GB, 1 GPU, FP32, 367 img/s (" + V + "nvidia-deeplearningexamples-rn50-pytorch)"),
-        (432.0, 192, "model", "Lambda tf_cnn_benchmarks, V100 32GB, 1 GPU, fp32, batch 192 (" + V +
+         "V100 16GB, 1 GPU, FP32, 367 img/s (" + WS + "nvidia-deeplearningexamples-rn50-pytorch)"),
+        (432.0, 192, "model", "Lambda tf_cnn_benchmarks, V100 32GB, 1 GPU, fp32, batch 192 (" + WS +
          "lambda-tf-benchmark)"),
     ],
     ("alexnet", "V100"): [(5132.0, 1536, "model", "Lambda tf_cnn_benchmarks, V100 32GB, fp32, batch 1536")],
@@ -68,7 +70,7 @@ MEASUREMENTS = {
     ("resnet152", "V100"): [(167.0, 96, "model", "Lambda tf_cnn_benchmarks, V100 32GB, fp32, batch 96")],
     ("vgg16", "V100"): [(249.0, 192, "model", "Lambda tf_cnn_benchmarks, V100 32GB, fp32, batch 192")],
     ("resnet50", "GTX1080Ti"): [
-        (209.0, 64, "reference", "Lambda tf_cnn_benchmarks, GTX 1080 Ti, 1 GPU, fp32, batch 64 (" + V +
+        (209.0, 64, "reference", "Lambda tf_cnn_benchmarks, GTX 1080 Ti, 1 GPU, fp32, batch 64 (" + WS +
          "lambda-tf-benchmark)")],
     ("alexnet", "GTX1080Ti"): [(2636.0, 512, "model", "Lambda tf_cnn_benchmarks, GTX 1080 Ti, fp32, batch 512")],
     ("inception_v3", "GTX1080Ti"): [(131.0, 64, "model", "Lambda tf_cnn_benchmarks, GTX 1080 Ti, fp32, batch 64")],
@@ -76,10 +78,10 @@ MEASUREMENTS = {
     ("vgg16", "GTX1080Ti"): [(125.0, 56, "model", "Lambda tf_cnn_benchmarks, GTX 1080 Ti, fp32, batch 56")],
     ("vgg13", "GTX1080Ti"): [
         (5.040 * 32, 32, "model", "PerfEstimator Table I: single-node VGG13 on a GTX 1080 Ti, MXNet 1.6, batch 32, "
-         "5.040 batch/s (" + V + "perfestimator-vgg13)")],
+         "5.040 batch/s (" + VS + "perfestimator-vgg13)")],
     ("resnet50", "K80"): [
         (51.9, 64, "reference", "TensorFlow benchmarks (May 2017), GCE n1-standard-32-k80x8, 1 GPU, synthetic, "
-         "batch 64 (" + V + "tensorflow-benchmarks-2017)")],
+         "batch 64 (" + VS + "tensorflow-benchmarks-2017)")],
     ("inception_v3", "K80"): [(30.5, 64, "model", "TensorFlow benchmarks 2017, GCE K80, 1 GPU, batch 64")],
     ("resnet152", "K80"): [(20.0, 32, "model", "TensorFlow benchmarks 2017, GCE K80, 1 GPU, batch 32")],
     ("alexnet", "K80"): [(656.0, 512, "model", "TensorFlow benchmarks 2017, GCE K80, 1 GPU, batch 512")],
@@ -91,7 +93,7 @@ DERIVED_REFERENCE = {
     # the T4/V100 FP32 inference ratio at batch 32 from the same NVIDIA README: 420 / 1127.
     "T4": ("resnet50", 367.0 * 420.0 / 1127.0,
            "no measured T4 training throughput in the sources; derived: V100 ResNet-50 training 367 img/s x T4/V100 "
-           "FP32 inference at batch 32 (420 / 1127 img/s, " + V + "nvidia-deeplearningexamples-rn50-pytorch)"),
+           "FP32 inference at batch 32 (420 / 1127 img/s, " + WS + "nvidia-deeplearningexamples-rn50-pytorch)"),
     # E5-2630 v3: no CPU training figure exists in the sources. Assumed: 25% of the FP32 peak sustained on
     # ResNet-50 (PyTorch CPU training with oneDNN typically sustains 20-35% of peak on AVX2 Xeons): an assumption
     # to replace with a profile (tools/profile_workload.py) of the real machine.
