@@ -75,7 +75,7 @@ TEST(GeneratedPlatform, FatTreeRoutesAcrossLeavesThroughFourLinks)
 
 TEST(GeneratedPlatform, MultiGpuNodesShareANicWithAPerFlowCap)
 {
-  // ../shared/validation/li22-facts fact 4 on a generated p3.16xlarge-like platform: 3 nodes of 8 GPUs, 25 Gbps
+  // validation/sources/li22-facts fact 4 on a generated p3.16xlarge-like platform: 3 nodes of 8 GPUs, 25 Gbps
   // NICs, 10 Gbps per flow. The PS takes node-0; workers fill node-1's GPUs. One 100 MB tensor, no compute:
   // K = 1 and 2: each flow at 10 Gbps: 2 x 100 MB / 1.25 GB/s = 0.16 s; K = 3: the node's NIC is shared,
   // 25 Gbps / 3 per flow: 2 x 100 MB / (3.125 GB/s / 3) = 0.192 s.

@@ -11,7 +11,7 @@ using tiny::scenario;
 
 TEST(PsScenario, PerFlowCapKeepsDownlinkTimeForOneAndTwoWorkers)
 {
-  // ../shared/validation/li22-facts fact 4 (p3.16xlarge): a 25 Gbps NIC whose single flows are capped at 10 Gbps.
+  // validation/sources/li22-facts fact 4 (p3.16xlarge): a 25 Gbps NIC whose single flows are capped at 10 Gbps.
   // Platform: h0 (PS) and h1..h3 (workers), 25 Gbps full-duplex NICs, a 10 Gbps FATPIPE link on every route.
   // Workload: one 100 MB tensor, no compute, no update; ps-sync, fair, overlap off: step = downlink + uplink.
   // Expectation: K = 1 and 2: each flow at 10 Gbps = 1.25 GB/s: 2 * 100 MB / 1.25 GB/s = 0.16 s;

@@ -53,8 +53,8 @@ TEST(Catalog, EveryShippedWorkloadParses)
 
 TEST(Catalog, ParameterCountsAreThePublishedOnes)
 {
-  // CNNs: torchvision's own Weights.meta["num_params"] (the params_meta column, copied with the layer tables
-  // from ../shared/validation/torchvision-layer-tables), e.g. ResNet-50 25,557,032 and VGG-16 138,357,544.
+  // CNNs: torchvision's own Weights.meta["num_params"] (the params_meta column, written with the layer tables
+  // of workloads/sources/torchvision), e.g. ResNet-50 25,557,032 and VGG-16 138,357,544.
   std::map<std::string, double> expected;
   for (const auto& row : read_csv(kWorkloads / "sources" / "torchvision" / "summary.csv"))
     expected[row.at("model")] = std::stod(row.at("params_meta"));
