@@ -81,9 +81,9 @@ int main(int argc, char** argv)
       {"ps-async MVA, 2 types x 64 (exact)", [&] { return ps_async_mva(mva_small, 0.6, true).steps_per_s; }},
       {"zeng23, 1024 heterogeneous workers", [&] { return zeng23_step_s(hetero, m / b, m / b); }},
       {"ring eq. 11", [&] { return ring_step_s(k, m, b, wl.compute_s(), 25e-6, 161); }},
-      {"OSF eq. 3-10", [&] { return osf_update_s(layers, osf); }},
-      {"OSF fusion eq. 12-16 (64 MB, 5 ms)", [&] { return osf_fusion_update_s(layers, osf, 64e6, 5e-3); }},
-      {"adaFusion eq. 17", [&] { return osf_fusion_update_s(layers, osf, 64e6, 5e-3, true); }},
+      {"OSF eq. (24)-(29)", [&] { return osf_update_s(layers, osf); }},
+      {"OSF fusion eq. (31)-(35) (64 MB, 5 ms)", [&] { return osf_fusion_update_s(layers, osf, 64e6, 5e-3); }},
+      {"adaFusion eq. (36)", [&] { return osf_fusion_update_s(layers, osf, 64e6, 5e-3, true); }},
       {"PerfEstimator alpha", [&] { return pe_alpha(pipeline, 10e-6); }},
   };
   std::printf("analytic models at K = %d workers, %s (%zu layers, %zu tensors); median of %d runs\n", k,

@@ -14,19 +14,19 @@ double osf_t_update_s(const OsfParams& p, double bytes)
   const double n = p.n_workers;
   if (p.n_workers <= 1)
     return p.delta_s;
-  double t = 2 * (n - 1) / (p.beta_Bps * n) * bytes + p.delta_s; // eq. 7, communication and per-call overhead
+  double t = 2 * (n - 1) / (p.beta_Bps * n) * bytes + p.delta_s; // eq. (24), communication and per-call overhead
   if (p.pi_flops > 0)
-    t += (n - 1) / (n * p.pi_flops * p.bytes_per_param) * bytes; // eq. 7, the reduction's additions
+    t += (n - 1) / (n * p.pi_flops * p.bytes_per_param) * bytes; // eq. (24), the reduction's additions
   return t;
 }
 
 std::function<double(double)> osf_piecewise_update(double a1, double b1, double a2, double b2, double d_thresh_bytes)
 {
-  return [=](double d) { return d < d_thresh_bytes ? a1 * std::log2(d) + b1 : a2 * d + b2; }; // eq. 18
+  return [=](double d) { return d < d_thresh_bytes ? a1 * std::log2(d) + b1 : a2 * d + b2; }; // eq. (37)
 }
 
 namespace {
-// sum_{j=i}^{n-1} t_b^(j), for 1-based i (MODELS.md: the j = i reading of eq. 8).
+// sum_{j=i}^{n-1} t_b^(j), for 1-based i (docs/models.md §7.1: the j = i reading of [OSF22] eq. 8).
 std::vector<double> backward_suffix(const std::vector<OsfLayer>& layers)
 {
   const std::size_t n = layers.size();
@@ -45,21 +45,21 @@ double osf_update_s(const std::vector<OsfLayer>& layers, const OsfParams& p)
   const std::vector<double> bsum = backward_suffix(layers);
   double tau                     = 0; // tau^(n)
   for (std::size_t i = n - 1; i >= 1; i--)
-    tau = std::max(tau + osf_t_update_s(p, layers[i].bytes), bsum[i]); // eq. 8: tau^(i) from tau^(i+1), D^(i+1)
-  return tau + osf_t_update_s(p, layers[0].bytes);                     // eq. 9
+    tau = std::max(tau + osf_t_update_s(p, layers[i].bytes), bsum[i]); // eq. (25): tau^(i) from tau^(i+1), D^(i+1)
+  return tau + osf_t_update_s(p, layers[0].bytes);                     // eq. (26)
 }
 
 double osf_overlap_s(const std::vector<OsfLayer>& layers)
 {
   double t = 0;
   for (std::size_t i = 0; i + 1 < layers.size(); i++)
-    t += layers[i].bwd_s; // eq. 10: layers 1..n-1
+    t += layers[i].bwd_s; // eq. (27): layers 1..n-1
   return t;
 }
 
 double osf_factor(double t_comp_s, double t_update_s, double t_overlap_s)
 {
-  return t_comp_s / (t_comp_s + t_update_s - t_overlap_s); // eq. 3
+  return t_comp_s / (t_comp_s + t_update_s - t_overlap_s); // eq. (28)
 }
 
 double osf_fusion_update_s(const std::vector<OsfLayer>& layers, const OsfParams& p, double buffer_bytes,
@@ -71,12 +71,12 @@ double osf_fusion_update_s(const std::vector<OsfLayer>& layers, const OsfParams&
   auto d  = [&](std::size_t i) { return layers[i - 1].bytes; }; // D^(i), 1-based
   auto tb = [&](std::size_t i) { return layers[i - 1].bwd_s; };
   std::vector<double> buf(n + 2, 0.0), fused(n + 2, 0.0), wait(n + 2, 0.0);
-  std::vector<char> ada_restart(n + 2, 0); // layer i started a new buffer because eq. 17 said fusing does not pay
+  std::vector<char> ada_restart(n + 2, 0); // layer i started a new buffer because eq. (36) said fusing does not pay
   for (std::size_t i = n; i >= 1; i--) {
-    // Eq. 12: the buffer after layer i's backward.
+    // Eq. (31): the buffer after layer i's backward.
     bool restart = i == n || buf[i + 1] + d(i) > buffer_bytes || tb(i) >= timeout_s;
     if (!restart && adaptive) {
-      // Eq. 17: fuse only if sending together beats sending apart (t_wait^(i) as in eq. 14, computed below
+      // Eq. (36): fuse only if sending together beats sending apart (t_wait^(i) as in eq. (33), computed below
       // from quantities known at this point).
       double w = 0;
       if (i > 1 && tb(i - 1) > timeout_s)
@@ -89,11 +89,11 @@ double osf_fusion_update_s(const std::vector<OsfLayer>& layers, const OsfParams&
     buf[i] = restart ? d(i) : buf[i + 1] + d(i);
   }
   for (std::size_t i = n; i >= 1; i--) {
-    // Eq. 13: the buffer is sent after layer i (F^(i)) or kept.
+    // Eq. (32): the buffer is sent after layer i (F^(i)) or kept.
     // ... and with adaFusion, when layer i-1 starts a new buffer, this one goes (else its bytes would be lost).
     bool send = i == 1 || tb(i) > timeout_s || buf[i] + d(i - 1) > buffer_bytes || ada_restart[i - 1];
     fused[i]  = send ? buf[i] : 0;
-    // Eq. 14: how long the sender waits after layer i's backward.
+    // Eq. (33): how long the sender waits after layer i's backward.
     if (i > 1 && tb(i - 1) > timeout_s)
       wait[i] = timeout_s;
     else if (i > 1 && buf[i] + d(i - 1) > buffer_bytes)
@@ -104,8 +104,8 @@ double osf_fusion_update_s(const std::vector<OsfLayer>& layers, const OsfParams&
   const std::vector<double> bsum = backward_suffix(layers);
   double tau                     = 0;
   for (std::size_t i = n - 1; i >= 1; i--)
-    tau = std::max(tau + wait[i + 1] + osf_t_update_s(p, fused[i + 1]), bsum[i]); // eq. 15
-  return tau + osf_t_update_s(p, fused[1]);                                       // eq. 16
+    tau = std::max(tau + wait[i + 1] + osf_t_update_s(p, fused[i + 1]), bsum[i]); // eq. (34)
+  return tau + osf_t_update_s(p, fused[1]);                                       // eq. (35)
 }
 
 double csf_factor(double t_comp_s, double total_bytes, const OsfParams& p)

@@ -1,4 +1,4 @@
-// The pipeline scaling factor of PerfEstimator (MODELS.md §8, [PE]).
+// The pipeline scaling factor of PerfEstimator (docs/models.md §8, [PE]).
 #pragma once
 
 #include <vector>
@@ -12,11 +12,11 @@ struct PipelineLayer {
 };
 
 /** Builds the pipeline of one iteration: forwards in order, backwards in reverse, each layer's negotiation and
- *  all-reduce after its backward, all-reduces serialized on one port. Returns
+ *  all-reduce after its backward, all-reduces serialized on one port. Returns eq. (38):
  *  alpha = (bp_end(l1) - fp_start(l1)) / (allreduce_end(l1) - fp_start(l1)), with l1 the first layer. */
 double pe_alpha(const std::vector<PipelineLayer>& layers, double negotiation_s);
 
-/** p_n = p_1 * n * alpha. */
+/** Eq. (39): p_n = p_1 * n * alpha. */
 inline double pe_throughput(double single_throughput, int n_workers, double alpha)
 {
   return single_throughput * n_workers * alpha;

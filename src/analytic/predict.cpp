@@ -44,7 +44,7 @@ Prediction sync_row(const char* model, const char* equation, int k, int batch, d
   return Prediction{model, equation, k * batch / step_s, step_s};
 }
 
-// Ring all-reduce (MODELS.md §3, §7, §8 and §4's ALL_REDUCE sharing). B is a worker's NIC (the route from worker 0
+// Ring all-reduce (docs/models.md §3, §7, §8 and §4's ALL_REDUCE sharing). B is a worker's NIC (the route from worker 0
 // to worker 1); the per-message latency alpha is that route's latency; the slowest worker sets the pace.
 std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector<double>& ratio)
 {
@@ -76,15 +76,14 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
     // Rabenseifner: the same bytes as the ring (2(K-1)/K M per worker and direction) in 2 log2(K) messages per call.
     const double hd = t_f + t_b + ring_allreduce_s(k, m, b) + calls * 2.0 * std::log2(k) * alpha +
                       calls * sc.allreduce_overhead_s + wl.ps_update_s;
-    out.push_back(
-        sync_row("halving-doubling", "MODELS.md §3 eq. 11 with 2 log2(K) messages per call", k, wl.batch, hd));
+    out.push_back(sync_row("halving-doubling", "models.md §3 eq. (14)", k, wl.batch, hd));
     return out;
   }
   if (sc.collective != Collective::RING)
-    return out; // tree and hierarchical: no model of MODELS.md applies
-  // Eq. 11 with its latency-aware term for `calls` all-reduce calls, without overlap.
+    return out; // tree and hierarchical: no analytic model (docs/models.md §3.3)
+  // Eq. (13): eq. (11) with its latency-aware term for `calls` all-reduce calls, without overlap.
   const double eq11 = ring_step_s(k, m, b, t_f + t_b, alpha, calls) + calls * sc.allreduce_overhead_s + wl.ps_update_s;
-  out.push_back(sync_row("ring-eq11", "MODELS.md §3 eq. 11 [LI22], latency-aware", k, wl.batch, eq11));
+  out.push_back(sync_row("ring-eq11", "models.md §3 eq. (11), (13) [LI22]", k, wl.batch, eq11));
   if (sc.overlap) {
     OsfParams p;
     p.n_workers              = k;
@@ -94,20 +93,20 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
     const double t_update    = sc.fusion_buffer_bytes > 0 ? osf_fusion_update_s(layers, p, sc.fusion_buffer_bytes,
                                                                                 sc.fusion_timeout_s, sc.ada_fusion)
                                                           : osf_update_s(layers, p);
-    // The OSF's step: T_comp + T_update - T_overlap (eq. 3), so that throughput = N * OSF * b / T_comp.
+    // The OSF's step: T_comp + T_update - T_overlap (eq. (28)-(29)), so that throughput = N * OSF * b / T_comp.
     const double osf_step = t_comp + t_update - osf_overlap_s(layers);
     out.push_back(sync_row(sc.fusion_buffer_bytes <= 0 ? "osf"
                            : sc.ada_fusion             ? "osf-adafusion"
                                                        : "osf-fusion",
-                           sc.fusion_buffer_bytes <= 0 ? "MODELS.md §7 eq. 3-10 [OSF22]"
-                           : sc.ada_fusion             ? "MODELS.md §7 eq. 3, 12-17 [OSF22]"
-                                                       : "MODELS.md §7 eq. 3, 12-16 [OSF22]",
+                           sc.fusion_buffer_bytes <= 0 ? "models.md §7 eq. (24)-(29) [OSF22]"
+                           : sc.ada_fusion             ? "models.md §7 eq. (28), (31)-(36) [OSF22]"
+                                                       : "models.md §7 eq. (28), (31)-(35) [OSF22]",
                            k, wl.batch, osf_step));
     const double csf_step = single_step / csf_factor(t_comp, m, p);
-    out.push_back(sync_row("csf", "MODELS.md §7 CSF [OSF22]", k, wl.batch, csf_step));
+    out.push_back(sync_row("csf", "models.md §7 eq. (30) [OSF22]", k, wl.batch, csf_step));
     if (sc.fusion_buffer_bytes <= 0) { // [PE] pipelines one all-reduce per gradient: no fusion
       const double alpha_pe = pe_alpha(pipeline, 0);
-      out.push_back(sync_row("perfestimator", "MODELS.md §8 [PE]", k, wl.batch, single_step / alpha_pe));
+      out.push_back(sync_row("perfestimator", "models.md §8 eq. (38)-(39) [PE]", k, wl.batch, single_step / alpha_pe));
     }
   }
   if (k <= in.reference_max_workers) { // Algorithm 1 with ALL_REDUCE sharing: per-tensor all-reduces, no latency
@@ -125,7 +124,7 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
     ref.compute_jitter_cv = sc.compute_jitter_cv;
     const double x        = reference_simulation(ref).throughput_steps_per_s;
     out.push_back(
-        Prediction{"li22-reference-allreduce", "MODELS.md §4 Algorithm 1 [LI22]", x * wl.batch, x > 0 ? k / x : 0});
+        Prediction{"li22-reference-allreduce", "models.md §4 Algorithm 1 [LI22]", x * wl.batch, x > 0 ? k / x : 0});
   }
   return out;
 }
@@ -163,12 +162,12 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     const double all = clients * m / b_k;
     const double one = m / b_1;
     if (!sc.overlap) {
-      out.push_back(sync_row("ps-sync-fair", "MODELS.md §2 eq. 7 [LI22]", k, wl.batch, all + t_f + t_b + all + t_s));
-      out.push_back(sync_row("ps-sync-fcfs", "MODELS.md §2 eq. 8 [LI22]", k, wl.batch, all + t_f + t_b + one + t_s));
-      out.push_back(sync_row("ps-sync-hybrid", "MODELS.md §2 eq. 9 [LI22]", k, wl.batch,
+      out.push_back(sync_row("ps-sync-fair", "models.md §2 eq. (7) [LI22]", k, wl.batch, all + t_f + t_b + all + t_s));
+      out.push_back(sync_row("ps-sync-fcfs", "models.md §2 eq. (8) [LI22]", k, wl.batch, all + t_f + t_b + one + t_s));
+      out.push_back(sync_row("ps-sync-hybrid", "models.md §2 eq. (9) [LI22]", k, wl.batch,
                              all + t_f + t_b + (all + one) / 2 + t_s));
     } else {
-      out.push_back(sync_row("ps-sync-hybrid-overlap", "MODELS.md §2 eq. 10 [LI22]", k, wl.batch,
+      out.push_back(sync_row("ps-sync-hybrid-overlap", "models.md §2 eq. (10) [LI22]", k, wl.batch,
                              std::max(all, t_f) + std::max((all + one) / 2, t_b) + t_s));
     }
     // [ZENG23]: per-worker compute before the first push; pushes and pulls of the whole shard at B.
@@ -182,7 +181,8 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     double zeng = zeng23_step_s(tc, one, one) + t_s;
     if (sc.overlap) // the rest of the backward after the first push overlaps the pushes; it bounds the step
       zeng = std::max(zeng, t_f + t_b + one + t_s);
-    out.push_back(sync_row(sc.overlap ? "zeng23-gpu" : "zeng23-cpu", "MODELS.md §6 [ZENG23]", k, wl.batch, zeng));
+    out.push_back(
+        sync_row(sc.overlap ? "zeng23-gpu" : "zeng23-cpu", "models.md §6 eq. (20)-(23) [ZENG23]", k, wl.batch, zeng));
   } else {
     // Async: MVA with workers grouped by speed (eq. 1-6).
     std::map<double, int> groups;
@@ -197,8 +197,8 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     AsyncMvaResult res = ps_async_mva(mva, in.rho_t, sc.overlap);
     const double x     = res.steps_per_s * g; // a node's step is a step of each of its g GPUs
     out.push_back(Prediction{sc.overlap ? "ps-async-mva-overlap" : "ps-async-mva",
-                             sc.overlap ? "MODELS.md §1 eq. 5-6 [LI22]" : "MODELS.md §1 eq. 5 [LI22]", x * wl.batch,
-                             x > 0 ? k / x : 0});
+                             sc.overlap ? "models.md §1 eq. (1)-(6) [LI22]" : "models.md §1 eq. (1)-(5) [LI22]",
+                             x * wl.batch, x > 0 ? k / x : 0});
   }
 
   // §4: Algorithm 1, with the sharing of the simulation (hybrid: PS and FCFS averaged). One PS only.
@@ -230,7 +230,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     const char* id = sc.sharing == Sharing::HYBRID ? "li22-reference-hybrid"
                      : sc.sharing == Sharing::FAIR ? "li22-reference-ps"
                                                    : "li22-reference-fcfs";
-    out.push_back(Prediction{id, "MODELS.md §4 Algorithm 1 [LI22]", x * wl.batch, x > 0 ? k / x : 0});
+    out.push_back(Prediction{id, "models.md §4 Algorithm 1 [LI22]", x * wl.batch, x > 0 ? k / x : 0});
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// Every applicable analytic model of MODELS.md for one scenario, as Prediction rows (README "Analytic models").
+// Every applicable analytic model of docs/models.md for one scenario, as Prediction rows (README "Analytic models").
 #pragma once
 
 #include "analytic/prediction.hpp"

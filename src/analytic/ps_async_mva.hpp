@@ -1,4 +1,4 @@
-// Asynchronous SGD with parameter servers, coarse model (MODELS.md §1, [LI22] §2.1): a closed queueing network
+// Asynchronous SGD with parameter servers, coarse model (docs/models.md §1, [LI22] §2.1): a closed queueing network
 // solved by mean value analysis. Workers with identical service times are grouped into one class per type, so the
 // exact recursion runs over prod_t (K_t + 1) states; beyond `max_states` the Bard-Schweitzer approximation is used.
 #pragma once

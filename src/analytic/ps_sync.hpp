@@ -1,4 +1,4 @@
-// Synchronous SGD with one parameter server, coarse model (MODELS.md §2, [LI22] §3.1.1). Pure functions.
+// Synchronous SGD with one parameter server, coarse model (docs/models.md §2, [LI22] §3.1.1). Pure functions.
 #pragma once
 
 namespace sgdsim {

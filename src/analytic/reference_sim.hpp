@@ -1,4 +1,4 @@
-// The fine-grained reference simulation of [LI22] §2.2, Algorithm 1 (MODELS.md §4): a discrete-event replay of
+// The fine-grained reference simulation of [LI22] §2.2, Algorithm 1 (docs/models.md §4): a discrete-event replay of
 // each worker's per-layer DAG with an idealized network (one shared downlink and one shared uplink at the PS),
 // independent of SimGrid. Cross-checks the SimGrid simulation in its ideal limits.
 #pragma once

@@ -73,7 +73,7 @@ po::options_description scenario_options()
     ("fusion-cycle", po::value<std::string>(), "ring: Horovod's name for --fusion-timeout (give one of the two)")
     ("message-overhead", po::value<std::string>(),
      "ring: fixed cost of each message of a collective, paid by its sender, e.g. 20us (default 0)")
-    ("ada-fusion", "ring: adaFusion, fuse a layer only if MODELS.md eq. 17 says it pays (needs --fusion-buffer)")
+    ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
@@ -90,9 +90,10 @@ po::options_description scenario_options()
     ("log", po::value<std::vector<std::string>>()->composing(),
      "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug)")
     ("rho-t", po::value<double>()->default_value(0.6, "0.6"),
-     "analytic: threshold of the async hybrid model (MODELS.md eq. 5); [LI22]: 0.5 on 1 Gbps CPU clusters, 0.6 on AWS")
+     "analytic: threshold of the async hybrid model (docs/models.md eq. (5)); [LI22]: 0.5 on 1 Gbps CPU clusters, "
+     "0.6 on AWS")
     ("tensor-overhead", po::value<std::string>()->default_value("0"),
-     "analytic: fixed cost c after each tensor's reception, e.g. 50us ([LI20], MODELS.md §5)")
+     "analytic: fixed cost c after each tensor's reception, e.g. 50us ([LI20], docs/models.md §5)")
     ("tensor-overhead-per-byte", po::value<std::string>()->default_value("0"),
      "analytic: cost a per byte after each tensor's reception, as a time per byte, e.g. 0.1ns ([LI20])");
   // clang-format on

@@ -174,10 +174,11 @@ int calibrate_command(const std::vector<std::string>& args)
   std::ostringstream o;
   o << "calibration of " << measurements << " (" << kind_word << ", " << m.size() << " measurements)\n";
   o << "  model      "
-    << (kind == CommKind::P2P ? "T = bytes / B + c"
-                              : (f.alpha_separable ? "T = 2(K-1)/K bytes / B + 2(K-1) alpha + c (MODELS.md eq. 11)"
-                                                   : "T = 2(K-1)/K bytes / B + c (one node count: c holds the "
-                                                     "per-message latencies too)"))
+    << (kind == CommKind::P2P
+            ? "T = bytes / B + c"
+            : (f.alpha_separable ? "T = 2(K-1)/K bytes / B + 2(K-1) alpha + c (docs/models.md eq. (41))"
+                                 : "T = 2(K-1)/K bytes / B + c (one node count: c holds the "
+                                   "per-message latencies too)"))
     << "\n";
   o << "  B          " << fmt("%.4g", f.bandwidth_Bps * 8 / 1e9) << " Gbps (" << fmt("%.4g", f.bandwidth_Bps / 1e6)
     << " MB/s)\n";
@@ -188,11 +189,11 @@ int calibrate_command(const std::vector<std::string>& args)
   for (const std::string& z : f.fixed_at_zero)
     o << "  (" << z << " fixed at 0: the unconstrained fit made it negative, which no network does)\n";
   if (f.has_piecewise)
-    o << "  eq. 18     " << fmt("%.4g", f.a1) << " log2(D) + " << fmt("%.4g", f.b1) << " s below "
+    o << "  eq. (37)   " << fmt("%.4g", f.a1) << " log2(D) + " << fmt("%.4g", f.b1) << " s below "
       << fmt("%.4g", f.threshold_bytes) << " bytes, " << fmt("%.4g", f.a2) << " D + " << fmt("%.4g", f.b2)
       << " s from there on\n";
   o << "\n  line  nodes          bytes   measured s     linear s    error"
-    << (f.has_piecewise ? "   eq. 18 s    error" : "") << "\n";
+    << (f.has_piecewise ? "   eq. (37) s    error" : "") << "\n";
   double sum = 0, worst = 0, sum_pw = 0, worst_pw = 0;
   for (std::size_t i = 0; i < m.size(); i++) {
     double e = (f.linear_s[i] - m[i].time_s) / m[i].time_s;
@@ -214,7 +215,7 @@ int calibrate_command(const std::vector<std::string>& args)
   o << "\n  linear: mean |error| " << fmt("%.2f", 100 * sum / m.size()) << "%, max " << fmt("%.2f", 100 * worst)
     << "%\n";
   if (f.has_piecewise)
-    o << "  eq. 18: mean |error| " << fmt("%.2f", 100 * sum_pw / m.size()) << "%, max " << fmt("%.2f", 100 * worst_pw)
+    o << "  eq. (37): mean |error| " << fmt("%.2f", 100 * sum_pw / m.size()) << "%, max " << fmt("%.2f", 100 * worst_pw)
       << "%\n";
   std::cout << o.str();
 

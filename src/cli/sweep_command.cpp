@@ -47,7 +47,7 @@ constexpr const char* kHelp =
     "  --emit-jobs FILE     write the point command lines to FILE (one per line, for GNU parallel or a Slurm job\n"
     "                       array) instead of running them; then `sgdsim sweep --merge --out DIR`\n"
     "  --merge              build sweep.csv and sweep.svg from the plan and the points' JSON files in DIR\n"
-    "  --plot-models LIST   analytic model ids drawn dashed (default: each architecture's MODELS.md model)\n"
+    "  --plot-models LIST   analytic model ids drawn dashed (default: each architecture's docs/models.md model)\n"
     "  -h, --help           this help\n"
     "\n"
     "Every other option goes to each point's `sgdsim run` unchanged (see `sgdsim run --help`), except the\n"

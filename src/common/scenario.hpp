@@ -42,14 +42,14 @@ struct Scenario {
    *  time, not at once (0: at once, exact). Releases that fall in one quantum then start together and share one
    *  simulation event; README "Release quantum" gives the speed gained and the change of the results. */
   double release_quantum_s = 0;
-  // Decentralized (ring) options, MODELS.md §3 and §7.
+  // Decentralized (ring) options, docs/models.md §3 and §7.
   Collective collective       = Collective::RING;
   int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads
   int pipeline_chunks         = 1; // tree: the buffer is pipelined through the tree in this many chunks
   RingMode ring_mode          = RingMode::STEPS;
   double fusion_buffer_bytes  = 0;     // Q; 0: no fusion (one all-reduce per layer with gradients)
   double fusion_timeout_s     = 5e-3;  // Horovod's cycle time default (5 ms)
-  bool ada_fusion             = false; // fuse a layer only if MODELS.md eq. 17 says it pays
+  bool ada_fusion             = false; // fuse a layer only if docs/models.md eq. (36) says it pays
   double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
   double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
   double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter

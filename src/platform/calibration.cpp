@@ -60,7 +60,8 @@ std::vector<double> relative_weights(const std::vector<CommMeasurement>& m)
   return w;
 }
 
-// Bytes each rank sends per byte of the buffer in a ring all-reduce, and the messages it sends (MODELS.md eq. 11).
+// Bytes each rank sends per byte of the buffer in a ring all-reduce, and the messages it sends (docs/models.md eq.
+// (41)).
 double ring_factor(int k)
 {
   return k > 1 ? 2.0 * (k - 1) / k : 1.0;
@@ -132,7 +133,7 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
     f.linear_s.push_back(factor * x.bytes * s_per_byte + msgs * f.alpha_s + f.call_s);
   }
 
-  // Eq. 18 on sizes alone (one node count): try every threshold with two or more points on each side.
+  // Eq. (37) on sizes alone (one node count): try every threshold with two or more points on each side.
   if (node_counts.size() == 1) {
     std::vector<double> sorted(sizes.begin(), sizes.end());
     double best = INFINITY;

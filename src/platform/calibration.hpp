@@ -1,5 +1,5 @@
 // `sgdsim calibrate` (README "Calibration"): fits the network's effective bandwidth, latency and per-call
-// overhead, and MODELS.md eq. 18's piecewise cost, to measured transfer or all-reduce times. Pure functions.
+// overhead, and docs/models.md eq. (37)'s piecewise cost, to measured transfer or all-reduce times. Pure functions.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ enum class CommKind { P2P, ALLREDUCE };
 
 struct CalibrationFit {
   CommKind kind = CommKind::P2P;
-  // Linear model. p2p: T = bytes / B + c. allreduce (ring, MODELS.md eq. 11): T = 2(K-1)/K bytes / B +
+  // Linear model. p2p: T = bytes / B + c. allreduce (ring, docs/models.md eq. (41)): T = 2(K-1)/K bytes / B +
   // 2(K-1) alpha + c.
   double bandwidth_Bps = 0;
   double alpha_s       = 0;               // per message (allreduce with several node counts; else 0)
@@ -26,7 +26,7 @@ struct CalibrationFit {
   bool alpha_separable = false;           // false when every row has one node count: then c holds 2(K-1) alpha too
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
   std::vector<double> linear_s;           // the fitted time of each measurement
-  // Eq. 18: a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes); fitted only with at least
+  // Eq. (37): a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes); fitted only with at least
   // two measurements on each side (has_piecewise).
   bool has_piecewise = false;
   double a1 = 0, b1 = 0, a2 = 0, b2 = 0;
@@ -39,7 +39,7 @@ struct CalibrationFit {
  *  the measurements cannot determine the parameters (fewer than 2 sizes, a non-positive bandwidth). */
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m);
 
-/** Eq. 18's value for `bytes` under a fit with has_piecewise. */
+/** Eq. (37)'s value for `bytes` under a fit with has_piecewise. */
 double piecewise_time_s(const CalibrationFit& f, double bytes);
 
 /** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,

@@ -205,7 +205,7 @@ std::string sweep_svg(const std::vector<SweepResult>& results, const std::vector
     spec.title        = first.at("workload").at("name").get<std::string>() + " (batch " +
                  std::to_string(first.at("workload").at("batch").get<int>()) + ") on " +
                  std::filesystem::path(first.at("inputs").at("platform").get<std::string>()).filename().string();
-    spec.subtitle = "solid: simulated (SimGrid); dashed: analytic model (MODELS.md) named in the legend";
+    spec.subtitle = "solid: simulated (SimGrid); dashed: analytic model (docs/models.md) named in the legend";
   }
   spec.x_label = "workers";
   spec.y_label = "throughput (examples/s)";

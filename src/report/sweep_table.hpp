@@ -26,7 +26,7 @@ std::string sweep_csv_row(const SweepResult& r, double one_worker_throughput);
 /** Header and rows in the given order, scaling efficiencies filled from the 1-worker point of each series. */
 std::string sweep_csv(const std::vector<SweepResult>& results);
 
-/** The model each series is drawn with by default: the MODELS.md model of its architecture and options. */
+/** The model each series is drawn with by default: the docs/models.md model of its architecture and options. */
 std::string primary_model(const nlohmann::ordered_json& run);
 /** Throughput vs workers: one solid curve per series (simulated) and a dashed one per analytic model drawn
  *  (`models`: ids to draw for every series where they apply; empty: each series' primary_model). */

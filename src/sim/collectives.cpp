@@ -1,4 +1,4 @@
-// src/sim/collectives.cpp: all-reduce algorithms (MODELS.md §3; NCCL/MPI's tree and recursive halving-doubling;
+// src/sim/collectives.cpp: all-reduce algorithms (docs/models.md §3; NCCL/MPI's tree and recursive halving-doubling;
 // [LI22] §4.4's hierarchical all-reduce). Messages carry no data (a pointer to ctx.ring_token): only their sizes
 // matter to SimGrid. The summation of received data costs ctx.scenario.reduce_s_per_byte on the worker's host.
 

@@ -1,4 +1,4 @@
-// src/sim/ring_worker.cpp: ring all-reduce workers. Model: MODELS.md §3 ([LI22] §3.1.2) and §7 ([OSF22]).
+// src/sim/ring_worker.cpp: ring all-reduce workers. Model: docs/models.md §3 ([LI22] §3.1.2) and §7 ([OSF22]).
 // Compute actor: forward of every layer, backward in reverse; after the backward of layer i (with overlap) its
 // gradients are handed to the collective actor; then it waits for the step's all-reduces, applies the update
 // locally, and starts the next step. Collective actor: all-reduces one buffer at a time (as Horovod's background
@@ -130,7 +130,7 @@ private:
   }
 
   // Gradients of layer i join the buffer; the buffer is all-reduced when the next layer does not fit, when the
-  // timeout passes without a new layer, or after layer 1 (the last of the backward): MODELS.md eq. 12-14. With
+  // timeout passes without a new layer, or after layer 1 (the last of the backward): docs/models.md eq. (31)-(33). With
   // fusion, rank 0 decides and the other ranks follow its plan (FusionPlan, sim_context.hpp).
   void run_fusion_step()
   {
@@ -205,7 +205,7 @@ private:
     shared_->step_done->release();
   }
 
-  // Estimated cost of one all-reduce of `bytes` (the ring's, MODELS.md eq. 7 of §7 without reduction):
+  // Estimated cost of one all-reduce of `bytes` (the ring's, docs/models.md eq. (12) plus delta):
   // 2(K-1)/K * D / B + 2(K-1) * alpha + delta, with B and alpha of the route to the right neighbour.
   double estimated_allreduce_s(double bytes) const
   {
@@ -215,8 +215,8 @@ private:
            ctx_.scenario.allreduce_overhead_s;
   }
 
-  // adaFusion (MODELS.md eq. 17), looking ahead: after layer i joined the buffer B, hold B for the next layer with
-  // gradients (D) only if t(B + D) + t_wait < t(B) + t(D), where t_wait is the backward time until that layer on
+  // adaFusion (docs/models.md eq. (36)), looking ahead: after layer i joined the buffer B, hold B for the next layer
+  // with gradients (D) only if t(B + D) + t_wait < t(B) + t(D), where t_wait is the backward time until that layer on
   // this host (at most the fusion timeout, after which the buffer goes anyway).
   bool holding_pays(double buffer, int layer) const
   {

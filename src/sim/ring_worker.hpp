@@ -1,4 +1,4 @@
-// Decentralized Sync-SGD with ring all-reduce (MODELS.md §3 and §7): each worker is a compute actor plus a
+// Decentralized Sync-SGD with ring all-reduce (docs/models.md §3 and §7): each worker is a compute actor plus a
 // collective actor on the same host, which all-reduces the gradients with its ring neighbours by real messages.
 #pragma once
 

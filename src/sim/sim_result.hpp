@@ -65,8 +65,8 @@ struct SimResult {
 /** The cluster's price per million examples at the simulated throughput (USD); NaN without prices. */
 double cost_usd_per_million_examples(const SimResult& r);
 
-/** Hybrid sharing (MODELS.md §2, [LI22]): the throughputs of the fair and the fcfs runs averaged. Step times
- *  are the ones that give these throughputs (harmonic means); time splits are arithmetic means. */
+/** Hybrid sharing (docs/models.md §2 and §4, [LI22]): the throughputs of the fair and the fcfs runs averaged. Step
+ * times are the ones that give these throughputs (harmonic means); time splits are arithmetic means. */
 SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs);
 
 nlohmann::ordered_json to_json(const SimResult& r);

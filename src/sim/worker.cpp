@@ -1,4 +1,4 @@
-// src/sim/worker.cpp: a worker of ps-sync / ps-async. Each step executes the per-layer DAG (MODELS.md §4):
+// src/sim/worker.cpp: a worker of ps-sync / ps-async. Each step executes the per-layer DAG (docs/models.md §4):
 // downlink of each tensor (from the PS that holds it, in forward order), forward of layer i once its tensors
 // arrived and layer i-1 is done, backward in reverse order, uplink of each gradient once its layer's backward is
 // done. One compute stream; one transfer at a time per PS connection; PS connections run concurrently.

@@ -1,4 +1,4 @@
-// A data-parallel worker of the parameter-server architectures (MODELS.md §4's DAG, executed by SimGrid).
+// A data-parallel worker of the parameter-server architectures (docs/models.md §4's DAG, executed by SimGrid).
 #pragma once
 
 #include "common/rng.hpp"

@@ -123,7 +123,7 @@ TEST(RingOsf, OverlapWithFusionMatchesEquations12To16)
 {
   // K = 4, 8 layers of 10 MB (a 20 MB buffer all-reduces in 1.5 * 20 MB / 1 GB/s = 30 ms).
   // Buffers filled by size: Q = 25 MB (two layers per buffer), timeout 100 ms, backward 40 ms per layer: each
-  // buffer goes out every 80 ms and finishes before the next, the regime eq. 15 describes exactly.
+  // buffer goes out every 80 ms and finishes before the next, the regime eq. (34) describes exactly.
   std::string by_size = tiny::layered_workload(8, "10MB", "20ms", "40ms");
   double osf          = osf_fusion_factor(parse_workload_file(by_size), 25e6, 100e-3);
   double sim          = parse_workload_file(by_size).compute_s() / simulated_step(by_size, 4, 25e6, 100e-3);
@@ -136,10 +136,10 @@ TEST(RingOsf, OverlapWithFusionMatchesEquations12To16)
 
 TEST(RingOsf, CommunicationBoundFusionOverlapsTheWaitThatEquation15Adds)
 {
-  // Where the network is the bottleneck, eq. 15 adds t_wait^(i+1) after the previous all-reduce although the wait
+  // Where the network is the bottleneck, eq. (34) adds t_wait^(i+1) after the previous all-reduce although the wait
   // overlapped it; the simulation (like Horovod) overlaps them. 8 x 10 MB layers, 10 ms backward, Q = 25 MB:
   // by hand, the simulation's T_update is 140 ms (flushes at 20, 40, 60, 70 ms on a link busy until 50, 80, 110,
-  // 140 ms) and eq. 15's is 160 ms; step = T_comp + T_update - T_overlap = 120 + 140 - 70 = 190 ms vs 210 ms.
+  // 140 ms) and eq. (34)'s is 160 ms; step = T_comp + T_update - T_overlap = 120 + 140 - 70 = 190 ms vs 210 ms.
   std::string path = tiny::layered_workload(8, "10MB", "5ms", "10ms");
   EXPECT_NEAR(simulated_step(path, 4, 25e6, 50e-3), 0.190, 0.190 * 1e-6);
   EXPECT_NEAR(osf_fusion_factor(parse_workload_file(path), 25e6, 50e-3), 0.120 / 0.210, 1e-9);

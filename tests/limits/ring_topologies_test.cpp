@@ -69,7 +69,7 @@ double fused_step(double fusion_bytes, bool ada, double overhead_s)
 
 TEST(RingTopologies, AdaFusionFusesOnlyWhenEquation17SaysItPays)
 {
-  // A 20 ms overhead per call dwarfs the 1 ms wait for the next layer: eq. 17 always fuses, as plain fusion does.
+  // A 20 ms overhead per call dwarfs the 1 ms wait for the next layer: eq. (36) always fuses, as plain fusion does.
   EXPECT_NEAR(fused_step(1e9, true, 20e-3), fused_step(1e9, false, 20e-3), 1e-9);
   EXPECT_LT(fused_step(1e9, true, 20e-3), fused_step(0, false, 20e-3)) << "fusing must beat 8 calls of 20 ms";
   // No overhead, no latency: the cost is linear in bytes, so fusing only adds the wait: adaFusion never fuses.

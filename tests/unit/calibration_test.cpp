@@ -23,7 +23,7 @@ TEST(Calibration, P2pRecoversBandwidthAndLatency)
 
 TEST(Calibration, AllreduceRecoversBandwidthAlphaAndOverhead)
 {
-  // Ring all-reduce, eq. 11: T = 2(K-1)/K S / 1 GB/s + 2(K-1) x 30 us + 200 us, K = 4, 8, 16, S = 1 MB ... 1 GB.
+  // Ring all-reduce, eq. (41): T = 2(K-1)/K S / 1 GB/s + 2(K-1) x 30 us + 200 us, K = 4, 8, 16, S = 1 MB ... 1 GB.
   std::vector<CommMeasurement> m;
   for (int k : {4, 8, 16})
     for (double s = 1e6; s <= 1e9; s *= 10)
@@ -48,7 +48,7 @@ TEST(Calibration, NegativeOverheadIsFixedAtZero)
 
 TEST(Calibration, PiecewiseEquation18)
 {
-  // Eq. 18 with a1 = 10 us, b1 = 100 us below 64 KiB, a2 = 1 ns/byte, b2 = 300 us above; one node count.
+  // Eq. (37) with a1 = 10 us, b1 = 100 us below 64 KiB, a2 = 1 ns/byte, b2 = 300 us above; one node count.
   auto t = [](double d) { return d < 65536 ? 10e-6 * std::log2(d) + 100e-6 : 1e-9 * d + 300e-6; };
   std::vector<CommMeasurement> m;
   for (double d : {256.0, 1024.0, 4096.0, 16384.0, 65536.0, 1048576.0, 16777216.0, 268435456.0})

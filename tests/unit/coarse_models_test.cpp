@@ -24,7 +24,7 @@ TEST(Zeng23, AlgorithmByHand)
 {
   // Compute 1, 1.5, 4 s; push 1 s, pull 0.5 s. T = 1 + 1 = 2; 2 >= 1.5: T = 3; 3 < 4: T = 4 + 1 = 5; + 3 * 0.5 = 6.5.
   EXPECT_DOUBLE_EQ(zeng23_step_s({4, 1, 1.5}, 1, 0.5), 6.5);
-  // Communication-bound (everyone ready before the link frees): the algorithm equals eq. 32.
+  // Communication-bound (everyone ready before the link frees): the algorithm equals eq. (22) ([ZENG23] eq. 32).
   EXPECT_DOUBLE_EQ(zeng23_step_s({0.1, 0.2, 0.3, 0.4}, 1, 0.5), zeng23_comm_bound_step_s(4, 0.1, 1, 0.5));
   // GPU variant: T_F + T_B / pushes.
   EXPECT_DOUBLE_EQ(zeng23_gpu_compute_s(0.03, 0.06, 3), 0.05);
@@ -78,7 +78,7 @@ TEST(Osf, FusionByHand)
   // tau2 = max(0, 0.2) = 0.2; tau1 = max(0.2, 0.3) = 0.3; T = 0.3 + 0.4 = 0.7 s.
   EXPECT_NEAR(osf_fusion_update_s(three_layers(), two_workers(), 1e9, 1.0), 0.7, 1e-12);
   // Q = 350 MB: B3 = 300; B2 = 300 (300 + 0 <= Q); B1: 300 + 100 > Q, so B1 = 100.
-  // F3 = 0 (300 + 0 <= Q); F2 = 300 (300 + 100 > Q), waiting t_b1 = 0.1 (eq. 14); F1 = 100.
+  // F3 = 0 (300 + 0 <= Q); F2 = 300 (300 + 100 > Q), waiting t_b1 = 0.1 (eq. (33)); F1 = 100.
   // tau2 = max(0 + 0 + 0, 0.2) = 0.2; tau1 = max(0.2 + 0.1 + 0.3, 0.3) = 0.6; T = 0.6 + 0.1 = 0.7 s.
   EXPECT_NEAR(osf_fusion_update_s(three_layers(), two_workers(), 350e6, 1.0), 0.7, 1e-12);
   // adaFusion with a per-call overhead never fuses when fusing would wait longer than a call costs.
@@ -122,7 +122,7 @@ TEST(Zeng23, ComputeBoundAndOneWorker)
   EXPECT_NEAR(zeng23_step_s({10, 10.5, 11}, 0.1, 0.1), 11.4, 1e-12);
   // One worker: Tc + push + pull.
   EXPECT_NEAR(zeng23_step_s({2}, 0.1, 0.2), 2.3, 1e-12);
-  // Zero compute, 4 workers: eq. 32 with Tc_min = 0: 4 * 0.2 + 4 * 0.1 = 1.2 s.
+  // Zero compute, 4 workers: eq. (22) with Tc_min = 0: 4 * 0.2 + 4 * 0.1 = 1.2 s.
   EXPECT_NEAR(zeng23_step_s({0, 0, 0, 0}, 0.1, 0.2), 1.2, 1e-12);
 }
 
@@ -149,7 +149,7 @@ TEST(Osf, ComputeBoundHidesAllButTheLastLayer)
 
 TEST(Osf, AdaFusionSendsEveryByte)
 {
-  // Whatever eq. 17 decides, every gradient is all-reduced once: with delta = 0 and no waits the cost is linear,
+  // Whatever eq. (36) decides, every gradient is all-reduced once: with delta = 0 and no waits the cost is linear,
   // so T_update is at least t_update(sum D) = 1.5 * 400 MB / 1 GB/s = 0.6 s (K = 4) for three layers of
   // 100, 0, 300 MB (the last-layer one hides nothing: t_b of the other layers is only 0.3 s).
   OsfParams p;

@@ -41,7 +41,7 @@ struct GroupCase {
 
 class MvaGrouping : public ::testing::TestWithParam<GroupCase> {};
 
-// MODELS.md §1: the grouped recursion (prod (K_t + 1) states) equals the plain one (one class per worker, 2^K
+// docs/models.md §1.5: the grouped recursion (prod (K_t + 1) states) equals the plain one (one class per worker, 2^K
 // states) on heterogeneous cases, for both disciplines.
 TEST_P(MvaGrouping, GroupedEqualsOneClassPerWorker)
 {
