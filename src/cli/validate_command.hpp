@@ -7,7 +7,8 @@
 
 namespace sgdsim {
 
-/** Returns 0 if every case is within its recorded tolerance, 1 otherwise. Throws InputError on a bad case. */
+/** Returns 0 if every case is within its guard and every check holds (or is a known failure), 1 otherwise; a missed
+ *  target is reported, never an error. Throws InputError on a bad case. */
 int validate_command(const std::vector<std::string>& args, const std::string& data_dir);
 
 } // namespace sgdsim

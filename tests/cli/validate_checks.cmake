@@ -26,7 +26,27 @@ execute_process(COMMAND ${SGDSIM} validate tests/data/validate/coverage WORKING_
 if(NOT rc EQUAL 0 OR NOT out MATCHES "\\| csf \\| 0\\.0[0-9]*% \\|")
   message(FATAL_ERROR "the coverage case must run, with csf exact on its point, got ${rc}: ${err}\n${out}")
 endif()
-if(NOT out MATCHES "\\| coverage \\| 2 \\| [^|]+\\| [^|]+\\| [a-z0-9-]+: [0-9.]+% / [0-9.]+% \\|"
+# Summary columns: case, points, simulation, target, target met, guard, best model.
+if(NOT out MATCHES "\\| coverage \\| 2 \\| [^|]+\\| [^|]+\\| [^|]+\\| [^|]+\\| [a-z0-9-]+: [0-9.]+% / [0-9.]+% \\|"
    OR out MATCHES "\\| coverage \\|[^\n]*csf:")
   message(FATAL_ERROR "the best model must answer for both points:\n${out}")
+endif()
+# A missed target is shown as missed, with what is missing, and fails no run; the guard is what CI enforces.
+execute_process(COMMAND ${SGDSIM} validate tests/data/validate/target WORKING_DIRECTORY ${SRCDIR}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "a case within its guard must pass whatever its target, got ${rc}: ${err}")
+endif()
+foreach(expected "\\| target \\| 1 \\| 9[0-9.]+% / 9[0-9.]+% \\| 5% / 15% \\| \\*\\*missed\\*\\* \\| 1000% / 1000% \\|"
+                 "Target: mean 5%, max 15%: \\*\\*missed\\*\\*. Missing: a test: the measured value is made up."
+                 "Guard \\(CI\\): mean 1000%, max 1000%: within."
+                 "\\| \\*\\*all\\*\\* \\| 1 \\| [^|]+\\| \\| 0 of 1 met \\|")
+  if(NOT out MATCHES "${expected}")
+    message(FATAL_ERROR "expected '${expected}' in:\n${out}")
+  endif()
+endforeach()
+execute_process(COMMAND ${SGDSIM} validate tests/data/validate/old-tolerance WORKING_DIRECTORY ${SRCDIR}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "old-tolerance/case.json: field 'tolerance': renamed 'guard'")
+  message(FATAL_ERROR "the old field name must be a clear error (exit 2), got ${rc}: ${err}")
 endif()
