@@ -37,7 +37,8 @@ except ImportError:  # pragma: no cover - reported as a clear error below
 
 KIB = 1024
 MIB = 1024 * 1024
-DOWN, UP = 0, 1  # tag directions of the PS architectures
+DOWN, UP, CTRL = 0, 1, 2  # tag directions of the PS architectures
+CONTINUE, STOP = 0.0, 1.0  # ps-async, after a worker's measured steps: what the PS's control message says
 
 
 class MeasureError(Exception):
@@ -358,7 +359,8 @@ class Config:
         self.repeat = repeat
         self.steps, self.warmup = args.steps, args.warmup
         self.total = args.warmup + args.steps
-        self.tail = args.async_tail if args.arch == "ps-async" else 0
+        self.async_ = args.arch == "ps-async"
+        self.key = f"sgdsim-measure/{args.arch}/r{repeat}/k{k}/measured"  # ps-async: workers done measuring
         self.scale = args.compute_scale
         self.wl = wl
         self.members = list(range(self.m)) + [self.m + w for w in range(k)]
@@ -374,7 +376,7 @@ class Config:
         return self.m + w
 
     def tag(self, direction, step, t):
-        return (2 * step + direction) * len(self.wl.tensors) + t
+        return (3 * step + direction) * len(self.wl.tensors) + t
 
     def marker(self, step, t):
         """A float32-exact number a worker writes in element 0 of gradient t of a step, so that the PS can check
@@ -411,26 +413,47 @@ def ps_worker(cfg, w, start, rng):
     forward order; forward of layer i once its tensors arrived and layer i-1 is done; backward in reverse order;
     each layer's gradients sent (tensors reversed) once its backward is done; the step ends when its last uplink
     completes. Without overlap: all downlinks, then all compute, then all uplinks. One message per tensor per
-    direction; each PS's messages share one connection, in order; different PS are served concurrently."""
+    direction; each PS's messages share one connection, in order; different PS are served concurrently.
+
+    ps-async: as in sgdsim, a worker goes on after its measured steps until every worker has measured its own.
+    It says it is done measuring in the default store (a counter); from then on each PS precedes the worker's
+    parameters with a one-float control message, CONTINUE or STOP (once the counter shows every worker done),
+    and the worker runs steps with the PS that continue until all have said STOP."""
     wl, scale = cfg.wl, cfg.scale
     buf = [torch.zeros(plan.elements(t.bytes), dtype=torch.float32) for t in wl.tensors]
+    ctl = [torch.zeros(1, dtype=torch.float32) for _ in cfg.shards]
+    active = list(range(len(cfg.shards)))
     clock = Clock(start)
     ends = []
-    for step in range(cfg.total + cfg.tail):
+    step = 0
+    while True:
+        if step == cfg.total and cfg.async_:
+            dist.distributed_c10d._get_default_store().add(cfg.key, 1)
+        if step >= cfg.total:
+            if not cfg.async_:
+                break
+            works = {p: dist.irecv(ctl[p], src=p, tag=cfg.tag(CTRL, step, 0)) for p in active}
+            for p, work in works.items():
+                work.wait()
+                if ctl[p][0].item() == STOP:
+                    active.remove(p)
+            if not active:
+                break
         fwd, bwd = draw_times(wl, rng)
         recvs = {}
-        for p, shard in enumerate(cfg.shards):
-            for t in shard:
+        for p in active:
+            for t in cfg.shards[p]:
                 recvs[t] = dist.irecv(buf[t], src=p, tag=cfg.tag(DOWN, step, t))
         sends = []
 
         def send(t):
-            buf[t][0] = cfg.marker(step, t)
-            sends.append(dist.isend(buf[t], dst=cfg.owner[t], tag=cfg.tag(UP, step, t)))
+            if t in recvs:  # a tensor of a PS that stopped this worker is not sent
+                buf[t][0] = cfg.marker(step, t)
+                sends.append(dist.isend(buf[t], dst=cfg.owner[t], tag=cfg.tag(UP, step, t)))
 
         if cfg.overlap:
             for i, layer in enumerate(wl.layers):
-                clock.run(fwd[i] * scale, ready=wait_all([recvs[t] for t in layer.tensors]))
+                clock.run(fwd[i] * scale, ready=wait_all([recvs[t] for t in layer.tensors if t in recvs]))
             for i in range(len(wl.layers) - 1, -1, -1):
                 clock.run(bwd[i] * scale)
                 for t in reversed(wl.layers[i].tensors):
@@ -444,6 +467,7 @@ def ps_worker(cfg, w, start, rng):
             work.wait()
         ends.append(now())
         clock.sync(ends[-1])
+        step += 1
     return {"step_ends": ends, "clock": clock.stats()}
 
 
@@ -492,16 +516,25 @@ def parameter_server(cfg, p, start, buffer_limit):
         th.start()
     sends = []
     releases_late = []
+    go, stop = torch.tensor([CONTINUE]), torch.tensor([STOP])
+    store = dist.distributed_c10d._get_default_store() if cfg.async_ else None
 
     def release(w, step, due):
         """Posts the receives of worker w's gradients of `step` (before it can send them), then sends it the
-        shard's parameters in forward order."""
+        shard's parameters in forward order. ps-async, after w's measured steps: first a control message, and
+        STOP instead of parameters once every worker has measured its steps. Returns False for STOP."""
+        if cfg.async_ and step >= cfg.total:
+            if int(store.add(cfg.key, 0)) >= k:
+                sends.append(dist.isend(stop, dst=cfg.worker_rank(w), tag=cfg.tag(CTRL, step, 0)))
+                return False
+            sends.append(dist.isend(go, dst=cfg.worker_rank(w), tag=cfg.tag(CTRL, step, 0)))
         releases_late.append(max(0.0, now() - due))
         for t in order:
             work = dist.irecv(grads[w][t], src=cfg.worker_rank(w), tag=cfg.tag(UP, step, t))
             pending[w].put((step, t, work))
         for t in shard:
             sends.append(dist.isend(params[t], dst=cfg.worker_rank(w), tag=cfg.tag(DOWN, step, t)))
+        return True
 
     clock = Clock(start)
     for w in range(k):
@@ -552,12 +585,10 @@ def parameter_server(cfg, p, start, buffer_limit):
             if count[w] == len(shard):
                 count[w] = 0
                 done[w] += 1
-                if done[w] < cfg.total + cfg.tail:
-                    busy += now() - t0
-                    clock.sleep_until(cpu_free)
-                    t0 = now()
-                    release(w, done[w], cpu_free)
-                else:
+                busy += now() - t0
+                clock.sleep_until(cpu_free)
+                t0 = now()
+                if not release(w, done[w], cpu_free):
                     finished += 1
             busy += now() - t0
     for w in range(k):
@@ -734,14 +765,8 @@ def train_record(args, cfg, wl, sha, gathered):
         record["allreduces_per_step"] = len(cfg.units) if cfg.k > 1 else 0
         record["allreduce_unit_bytes"] = [u.bytes for u in cfg.units]
         record["gloo_threads"] = gloo_info()["process_group_threads"]
-    if cfg.tail:
-        # sgdsim keeps async workers running until every worker has measured its own steps; here every worker
-        # runs `tail` more steps, which is the same as long as the last measured step of any worker ends before
-        # the first worker stops. Clocks: one machine (emulation) or synchronized hosts.
-        measured_end = max(g["step_ends"][cfg.total - 1] + g["wall_offset"] for g in workers)
-        first_stop = min(g["step_ends"][-1] + g["wall_offset"] for g in workers)
-        record["async_tail_steps"] = cfg.tail
-        record["async_tail_ok"] = measured_end <= first_stop
+    if cfg.async_:
+        record["steps_run"] = [len(g["step_ends"]) for g in workers]  # measured + those until all measured
     return record
 
 
@@ -789,8 +814,6 @@ def main(argv):
     p.add_argument("--compute-scale", type=float, default=1.0,
                    help="multiplies every forward, backward and ring-update time (simulate with host speed = "
                         "reference_speed / scale); the PS update is not scaled (default 1)")
-    p.add_argument("--async-tail", type=int, default=2,
-                   help="ps-async: steps every worker runs after its measured ones (default 2)")
     p.add_argument("--bucket-cap-mb", type=float, default=25, help="ddp: bucket_cap_mb (default 25, MiB)")
     p.add_argument("--first-bucket-mb", type=float, default=1,
                    help="ddp: first bucket's cap (default 1, torch's _DEFAULT_FIRST_BUCKET_BYTES, MiB)")

@@ -1,0 +1,88 @@
+#!/bin/sh
+# The measurement kit end to end (docs/measure.md): tools/measure/emulate brings up 4 hosts at 1 Gbit/s,
+# tools/measure/launch runs a small p2p and all-reduce microbenchmark and two short emulated trainings,
+# `sgdsim calibrate` reads the CSVs as they are, and nothing is left behind (no sgdsim-* namespace, no new link in
+# the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and about a minute, so it runs only when
+# asked: SGDSIM_MEASURE=1 ctest -L measure (or configure with -DSGDSIM_MEASURE_TESTS=ON); skipped (exit 77)
+# otherwise and where something is missing.
+# Usage: cluster_test.sh SGDSIM SRCDIR WORKDIR
+set -u
+sgdsim=$1 src=$2 work=$3
+skip() { echo "SKIPPED: $*"; exit 77; }
+fail() { echo "FAIL: $*"; cleanup; exit 1; }
+cleanup() { "$src/tools/measure/emulate" down >/dev/null 2>&1; }
+
+[ "${SGDSIM_MEASURE:-0}" = 1 ] || skip "the emulated-cluster test runs only when asked (SGDSIM_MEASURE=1 ctest -L measure): it needs root and about a minute"
+[ "$(id -u)" = 0 ] || skip "not root (network namespaces need CAP_NET_ADMIN)"
+command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is missing"
+command -v tc >/dev/null 2>&1 || skip "tc (iproute2) is missing"
+python=""
+for p in /usr/bin/python3 python3; do
+  if command -v "$p" >/dev/null 2>&1 && (cd / && "$p" -c "import torch.distributed" >/dev/null 2>&1); then python=$p; break; fi
+done
+[ -n "$python" ] || skip "PyTorch is not installed (apt-get install python3-torch)"
+ip netns list | grep -q '^sgdsim-' && skip "an emulated cluster is already up (tools/measure/emulate down)"
+ip netns add sgdsim-probe 2>/dev/null || skip "cannot create network namespaces here"
+ip netns del sgdsim-probe
+
+rm -rf "$work" && mkdir -p "$work"
+links_before=$(ip -o link | wc -l)
+emulate="$src/tools/measure/emulate"
+launch="$src/tools/measure/launch --python $python --logs $work/logs"
+W="$src/tests/measure/tiny-workload.xml"
+"$emulate" run --hosts 4 --rate 1gbit -- sh -c "
+  $launch -- p2p --out $work/p2p.csv --sizes 64KiB,256KiB,1MiB,4MiB --repeats 3 --pingpong-repeats 50 &&
+  $launch -- allreduce --out $work/ar.csv --sizes 64KiB,1MiB,4MiB --repeats 3 &&
+  $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
+  $launch -- train --workload $W --arch ring --granularity ddp --workers-list 2,4 --steps 3 --warmup 1 \
+    --out $work/ring.jsonl" > "$work/run.log" 2>&1 || fail "emulate run failed: $(tail -20 "$work/run.log")"
+
+ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $(ip netns list)"
+[ "$(ip -o link | wc -l)" = "$links_before" ] || fail "the root namespace's links changed: $(ip -o link)"
+
+# The CSVs: one row per size (+ the ping-pong), and sgdsim calibrate reads them as they are.
+[ "$(grep -c '^p2p,gloo,' "$work/p2p.csv")" = 4 ] || fail "p2p.csv: expected 4 p2p rows"
+[ "$(grep -c '^pingpong,' "$work/p2p.csv")" = 1 ] || fail "p2p.csv: expected 1 ping-pong row"
+[ "$(grep -c '^allreduce,gloo,' "$work/ar.csv")" = 9 ] || fail "ar.csv: expected 3 sizes x 3 node counts"
+"$sgdsim" calibrate --measurements "$work/p2p.csv" --kind p2p --where op=p2p > "$work/cal-p2p.txt" 2>&1 \
+  || fail "sgdsim calibrate --kind p2p: $(cat "$work/cal-p2p.txt")"
+"$sgdsim" calibrate --measurements "$work/ar.csv" --kind allreduce --where op=allreduce > "$work/cal-ar.txt" 2>&1 \
+  || fail "sgdsim calibrate --kind allreduce: $(cat "$work/cal-ar.txt")"
+grep -q "Gbps" "$work/cal-p2p.txt" || fail "no bandwidth in the p2p calibration: $(cat "$work/cal-p2p.txt")"
+
+# The trainings: one JSON line per worker count, step times of every worker, the provenance, no PS mix-up.
+"$python" - "$work" <<'EOF' || fail "train output"
+import json, sys
+work = sys.argv[1]
+ps = [json.loads(l) for l in open(f"{work}/ps.jsonl")]
+ring = [json.loads(l) for l in open(f"{work}/ring.jsonl")]
+assert [r["workers"] for r in ps] == [1, 2, 3], ps
+assert [r["workers"] for r in ring] == [2, 4], ring
+for r in ps + ring:
+    assert len(r["step_times_s"]) == r["workers"] and all(len(s) == 3 for s in r["step_times_s"]), r
+    assert r["step_time_mean_s"] > 0.011, r["step_time_mean_s"]  # at least the 11.1 ms of compute
+    assert r["provenance"]["cluster"]["rate"] == "1gbit" and r["rate"] == "1gbit"
+    assert len(r["provenance"]["cluster"]["nics"]) == 8
+    assert "error" not in r, r["error"]
+for r in ps:
+    assert r["ps_servers"][0]["bad_markers"] == 0
+for r in ring:
+    assert r["allreduces_per_step"] == 2 and r["gloo_threads"] == 2, r
+print("train: ps-sync K=1..3, ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
+EOF
+
+# Teardown on SIGINT: emulate run stops its command and deletes everything.
+"$emulate" run --hosts 2 --rate 1gbit -- sleep 60 > "$work/sigint.log" 2>&1 &
+pid=$!
+for i in $(seq 1 50); do ip netns list | grep -q '^sgdsim-h1' && break; sleep 0.2; done
+sleep 1
+kill -INT $pid
+wait $pid
+status=$?
+[ "$status" -ne 0 ] || fail "emulate run returned 0 after SIGINT"
+ip netns list | grep -q '^sgdsim-' && fail "namespaces left after SIGINT: $(ip netns list)"
+[ "$(ip -o link | wc -l)" = "$links_before" ] || fail "the root namespace's links changed after SIGINT"
+grep -q "down (3 namespaces deleted)" "$work/sigint.log" || fail "no teardown message after SIGINT: $(cat "$work/sigint.log")"
+
+echo "measure: p2p, allreduce, ps-sync and ring trainings on 4 emulated hosts; calibrate read both CSVs; clean teardown"
+sed -n '1,12p' "$work/cal-p2p.txt"
