@@ -1,4 +1,4 @@
-// One analytic model's answer, shown beside the simulation (DESIGN.md "Outputs").
+// One analytic model's answer, shown beside the simulation (docs/design.md "Outputs").
 #pragma once
 
 #include <array>

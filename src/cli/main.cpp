@@ -1,4 +1,4 @@
-// sgdsim: the command line. The only place that prints errors and chooses exit codes (STYLE.md §4):
+// sgdsim: the command line. The only place that prints errors and chooses exit codes (docs/design.md "Errors"):
 // 0 success, 2 bad input (InputError, SimGrid's ParseError), 1 internal failure.
 
 #include "cli/platform_commands.hpp"

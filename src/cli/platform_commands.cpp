@@ -221,8 +221,8 @@ int calibrate_command(const std::vector<std::string>& args)
 
   if (!out.empty()) {
     // The platform that reproduces the fit in sgdsim's default network model: LV08 multiplies bandwidths by 0.97
-    // (STYLE.md facts), so the NIC is B / 0.97; a route crosses two NIC links, so each has half the per-message
-    // latency (p2p: half of c; allreduce: half of alpha, the per-call rest being --allreduce-overhead).
+    // (docs/design.md, SimGrid fact 9), so the NIC is B / 0.97; a route crosses two NIC links, so each has half the
+    // per-message latency (p2p: half of c; allreduce: half of alpha, the per-call rest being --allreduce-overhead).
     constexpr double kLv08BandwidthFactor = 0.97;
     int nodes                             = 2;
     for (const CommMeasurement& x : m)

@@ -1,5 +1,5 @@
 // The one error type for bad user input (files, options). Its what() is the whole message in the shape
-// "FILE:LINE: where: problem" (STYLE.md §4), so the CLI prints it as is and exits with status 2.
+// "FILE:LINE: where: problem" (docs/design.md "Errors"), so the CLI prints it as is and exits with status 2.
 #pragma once
 
 #include <stdexcept>

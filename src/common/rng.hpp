@@ -1,5 +1,5 @@
 // The only source of randomness in sgdsim: xoshiro256** seeded through splitmix64. Its sequence is defined
-// here, not by the standard library, so results are identical on every platform (STYLE.md, copy item 11).
+// here, not by the standard library, so results are identical on every platform (docs/design.md "Determinism").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The scenario of a run (DESIGN.md "Scenario options"): architecture, sizes, options. A plain struct, shared
+// The scenario of a run (docs/design.md "Scenario options"): architecture, sizes, options. A plain struct, shared
 // by the simulation and the analytic models. The CLI words and the enums meet only in the tables of
 // scenario.cpp, which also produce the "valid: ..." lists of error messages.
 #pragma once
@@ -86,8 +86,8 @@ Collective parse_collective(const std::string& word, const std::string& context)
 AllreduceUnit parse_allreduce_unit(const std::string& word, const std::string& context);
 bool parse_on_off(const std::string& word, const std::string& context);
 
-/** The SimGrid settings under which the analytic models' assumptions hold (STYLE.md facts 2): with latency 0 on
- *  the platform, simulations then match the closed forms exactly. */
+/** The SimGrid settings under which the analytic models' assumptions hold (docs/design.md, SimGrid fact 2): with
+ *  latency 0 on the platform, simulations then match the closed forms exactly. */
 std::vector<std::string> ideal_network_cfg();
 
 } // namespace sgdsim

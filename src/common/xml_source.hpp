@@ -1,5 +1,5 @@
-// An XML input file held in memory with its line table, so that every error can name FILE:LINE (STYLE.md §4).
-// All sgdsim XML readers (workloads, deployments) go through this class; none formats messages itself.
+// An XML input file held in memory with its line table, so that every error can name FILE:LINE (docs/design.md
+// "Errors"). All sgdsim XML readers (workloads, deployments) go through this class; none formats messages itself.
 #pragma once
 
 #include "common/input_error.hpp"

@@ -1,5 +1,5 @@
-// Which host runs which worker and parameter server (DESIGN.md "Deployment"): read from a SimGrid deployment
-// file, checked by sgdsim itself (SimGrid 3.32 aborts on an unknown host: STYLE.md facts 7), or placed
+// Which host runs which worker and parameter server (docs/design.md "Deployment"): read from a SimGrid deployment
+// file, checked by sgdsim itself (SimGrid 3.32 aborts on an unknown host: docs/design.md, SimGrid fact 5), or placed
 // automatically on the platform's hosts. Pure functions of host lists: no SimGrid engine needed.
 #pragma once
 

@@ -1,6 +1,6 @@
-// SimGrid allows one engine per process (simgrid/simgrid#185, STYLE.md facts 1): every simulation runs in a
-// forked child, which sends its result back as JSON through a pipe. Hybrid sharing runs its two simulations
-// (fair and fcfs) in two children at once.
+// SimGrid allows one engine per process (simgrid/simgrid#185, docs/design.md, SimGrid fact 1): every simulation
+// runs in a forked child, which sends its result back as JSON through a pipe. Hybrid sharing runs its two
+// simulations (fair and fcfs) in two children at once.
 #pragma once
 
 #include "sim/simulation.hpp"

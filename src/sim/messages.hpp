@@ -1,5 +1,5 @@
-// Every message exchanged by sgdsim actors, with its sender and receiver (STYLE.md §2). Payloads point into a
-// table owned by the simulation (SimContext::messages), never to heap objects, so a message that is never
+// Every message exchanged by sgdsim actors, with its sender and receiver (docs/design.md "Actors"). Payloads point
+// into a table owned by the simulation (SimContext::messages), never to heap objects, so a message that is never
 // received at the end of a run (a daemon's last send) leaks nothing.
 #pragma once
 

@@ -32,7 +32,7 @@ namespace sgdsim {
 
 namespace {
 // SimGrid's signals are global and cannot be disconnected through s4u: they are connected once per process (one
-// simulation per process, STYLE.md) and reach the live driver, if any, through this pointer.
+// simulation per process: docs/design.md, SimGrid fact 1) and reach the live driver, if any, through this pointer.
 RingDriver* current_driver = nullptr;
 } // namespace
 

@@ -1,5 +1,5 @@
-// The read-only context every actor of a simulation shares (STYLE.md §2: validated before Engine::run(), the
-// actors then assume valid input).
+// The read-only context every actor of a simulation shares (docs/design.md "Actors": validated before
+// Engine::run(), the actors then assume valid input).
 #pragma once
 
 #include "common/scenario.hpp"

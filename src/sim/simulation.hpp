@@ -1,6 +1,6 @@
 // One simulation of one scenario: loads the platform, checks the deployment, creates the actors, runs SimGrid
-// and summarizes the recorded steps. SimGrid allows one engine per process (STYLE.md facts 1): call simulate()
-// at most once per process, or use simulate_isolated() (isolated_run.hpp), which forks.
+// and summarizes the recorded steps. SimGrid allows one engine per process (docs/design.md, SimGrid fact 1):
+// call simulate() at most once per process, or use simulate_isolated() (isolated_run.hpp), which forks.
 #pragma once
 
 #include "common/network_params.hpp"

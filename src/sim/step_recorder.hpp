@@ -1,6 +1,6 @@
-// What the actors write instead of printing (STYLE.md §2): each worker's step ends and the split of each step
-// into compute, exposed communication and waiting. The engine-independent interval arithmetic lives here too,
-// so that it is unit-tested without SimGrid.
+// What the actors write instead of printing (docs/design.md "Step accounting"): each worker's step ends and the
+// split of each step into compute, exposed communication and waiting. The engine-independent interval arithmetic
+// lives here too, so that it is unit-tested without SimGrid.
 #pragma once
 
 #include <string>

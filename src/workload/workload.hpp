@@ -1,4 +1,4 @@
-// The model of one DNN training step at one batch size on one device (DESIGN.md "Workload"): layers in forward
+// The model of one DNN training step at one batch size on one device (docs/design.md "Workload"): layers in forward
 // order, their compute times and their parameter tensors. Plain data: no SimGrid, no behaviour beyond sums.
 #pragma once
 

@@ -1,4 +1,4 @@
-// One test per kind of input error (STYLE.md §8): the exact FILE:LINE, the element, the field and the value.
+// One test per kind of input error (docs/design.md "Tests"): the exact FILE:LINE, the element, the field and the value.
 #include "common/input_error.hpp"
 #include "common/scenario.hpp"
 #include "platform/deployment.hpp"

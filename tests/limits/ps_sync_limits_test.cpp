@@ -1,4 +1,4 @@
-// The simulation agrees with the analytic models in their idealized limits (DESIGN.md "Fidelity"): CM02 model,
+// The simulation agrees with the analytic models in their idealized limits (docs/design.md "Fidelity"): CM02 model,
 // no cross-traffic, latency 0, the PS NIC is the only bottleneck, overlap off. Within 1%.
 #include "analytic/ps_sync.hpp"
 #include "support/sim_helpers.hpp"

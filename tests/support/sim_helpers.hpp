@@ -1,5 +1,5 @@
 // Building SimInputs for scenario tests; every simulation goes through simulate_isolated (one engine per
-// process, STYLE.md facts 1), so the test process itself never creates a SimGrid engine.
+// process, docs/design.md, SimGrid fact 1), so the test process itself never creates a SimGrid engine.
 #pragma once
 
 #include "common/scenario.hpp"

@@ -1,5 +1,5 @@
-// Tiny platforms and workloads for scenario tests (STYLE.md §8): written to a temporary folder as real XML files,
-// so the tests go through the same loaders as users.
+// Tiny platforms and workloads for scenario tests (docs/design.md "Tests"): written to a temporary folder as real
+// XML files, so the tests go through the same loaders as users.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ struct HostSpec {
 
 /** A star: every host has its own NIC link to one non-blocking switch (SimGrid Full routing, explicit routes
  *  NIC_src(up) [cap] NIC_dst(down)). `flow_cap` (e.g. "10Gbps") adds a FATPIPE link on every route, which limits
- *  each flow without flows competing on it (STYLE.md facts 10). Hosts are named h0, h1, ... */
+ *  each flow without flows competing on it (docs/design.md, SimGrid fact 8). Hosts are named h0, h1, ... */
 std::string star_platform(const std::vector<HostSpec>& hosts, const std::string& latency = "0s",
                           const std::string& flow_cap = "");
 std::string star_platform(int n_hosts, const std::string& nic, const std::string& latency = "0s",

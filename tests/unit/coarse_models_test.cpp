@@ -11,7 +11,7 @@ using namespace sgdsim;
 
 TEST(RingModel, Equation11AndItsLatencyVariant)
 {
-  // K = 4, M = 100 MB, B = 1 GB/s, T_C = 0.1 s: 0.1 + 2*3/4 * 0.1 = 0.25 s (STYLE.md facts 2's example).
+  // K = 4, M = 100 MB, B = 1 GB/s, T_C = 0.1 s: 0.1 + 2*3/4 * 0.1 = 0.25 s (docs/design.md, SimGrid fact 2's example).
   EXPECT_NEAR(ring_step_s(4, 100e6, 1e9, 0.1), 0.25, 1e-12);
   // Latency 10 us per message, 5 calls: + 5 * 2 * 3 * 10 us = 0.3 ms.
   EXPECT_NEAR(ring_step_s(4, 100e6, 1e9, 0.1, 10e-6, 5), 0.2503, 1e-12);
