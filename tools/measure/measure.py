@@ -191,10 +191,18 @@ def gather_infos():
 
 
 # -------------------------------------------------------------------------------------------- microbenchmarks
+def size_arg(text):
+    """A size on the command line: a bare number of bytes or a SimGrid size (4KiB, 1MB)."""
+    try:
+        return int(text) if text.isdigit() else int(plan.parse_quantity(text, "size"))
+    except ValueError as e:
+        raise MeasureError(f"size {e}") from None
+
+
 def sizes_from(args):
     if args.sizes:
-        return [int(plan.parse_quantity(s, "size")) for s in args.sizes.split(",")]
-    lo, hi = int(plan.parse_quantity(args.min_size, "size")), int(plan.parse_quantity(args.max_size, "size"))
+        return [size_arg(s) for s in args.sizes.split(",")]
+    lo, hi = size_arg(args.min_size), size_arg(args.max_size)
     out, s = [], lo
     while s <= hi:
         out.append(s)
@@ -344,6 +352,37 @@ def cmd_allreduce(args):
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
         dist.barrier()
     write_sidecar(args.out, args, infos, "allreduce")
+
+
+def cmd_concurrency(args):
+    """How many all-reduces ProcessGroupGloo runs at once: N async all-reduces of one size launched together on
+    every rank; each one's completion time (as rank 0 sees it by polling) shows them finishing in waves of the
+    worker-thread pool's size. Also timed alone, for comparison."""
+    rank, world = dist.get_rank(), dist.get_world_size()
+    size = size_arg(args.size)
+    bufs = [torch.zeros(plan.elements(size), dtype=torch.float32) for _ in range(args.count)]
+    dist.barrier()
+    t0 = now()
+    dist.all_reduce(bufs[0])
+    alone = now() - t0
+    rows = []
+    for _ in range(args.repeats):
+        dist.barrier()
+        t0 = now()
+        works = [dist.all_reduce(b, async_op=True) for b in bufs]
+        done = [None] * len(works)
+        while any(d is None for d in done):
+            for i, w in enumerate(works):
+                if done[i] is None and w.is_completed():
+                    done[i] = now() - t0
+            time.sleep(50e-6)
+        rows.append(done)
+    if rank == 0:
+        threads = gloo_info()["process_group_threads"]
+        print(f"{world} ranks, {args.count} all-reduces of {size} B launched together; one alone takes "
+              f"{alone * 1e3:.1f} ms; ProcessGroupGloo threads (default options): {threads}")
+        for done in rows:
+            print("  completion times ms: " + " ".join(f"{d * 1e3:.1f}" for d in done))
 
 
 # --------------------------------------------------------------------------------------------------- training
@@ -797,6 +836,12 @@ def main(argv):
     micro(p)
     p.add_argument("--nodes", default="", help="comma-separated rank counts (default 2..WORLD_SIZE)")
     p.set_defaults(func=cmd_allreduce)
+
+    p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
+    p.add_argument("--size", default="16MiB", help="size of each all-reduce (default 16MiB)")
+    p.add_argument("--count", type=int, default=6, help="all-reduces launched together (default 6)")
+    p.add_argument("--repeats", type=int, default=2)
+    p.set_defaults(func=cmd_concurrency)
 
     p = sub.add_parser("train", help="emulated training steps of a sgdsim workload")
     p.add_argument("--workload", required=True, help="sgdsim workload XML")

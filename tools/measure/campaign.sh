@@ -1,0 +1,162 @@
+#!/bin/sh
+# The measurement campaign of issue #19 on an emulated cluster (docs/measure.md): per rate, a feed check (is this
+# machine's CPU fast enough for the rate?), the p2p and all-reduce microbenchmarks (for `sgdsim calibrate`), then
+# emulated training of each model with each architecture for K = 1..WORKERS. Prints an estimate of the duration
+# first and progress with the time left as it goes. Run it as root on a quiet machine (nothing else running: the
+# emulation shares its CPUs with everything else, and a busy CPU shows up as a slow network).
+#
+#   tools/measure/campaign.sh [-o DIR] [-n]            # -n: print the plan and the estimate, run nothing
+#
+# Settings (environment variables, defaults in brackets):
+#   MODELS   workloads/ names without .xml, or     [resnet18-k80-b32 googlenet-k80-b32 resnet50-k80-b32]
+#            paths of workload files
+#   RATES    emulated NIC rates, tc syntax        [1gbit 2.5gbit]
+#   WORKERS  largest K (K = 1..WORKERS)            [8]
+#   ARCHS    ARCH:PS or ring:GRANULARITY           [ps-sync:1 ps-sync:2 ps-async:1 ps-async:2 ring:tensor
+#                                                   ring:layer ring:ddp]
+#   OVERLAPS on and/or off                         [on off]
+#   STEPS, WARMUP, REPEAT                          [5, 2, 1]
+#   SCALE    --compute-scale                       [1]
+#   MICRO    1: run the microbenchmarks            [1]
+#   FEEDCHECK 1: skip a rate the CPU cannot feed   [1] (0: measure it anyway, and say so in the log)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+out="measure-campaign-$(date +%Y%m%d-%H%M%S)"
+dry=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    -o) out=$2; shift 2 ;;
+    -n) dry=1; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "campaign.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+MODELS=${MODELS:-"resnet18-k80-b32 googlenet-k80-b32 resnet50-k80-b32"}
+RATES=${RATES:-"1gbit 2.5gbit"}
+WORKERS=${WORKERS:-8}
+ARCHS=${ARCHS:-"ps-sync:1 ps-sync:2 ps-async:1 ps-async:2 ring:tensor ring:layer ring:ddp"}
+OVERLAPS=${OVERLAPS:-"on off"}
+STEPS=${STEPS:-5}
+WARMUP=${WARMUP:-2}
+REPEAT=${REPEAT:-1}
+SCALE=${SCALE:-1}
+MICRO=${MICRO:-1}
+FEEDCHECK=${FEEDCHECK:-1}
+hosts=$((WORKERS + 2))
+python=/usr/bin/python3
+[ -x $python ] || python=python3
+
+# The plan, one line per run, and its estimated seconds: compute plus the bytes each worker moves at 95% of the
+# rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
+# per launch. A rough upper bound: overlap is ignored.
+plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS WARMUP=$WARMUP \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO $python - "$src" <<'EOF'
+import os, sys
+src = sys.argv[1]
+sys.path.insert(0, os.path.join(src, "tools", "measure"))
+import plan
+env = os.environ
+k_max, steps = int(env["WORKERS"]), int(env["STEPS"]) + int(env["WARMUP"])
+import importlib.machinery, importlib.util
+loader = importlib.machinery.SourceFileLoader("emulate", os.path.join(src, "tools", "measure", "emulate"))
+em = importlib.util.module_from_spec(importlib.util.spec_from_loader("emulate", loader))
+loader.exec_module(em)  # for its rate parser
+for rate in env["RATES"].split():
+    B = 0.95 * em.parse_rate(rate) / 8
+    if env["MICRO"] == "1":
+        sizes = [4096 * 2 ** i for i in range(17)]
+        p2p = sum(7 * s / B + 7 * 1e-3 for s in sizes) + 10
+        ar = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in sizes) + 10
+        print(f"{rate} micro p2p - - {p2p:.0f}")
+        print(f"{rate} micro allreduce - - {ar:.0f}")
+    for model in env["MODELS"].split():
+        wl = plan.parse_workload(model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml"))
+        tc = float(env["SCALE"]) * sum(l.fwd_s + l.bwd_s for l in wl.layers) + wl.ps_update_s
+        m = wl.model_bytes()
+        for arch in env["ARCHS"].split():
+            name, param = arch.split(":")
+            for overlap in env["OVERLAPS"].split():
+                if name == "ring" and overlap == "off" and param != "ddp":
+                    continue  # ring without overlap: DDP buckets only, the others add nothing new
+                total = 10.0
+                for k in range(1, k_max + 1):
+                    if name == "ring":
+                        comm = 2 * (k - 1) / k * m / B
+                    else:
+                        comm = 2 * k * m / int(param) / B
+                    total += steps * (tc + comm) * (1.5 if name == "ps-async" else 1.0) + 2
+                print(f"{rate} {model} {name} {param} {overlap} {total * int(env['REPEAT']):.0f}")
+EOF
+) || { echo "campaign.sh: cannot read the plan (workloads, tools/measure/plan.py)" >&2; exit 2; }
+total_s=$(echo "$plan" | awk '{s += $NF} END {print s}')
+runs=$(echo "$plan" | wc -l)
+feed_s=0
+[ "$FEEDCHECK" = 1 ] && feed_s=$(( $(echo $RATES | wc -w) * 90 ))
+echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS"
+echo "campaign: estimated $(( (${total_s%.*} + feed_s) / 60 )) min (an upper bound: overlap ignored), output $out"
+if [ $dry = 1 ]; then
+  echo "$plan" | awk '{printf "  %-8s %-22s %-9s %-7s %-4s ~%d s\n", $1, $2, $3, $4, $5, $6}'
+  exit 0
+fi
+[ "$(id -u)" = 0 ] || { echo "campaign.sh: must run as root" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+log="$out/campaign.log"
+echo "$plan" > "$out/plan.txt"
+start=$(date +%s)
+done_s=0
+n=0
+progress() { # $1: what just finished, $2: its estimated seconds
+  n=$((n + 1)); done_s=$((done_s + $2))
+  now=$(date +%s); el=$((now - start))
+  left=$(( (${total_s%.*} - done_s) * (el + 1) / (done_s + 1) ))
+  echo "campaign: [$n/$runs] $1 done; elapsed $((el / 60)) min, about $((left / 60)) min left"
+}
+for rate in $RATES; do
+  rdir="$out/$rate"
+  mkdir -p "$rdir"
+  if [ "$FEEDCHECK" != 0 ]; then
+    "$here/feedcheck" --rates "$rate" --hosts "$WORKERS" --out "$rdir/feedcheck" < /dev/null | tee -a "$log"
+    if ! grep -q ",yes$" "$rdir/feedcheck/feedcheck.csv" 2>/dev/null; then
+      if [ "$FEEDCHECK" = 1 ]; then
+        echo "campaign: $rate is CPU-bound on this machine: skipped (FEEDCHECK=0 measures it anyway)" | tee -a "$log"
+        continue
+      fi
+      echo "campaign: $rate is CPU-bound on this machine: measured anyway (FEEDCHECK=0)" | tee -a "$log"
+    fi
+  fi
+  # One cluster per rate; each measurement is its own launch (the runs below read it from the plan).
+  echo "$plan" | grep "^$rate " > "$rdir/plan.txt"
+  "$here/emulate" up --hosts "$hosts" --rate "$rate" | tee -a "$log" || exit 1
+  trap '"$here/emulate" down; exit 130' INT TERM
+  while read -r r model name param overlap est; do
+    if [ "$model" = micro ]; then
+      if [ "$name" = p2p ]; then
+        "$here/launch" --hosts 2 --logs "$rdir/logs" -- p2p --out "$rdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
+      else
+        "$here/launch" --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
+          --repeats 5 < /dev/null >> "$log" 2>&1
+      fi
+      status=$?
+      what="$rate $name microbenchmark"
+    else
+      case $name in
+        ring) ranks=$WORKERS; opts="--granularity $param"; tag="ring-$param" ;;
+        *) ranks=$((WORKERS + param)); opts="--ps $param"; tag="$name-ps$param" ;;
+      esac
+      case $model in *.xml) wfile=$model; model=$(basename "$model" .xml) ;; *) wfile="$src/workloads/$model.xml" ;; esac
+      mkdir -p "$rdir/$model"
+      "$here/launch" --hosts "$ranks" --logs "$rdir/logs" -- train --workload "$wfile" \
+        --arch "$name" $opts --overlap "$overlap" --workers "$WORKERS" --steps "$STEPS" --warmup "$WARMUP" \
+        --repeat "$REPEAT" --compute-scale "$SCALE" --out "$rdir/$model/$tag-overlap-$overlap.jsonl" --force \
+        < /dev/null >> "$log" 2>&1
+      status=$?
+      what="$rate $model $tag overlap $overlap"
+    fi
+    [ $status = 0 ] || echo "campaign: $what FAILED (exit $status), see $log" | tee -a "$log"
+    progress "$what" "$est"
+  done < "$rdir/plan.txt"
+  "$here/emulate" down | tee -a "$log"
+  trap - INT TERM
+done
+echo "campaign: done in $(( ($(date +%s) - start) / 60 )) min; results in $out (CSV: calibrate; JSON lines: validate)"
