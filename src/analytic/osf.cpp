@@ -44,9 +44,13 @@ double osf_update_s(const std::vector<OsfLayer>& layers, const OsfParams& p)
     return 0;
   const std::vector<double> bsum = backward_suffix(layers);
   double tau                     = 0; // tau^(n)
+  // A layer whose gradients go in several calls (one per tensor) pays delta once per call (docs/models.md §10).
+  auto layer_update_s = [&p](const OsfLayer& l) {
+    return l.bytes > 0 ? osf_t_update_s(p, l.bytes) + std::max(0, l.calls - 1) * p.delta_s : 0.0;
+  };
   for (std::size_t i = n - 1; i >= 1; i--)
-    tau = std::max(tau + osf_t_update_s(p, layers[i].bytes), bsum[i]); // eq. (25): tau^(i) from tau^(i+1), D^(i+1)
-  return tau + osf_t_update_s(p, layers[0].bytes);                     // eq. (26)
+    tau = std::max(tau + layer_update_s(layers[i]), bsum[i]); // eq. (25): tau^(i) from tau^(i+1), D^(i+1)
+  return tau + layer_update_s(layers[0]);                     // eq. (26)
 }
 
 double osf_overlap_s(const std::vector<OsfLayer>& layers)

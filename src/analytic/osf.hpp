@@ -8,8 +8,9 @@
 namespace sgdsim {
 
 struct OsfLayer {
-  double bytes = 0; // D^(i): bytes of gradients of layer i (0 for a layer without parameters)
+  double bytes = 0; // D^(i): bytes of gradients all-reduced once the backward of layer i is done
   double bwd_s = 0; // t_b^(i)
+  int calls    = 1; // all-reduce calls that carry D^(i) (several with one call per tensor), each paying delta
 };
 
 struct OsfParams {

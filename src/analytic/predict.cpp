@@ -7,6 +7,7 @@
 #include "analytic/reference_sim.hpp"
 #include "analytic/ring.hpp"
 #include "analytic/zeng23.hpp"
+#include "workload/grad_units.hpp"
 #include "workload/ps_split.hpp"
 
 #include <algorithm>
@@ -56,33 +57,47 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
   const double slowest = *std::min_element(ratio.begin(), ratio.end());
   const double t_f     = wl.fwd_s() / slowest;
   const double t_b     = wl.bwd_s() / slowest;
-  const double t_comp  = t_f + t_b + wl.ps_update_s;
+  const double t_upd   = wl.ps_update_s / slowest; // each worker applies the update on its own device
+  const double t_comp  = t_f + t_b + t_upd;
+  // The all-reduces the simulation makes (--allreduce-unit, docs/models.md §10): each unit's bytes and call are
+  // charged to the layer whose backward makes it ready, so that the per-layer models see the same calls.
   std::vector<OsfLayer> layers;
+  for (const Layer& l : wl.layers)
+    layers.push_back({0, l.bwd_s / slowest, 0});
+  // Fusion decides its buffers at run time: its recursion (eq. 31-35) starts from the layers' own bytes.
+  const AllreduceUnit unit = sc.unit() == AllreduceUnit::FUSION ? AllreduceUnit::LAYER : sc.unit();
+  for (const GradUnit& u : plan_grad_units(wl, unit, sc.bucket_bytes, sc.first_bucket_bytes)) {
+    layers[static_cast<std::size_t>(u.ready_layer)].bytes += u.bytes;
+    layers[static_cast<std::size_t>(u.ready_layer)].calls++;
+  }
   std::vector<PipelineLayer> pipeline;
   int calls = 0;
   for (std::size_t i = 0; i < wl.layers.size(); i++) {
-    const Layer& l     = wl.layers[i];
-    const double bytes = wl.layer_bytes(i);
-    calls += bytes > 0 ? 1 : 0;
-    layers.push_back({bytes, l.bwd_s / slowest});
-    pipeline.push_back({l.fwd_s / slowest, l.bwd_s / slowest,
-                        bytes > 0 ? ring_allreduce_s(k, bytes, b, alpha) + sc.allreduce_overhead_s : 0});
+    const OsfLayer& l = layers[i];
+    calls += l.calls;
+    pipeline.push_back({wl.layers[i].fwd_s / slowest, l.bwd_s,
+                        l.bytes > 0 ? ring_allreduce_s(k, l.bytes, b) +
+                                          l.calls * (ring_allreduce_s(k, 0, b, alpha) + sc.allreduce_overhead_s)
+                                    : 0});
   }
   const double m = wl.model_bytes();
-  if (sc.fusion_buffer_bytes > 0) // fused buffers: at least M/Q calls
+  if (sc.unit() == AllreduceUnit::FUSION) // fused buffers: at least M/Q calls
     calls = std::max(1, static_cast<int>(std::ceil(m / sc.fusion_buffer_bytes)));
+  // Several all-reduces in flight overlap their latencies (not their bytes: they share the links).
+  const int latency_calls = (calls + sc.collectives_in_flight - 1) / sc.collectives_in_flight;
   std::vector<Prediction> out;
   if (sc.collective == Collective::HALVING_DOUBLING) {
     // Rabenseifner: the same bytes as the ring (2(K-1)/K M per worker and direction) in 2 log2(K) messages per call.
-    const double hd = t_f + t_b + ring_allreduce_s(k, m, b) + calls * 2.0 * std::log2(k) * alpha +
-                      calls * sc.allreduce_overhead_s + wl.ps_update_s;
+    const double hd = t_f + t_b + ring_allreduce_s(k, m, b) + latency_calls * 2.0 * std::log2(k) * alpha +
+                      latency_calls * sc.allreduce_overhead_s + t_upd;
     out.push_back(sync_row("halving-doubling", "models.md §3 eq. (14)", k, wl.batch, hd));
     return out;
   }
   if (sc.collective != Collective::RING)
     return out; // tree and hierarchical: no analytic model (docs/models.md §3.3)
   // Eq. (13): eq. (11) with its latency-aware term for `calls` all-reduce calls, without overlap.
-  const double eq11 = ring_step_s(k, m, b, t_f + t_b, alpha, calls) + calls * sc.allreduce_overhead_s + wl.ps_update_s;
+  const double eq11 =
+      ring_step_s(k, m, b, t_f + t_b, alpha, latency_calls) + latency_calls * sc.allreduce_overhead_s + t_upd;
   out.push_back(sync_row("ring-eq11", "models.md §3 eq. (11), (13) [LI22]", k, wl.batch, eq11));
   if (sc.overlap) {
     OsfParams p;
@@ -152,7 +167,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
   const double slowest = *std::min_element(ratio.begin(), ratio.end());
   const double t_f     = wl.fwd_s() / slowest;
   const double t_b     = wl.bwd_s() / slowest;
-  const double t_s     = wl.ps_update_s;
+  const double t_s     = wl.ps_update_s / in.ps_speed_ratio; // a time on the reference device, like compute
   std::vector<Prediction> out;
 
   if (sc.arch == Arch::RING)
@@ -216,6 +231,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     ref.warmup                     = sc.warmup;
     ref.seed                       = sc.seed;
     ref.compute_jitter_cv          = sc.compute_jitter_cv;
+    ref.ps_speed_ratio             = in.ps_speed_ratio;
     double x                       = 0;
     int runs                       = 0;
     for (RefSharing s : {RefSharing::PS, RefSharing::FCFS}) {

@@ -15,6 +15,8 @@ struct AnalyticInputs {
   Scenario scenario;
   NetworkParams net;
   std::vector<double> speed_ratio; // per worker: host speed / reference speed (empty: all 1)
+  /** The slowest PS host's speed / reference speed: T_S = ps_update / this (docs/models.md §9). */
+  double ps_speed_ratio = 1;
   /** eq. 5 threshold rho_T: [LI22] found 0.5 on the 1 Gbps CloudLab CPU cluster and 0.6 on AWS GPU clusters. */
   double rho_t                      = 0.6;
   double tensor_overhead_s          = 0; // [LI20] c

@@ -240,7 +240,7 @@ RefSimResult reference_simulation(const RefSimInputs& in)
   };
   auto start_update = [&](int w, int t) {
     // The PS applies the gradient: T_S * size / M on the (worker, PS) resource, never shared.
-    const double dur = model_bytes > 0 ? wl.ps_update_s * at(wl.tensors, t).bytes / model_bytes : 0;
+    const double dur = model_bytes > 0 ? wl.ps_update_s / in.ps_speed_ratio * at(wl.tensors, t).bytes / model_bytes : 0;
     const double end = std::max(now, at(ps_free, w)) + dur;
     at(ps_free, w)   = end;
     schedule(end, w, Kind::PS_UPDATE, t);

@@ -30,6 +30,7 @@ struct RefSimInputs {
   int warmup                        = 2;
   std::uint64_t seed                = 1; // per-layer samples are drawn exactly as the SimGrid workers draw them
   double compute_jitter_cv          = 0; // as Scenario::compute_jitter_cv
+  double ps_speed_ratio             = 1; // PS host speed / reference speed: an update takes ps_update / this
 };
 
 struct RefSimResult {

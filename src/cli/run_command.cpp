@@ -22,13 +22,15 @@ namespace sgdsim {
 
 namespace {
 AnalyticInputs analytic_inputs(const RunOptions& opts, const Workload& wl, const Scenario& sc, const NetworkParams& net,
-                               std::vector<double> speed_ratio)
+                               std::vector<double> speed_ratio, const std::vector<double>& ps_speed_ratio)
 {
   AnalyticInputs a;
-  a.workload                   = &wl;
-  a.scenario                   = sc;
-  a.net                        = net;
-  a.speed_ratio                = std::move(speed_ratio);
+  a.workload    = &wl;
+  a.scenario    = sc;
+  a.net         = net;
+  a.speed_ratio = std::move(speed_ratio);
+  if (!ps_speed_ratio.empty())
+    a.ps_speed_ratio = *std::min_element(ps_speed_ratio.begin(), ps_speed_ratio.end());
   a.rho_t                      = opts.rho_t;
   a.tensor_overhead_s          = opts.tensor_overhead_s;
   a.tensor_overhead_s_per_byte = opts.tensor_overhead_s_per_byte;
@@ -40,6 +42,14 @@ std::vector<double> speed_ratios(const SimResult& r)
   std::vector<double> out;
   for (const WorkerStats& w : r.per_worker)
     out.push_back(w.speed_ratio);
+  return out;
+}
+
+std::vector<double> ps_speed_ratios(const SimResult& r)
+{
+  std::vector<double> out;
+  for (const PsStats& p : r.per_ps)
+    out.push_back(p.speed_ratio);
   return out;
 }
 
@@ -114,7 +124,8 @@ int analytic_command(const std::vector<std::string>& args, const std::string& da
   report.log_settings    = opts.log_settings;
   report.has_simulation  = false;
   report.network         = probe.network;
-  report.analytic = predict(analytic_inputs(opts, inputs.workload, report.scenario, probe.network, probe.speed_ratio));
+  report.analytic        = predict(
+             analytic_inputs(opts, inputs.workload, report.scenario, probe.network, probe.speed_ratio, probe.ps_speed_ratio));
   std::cout << format_analytic_table(report);
   if (!opts.json_path.empty())
     write_file_atomically(opts.json_path, report_json(report).dump(2) + "\n");
@@ -149,7 +160,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   report.log_settings    = opts.log_settings;
   report.network         = report.simulated.network;
   report.analytic        = predict(analytic_inputs(opts, inputs.workload, report.scenario, report.simulated.network,
-                                                   speed_ratios(report.simulated)));
+                                                   speed_ratios(report.simulated), ps_speed_ratios(report.simulated)));
   std::cout << format_table(report);
   std::cout.flush();
   if (!opts.json_path.empty())

@@ -95,6 +95,7 @@ nlohmann::ordered_json to_json(const SimResult& r)
   for (const PsStats& p : r.per_ps)
     j["per_ps"].push_back({{"rank", p.rank},
                            {"host", p.host},
+                           {"speed_ratio", p.speed_ratio},
                            {"nic_Bps", p.nic_Bps},
                            {"tensors", p.tensors},
                            {"bytes", p.bytes},
@@ -141,7 +142,8 @@ SimResult sim_result_from_json(const nlohmann::ordered_json& j)
                                        w.at("step_time_std_s").get<double>(), w.at("compute_s").get<double>(),
                                        w.at("comm_exposed_s").get<double>(), w.at("wait_s").get<double>()});
   for (const auto& p : j.at("per_ps"))
-    r.per_ps.push_back(PsStats{p.at("rank").get<int>(), p.at("host").get<std::string>(), p.at("nic_Bps").get<double>(),
+    r.per_ps.push_back(PsStats{p.at("rank").get<int>(), p.at("host").get<std::string>(),
+                               p.at("speed_ratio").get<double>(), p.at("nic_Bps").get<double>(),
                                p.at("tensors").get<int>(), p.at("bytes").get<double>(),
                                p.at("downlink_utilization").get<double>(), p.at("uplink_utilization").get<double>()});
   const auto& net          = j.at("network");

@@ -24,6 +24,7 @@ struct WorkerStats {
 struct PsStats {
   int rank = 0;
   std::string host;
+  double speed_ratio          = 1; // host speed / reference speed: its updates take ps_update / speed_ratio
   double nic_Bps              = 0; // first link of the route from this PS to a worker on another host (0: none)
   int tensors                 = 0;
   double bytes                = 0; // size of the shard this PS holds

@@ -242,10 +242,11 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
   r.network = nominal.network;
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     PsStats ps;
-    ps.rank    = static_cast<int>(p);
-    ps.host    = placement.ps_hosts[p];
-    ps.nic_Bps = nominal.ps_nic_Bps[p];
-    ps.tensors = static_cast<int>(ctx.ps_tensors[p].size());
+    ps.rank        = static_cast<int>(p);
+    ps.host        = placement.ps_hosts[p];
+    ps.speed_ratio = sg4::Engine::get_instance()->host_by_name(ps.host)->get_speed() / ctx.workload.reference_speed;
+    ps.nic_Bps     = nominal.ps_nic_Bps[p];
+    ps.tensors     = static_cast<int>(ctx.ps_tensors[p].size());
     for (int t : ctx.ps_tensors[p])
       ps.bytes += ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     // Steady state: every worker moves the shard down and up once per step.
@@ -478,6 +479,8 @@ PlatformProbe probe_platform(const SimInputs& in)
   probe.ps_hosts     = prep.placement.ps_hosts;
   for (const std::string& h : prep.placement.worker_hosts)
     probe.speed_ratio.push_back(prep.engine->host_by_name(h)->get_speed() / in.workload.reference_speed);
+  for (const std::string& h : prep.placement.ps_hosts)
+    probe.ps_speed_ratio.push_back(prep.engine->host_by_name(h)->get_speed() / in.workload.reference_speed);
   return probe;
 }
 

@@ -26,7 +26,8 @@ struct SimInputs {
 /** What the analytic models need from the platform, read without simulating. */
 struct PlatformProbe {
   NetworkParams network;
-  std::vector<double> speed_ratio; // per worker rank
+  std::vector<double> speed_ratio;    // per worker rank
+  std::vector<double> ps_speed_ratio; // per PS rank
   int workers = 0;
   int ps      = 0;
   std::vector<std::string> worker_hosts; // the placement, by rank

@@ -52,3 +52,46 @@ TEST(ModelIds, PredictEmitsExactlyTheCatalog)
   for (std::string_view id : kAnalyticModelIds)
     EXPECT_TRUE(seen.count(std::string(id))) << "kAnalyticModelIds lists '" << id << "', which predict() never emits";
 }
+
+namespace {
+// Layer a: one tensor of 10 MB; layer b: two of 10 MB; T_F 20 ms, T_B 40 ms, M = 30 MB.
+Workload three_tensor_workload()
+{
+  Workload wl          = two_layer_workload();
+  wl.layers[1].tensors = {1, 2};
+  wl.tensors           = {Tensor{"a.w", 10e6, 0}, Tensor{"b.w", 10e6, 1}, Tensor{"b.b", 10e6, 1}};
+  return wl;
+}
+
+// ring-eq11 on K = 4, B = 1 GB/s, 10 us per message.
+double eq11_step_s(AllreduceUnit unit, int in_flight, double fusion_bytes = 0)
+{
+  static const Workload wl = three_tensor_workload();
+  AnalyticInputs in;
+  in.workload                       = &wl;
+  in.scenario.arch                  = Arch::RING;
+  in.scenario.workers               = 4;
+  in.scenario.ps                    = 0;
+  in.scenario.overlap               = false;
+  in.scenario.allreduce_unit        = unit;
+  in.scenario.fusion_buffer_bytes   = fusion_bytes;
+  in.scenario.collectives_in_flight = in_flight;
+  in.net                            = NetworkParams{1e9, 1e300, 10e-6};
+  for (const Prediction& p : predict(in))
+    if (p.model == "ring-eq11")
+      return p.step_time_s;
+  return -1;
+}
+} // namespace
+
+TEST(RingModels, CountTheCallsTheSimulationMakes)
+{
+  // 0.06 s of compute + 2 * 3/4 * 30 MB / 1 GB/s, plus 2(K-1) = 6 messages of 10 us per call.
+  const double base = 0.06 + 1.5 * 30e6 / 1e9, call = 6 * 10e-6;
+  EXPECT_NEAR(eq11_step_s(AllreduceUnit::TENSOR, 1), base + 3 * call, 1e-12) << "3 tensors: 3 calls";
+  EXPECT_NEAR(eq11_step_s(AllreduceUnit::LAYER, 1), base + 2 * call, 1e-12) << "2 layers: 2 calls";
+  EXPECT_NEAR(eq11_step_s(AllreduceUnit::BUCKET, 1), base + 2 * call, 1e-12)
+      << "the first bucket (1 MiB) closes on b.b; the second (25 MiB) holds b.w and a.w";
+  EXPECT_NEAR(eq11_step_s(AllreduceUnit::TENSOR, 2), base + 2 * call, 1e-12) << "two in flight: 3 calls in 2 rounds";
+  EXPECT_NEAR(eq11_step_s(AllreduceUnit::LAYER, 1, 64e6), base + 1 * call, 1e-12) << "one fused buffer";
+}

@@ -17,7 +17,7 @@ SimResult sample(double thr, double step)
   r.steps_measured            = 3;
   r.compute_s                 = 0.1;
   r.per_worker.push_back(WorkerStats{0, "h1", 1.0, step, 0, 0.1, 0.2, 0.3});
-  r.per_ps.push_back(PsStats{0, "h0", 1e9, 1, 1e6, 0.5, 0.5});
+  r.per_ps.push_back(PsStats{0, "h0", 1, 1e9, 1, 1e6, 0.5, 0.5});
   return r;
 }
 } // namespace
