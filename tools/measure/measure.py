@@ -514,7 +514,7 @@ def parameter_server(cfg, p, start, buffer_limit):
     """A parameter server (src/sim/parameter_server.cpp). Sync: a tensor is updated once all K workers' gradients
     for it arrived; when its whole shard is updated, it sends the next parameters to every worker. Async: each
     gradient is applied on arrival; worker w gets fresh parameters once all its gradients of the step are
-    applied. Updates run one at a time in arrival order, each lasting ps_update x tensor bytes / model bytes:
+    applied. Updates run one at a time in arrival order, each lasting ps_update x scale x tensor bytes / model bytes:
     their dates are computed (start = max(arrival, end of the previous update)), as sgdsim's computed queue does,
     and the PS sleeps only until the update a release waits for has ended.
 
@@ -537,7 +537,8 @@ def parameter_server(cfg, p, start, buffer_limit):
     else:  # shared receive buffers: contents race, timing does not; markers are not checked
         shared = {t: torch.zeros_like(params[t]) for t in shard}
         grads = [shared] * k
-    update_s = {t: wl.ps_update_s * wl.tensors[t].bytes / wl.model_bytes() for t in shard}
+    # ps_update is a time on the reference device (sgdsim scales it with the PS host's speed, as compute).
+    update_s = {t: cfg.scale * wl.ps_update_s * wl.tensors[t].bytes / wl.model_bytes() for t in shard}
     arrivals = queue.Queue()
     pending = [queue.Queue() for _ in range(k)]
 
@@ -857,8 +858,8 @@ def main(argv):
     p.add_argument("--warmup", type=int, default=2, help="unmeasured first steps (default 2, as sgdsim)")
     p.add_argument("--repeat", type=int, default=1, help="runs of each configuration (default 1)")
     p.add_argument("--compute-scale", type=float, default=1.0,
-                   help="multiplies every forward, backward and ring-update time (simulate with host speed = "
-                        "reference_speed / scale); the PS update is not scaled (default 1)")
+                   help="multiplies every forward, backward and update time, PS or ring (simulate with every "
+                        "host's speed = reference_speed / scale; default 1)")
     p.add_argument("--bucket-cap-mb", type=float, default=25, help="ddp: bucket_cap_mb (default 25, MiB)")
     p.add_argument("--first-bucket-mb", type=float, default=1,
                    help="ddp: first bucket's cap (default 1, torch's _DEFAULT_FIRST_BUCKET_BYTES, MiB)")
