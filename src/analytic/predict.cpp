@@ -219,13 +219,15 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
   // §4: Algorithm 1, with the sharing of the simulation (hybrid: PS and FCFS averaged). One PS only.
   if (sc.is_ps() && sc.ps == 1 && g == 1 && k <= in.reference_max_workers) {
     RefSimInputs ref;
-    ref.workload                   = &wl;
-    ref.speed_ratio                = ratio;
-    ref.sync                       = sc.arch == Arch::PS_SYNC;
-    ref.overlap                    = sc.overlap;
-    ref.bandwidth_Bps              = b;
-    ref.flow_cap_Bps               = in.net.flow_cap_Bps;
-    ref.tensor_overhead_s          = in.tensor_overhead_s;
+    ref.workload      = &wl;
+    ref.speed_ratio   = ratio;
+    ref.sync          = sc.arch == Arch::PS_SYNC;
+    ref.overlap       = sc.overlap;
+    ref.bandwidth_Bps = b;
+    ref.flow_cap_Bps  = in.net.flow_cap_Bps;
+    // The simulated PS pays --message-overhead after receiving each gradient ([LI20]'s c) and before sending each
+    // tensor; the replay charges it after each reception, on both links.
+    ref.tensor_overhead_s          = in.tensor_overhead_s + sc.message_overhead_s;
     ref.tensor_overhead_s_per_byte = in.tensor_overhead_s_per_byte;
     ref.steps                      = sc.steps;
     ref.warmup                     = sc.warmup;

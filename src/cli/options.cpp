@@ -3,6 +3,7 @@
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
 #include "common/units.hpp"
+#include "platform/platform_costs.hpp"
 #include "workload/step_sampler.hpp"
 
 #include <boost/program_options.hpp>
@@ -72,7 +73,9 @@ po::options_description scenario_options()
      "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
     ("fusion-cycle", po::value<std::string>(), "ring: Horovod's name for --fusion-timeout (give one of the two)")
     ("message-overhead", po::value<std::string>(),
-     "ring: fixed cost of each message of a collective, paid by its sender, e.g. 20us (default 0)")
+     "software cost of each message, e.g. 20us (default 0, or the platform's sgdsim.message_overhead): ring, paid by "
+     "the sender of each collective message; PS, paid by the PS before it sends each tensor and after it receives "
+     "each gradient")
     ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("reduce-cost-per-byte", po::value<std::string>(),
@@ -261,10 +264,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only :
-       {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle",
-        "message-overhead", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte", "framework", "allreduce-unit",
-        "bucket-size", "first-bucket-size", "collectives-in-flight"})
+  for (const char* ring_only : {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout",
+                                "fusion-cycle", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte", "framework",
+                                "allreduce-unit", "bucket-size", "first-bucket-size", "collectives-in-flight"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -324,6 +326,14 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.tensor_overhead_s_per_byte =
       parse_quantity(Quantity::TIME, vm["tensor-overhead-per-byte"].as<std::string>(), "--tensor-overhead-per-byte");
 
+  // A calibrated platform's software costs, where the command line gives none (README "Calibration").
+  if (std::filesystem::is_regular_file(opts.platform)) {
+    const PlatformCosts costs = read_platform_costs(opts.platform);
+    if (costs.message_overhead_s && !vm.count("message-overhead"))
+      sc.message_overhead_s = *costs.message_overhead_s;
+    if (costs.allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
+      sc.allreduce_overhead_s = *costs.allreduce_overhead_s;
+  }
   if (!opts.json_path.empty() && opts.json_path == opts.timeline_path)
     throw InputError("--timeline " + opts.timeline_path + ": the same file as --json");
   for (const std::string* out : {&opts.json_path, &opts.timeline_path}) {
@@ -368,6 +378,8 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "ps-split = " << to_string(sc.ps_split) << "\n";
     if (sc.release_quantum_s != 0)
       out << "release-quantum = " << sc.release_quantum_s << "s\n";
+    if (sc.message_overhead_s != 0)
+      out << "message-overhead = " << sc.message_overhead_s << "s\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

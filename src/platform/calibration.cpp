@@ -68,29 +68,21 @@ double ring_factor(int k)
 }
 } // namespace
 
-CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
+namespace {
+// The linear model of `f.kind` fitted to `m` (bandwidth, alpha, c, fixed_at_zero; f.alpha_separable set).
+void fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f)
 {
-  std::set<double> sizes;
-  std::set<int> node_counts;
-  for (const CommMeasurement& x : m) {
-    sizes.insert(x.bytes);
-    node_counts.insert(x.nodes);
-  }
-  if (sizes.size() < 2)
-    throw InputError("calibrate: the measurements have " + std::to_string(sizes.size()) +
-                     " distinct sizes; at least 2 are needed to separate bandwidth from latency");
-  CalibrationFit f;
-  f.kind                      = kind;
+  const CommKind kind         = f.kind;
   const std::vector<double> w = relative_weights(m);
   std::vector<double> y;
   for (const CommMeasurement& x : m)
     y.push_back(x.time_s);
-  f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
   // Columns: time per byte (scaled by the ring factor), per-message latency (allreduce with several node counts),
   // per-call constant. Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the
   // rest refitted (non-negative least squares by elimination; f.fixed_at_zero says which).
   std::array<bool, 3> active = {true, f.alpha_separable, true};
   std::array<double, 3> p{};
+  f.fixed_at_zero.clear();
   while (true) {
     std::vector<int> cols;
     for (int c = 0; c < 3; c++)
@@ -123,15 +115,77 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
     active[static_cast<std::size_t>(worst)] = false;
     f.fixed_at_zero.push_back(worst == 1 ? "alpha" : "c");
   }
-  const double s_per_byte = p[0];
-  f.alpha_s               = p[1];
-  f.call_s                = p[2];
-  f.bandwidth_Bps         = 1.0 / s_per_byte;
+  if (!(p[0] > 0))
+    throw InputError("calibrate: the fit gives a non-positive time per byte (" + std::to_string(p[0]) +
+                     " s/byte): the times do not grow with the size; check the --where filters and the columns");
+  f.bandwidth_Bps = 1.0 / p[0];
+  f.alpha_s       = p[1];
+  f.call_s        = p[2];
+}
+
+double linear_time_s(const CalibrationFit& f, const CommMeasurement& x)
+{
+  const double factor = f.kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
+  const double msgs   = f.kind == CommKind::ALLREDUCE ? 2.0 * (x.nodes - 1) : 0.0;
+  return factor * x.bytes / f.bandwidth_Bps + msgs * f.alpha_s + f.call_s;
+}
+
+std::set<double> distinct_sizes(const std::vector<CommMeasurement>& m)
+{
+  std::set<double> sizes;
+  for (const CommMeasurement& x : m)
+    sizes.insert(x.bytes);
+  return sizes;
+}
+} // namespace
+
+CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
+{
+  const std::set<double> sizes = distinct_sizes(m);
+  std::set<int> node_counts;
   for (const CommMeasurement& x : m) {
-    double factor = kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
-    double msgs   = kind == CommKind::ALLREDUCE ? 2.0 * (x.nodes - 1) : 0.0;
-    f.linear_s.push_back(factor * x.bytes * s_per_byte + msgs * f.alpha_s + f.call_s);
+    node_counts.insert(x.nodes);
+    if (kind == CommKind::ALLREDUCE && x.nodes < 2)
+      throw InputError("calibrate: line " + std::to_string(x.line) + ": an all-reduce on " + std::to_string(x.nodes) +
+                       " node moves no data; keep rows with 2 nodes or more (--where)");
   }
+  if (sizes.size() < 2)
+    throw InputError("calibrate: the measurements have " + std::to_string(sizes.size()) +
+                     " distinct sizes; at least 2 are needed to separate bandwidth from latency");
+  CalibrationFit f;
+  f.kind            = kind;
+  f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
+  fit_linear(m, f);
+  // One outlying point (a repeat disturbed by something else on the machine) must not bend the fit. Each point is
+  // held out in turn; it is an outlier when the fit of the others misses it by more than 5% and fits those others
+  // at least twice as well (max error) as the fit of all points does. The worst such point is left out, provided the
+  // others still have two sizes; the report names it (dropped_line). Points that are all a little off are none.
+  if (m.size() >= 5) {
+    const CalibrationFit all = f;
+    double worst_held        = 0;
+    for (std::size_t i = 0; i < m.size(); i++) {
+      std::vector<CommMeasurement> rest = m;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+      if (distinct_sizes(rest).size() < 2)
+        continue;
+      CalibrationFit g = all;
+      fit_linear(rest, g);
+      double max_g = 0, max_all = 0;
+      for (const CommMeasurement& x : rest) {
+        max_g   = std::max(max_g, std::fabs(linear_time_s(g, x) - x.time_s) / x.time_s);
+        max_all = std::max(max_all, std::fabs(linear_time_s(all, x) - x.time_s) / x.time_s);
+      }
+      const double held = std::fabs(linear_time_s(g, m[i]) - m[i].time_s) / m[i].time_s;
+      if (held > 0.05 && max_g <= 0.5 * max_all && held > worst_held) {
+        worst_held     = held;
+        g.dropped_line = m[i].line;
+        f              = g;
+      }
+    }
+  }
+  for (const CommMeasurement& x : m)
+    f.linear_s.push_back(linear_time_s(f, x));
+  const std::vector<double> w = relative_weights(m);
 
   // Eq. (37) on sizes alone (one node count): try every threshold with two or more points on each side.
   if (node_counts.size() == 1) {
@@ -253,22 +307,59 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
   const int size_i  = pick(size_column, size_unit, "size");
   const int time_i  = pick(time_column, time_unit, "time");
   const int nodes_i = index_of("nodes");
-  std::vector<std::pair<int, std::string>> filters;
+  // COLUMN=VALUE keeps the rows whose cell is VALUE; COLUMN=LO..HI those whose cell is a number in [LO, HI] (either
+  // bound may be left out: 1048576.. keeps sizes from 1 MiB on).
+  struct Filter {
+    int column;
+    std::string value;
+    bool range = false;
+    double lo = -INFINITY, hi = INFINITY;
+  };
+  std::vector<Filter> filters;
   for (const std::string& f : where) {
     auto eq = f.find('=');
     if (eq == std::string::npos || index_of(f.substr(0, eq)) < 0)
-      throw InputError("--where '" + f + "': expected COLUMN=VALUE with a column of " + path);
-    filters.emplace_back(index_of(f.substr(0, eq)), f.substr(eq + 1));
+      throw InputError("--where '" + f + "': expected COLUMN=VALUE or COLUMN=LO..HI with a column of " + path);
+    Filter filter{index_of(f.substr(0, eq)), f.substr(eq + 1)};
+    if (auto dots = filter.value.find(".."); dots != std::string::npos) {
+      filter.range = true;
+      for (auto [text, bound] : {std::pair{filter.value.substr(0, dots), &filter.lo},
+                                 std::pair{filter.value.substr(dots + 2), &filter.hi}}) {
+        if (text.empty())
+          continue;
+        char* end = nullptr;
+        *bound    = std::strtod(text.c_str(), &end);
+        if (*end != '\0' || !std::isfinite(*bound))
+          throw InputError("--where '" + f + "': '" + text + "' is not a number (COLUMN=LO..HI)");
+      }
+      if (!(filter.lo <= filter.hi))
+        throw InputError("--where '" + f + "': the range is empty (LO > HI)");
+    }
+    filters.push_back(filter);
   }
+  auto kept = [&filters](const std::vector<std::string>& cells) {
+    for (const Filter& fl : filters) {
+      if (static_cast<std::size_t>(fl.column) >= cells.size())
+        return false;
+      const std::string& cell = cells[static_cast<std::size_t>(fl.column)];
+      if (!fl.range) {
+        if (cell != fl.value)
+          return false;
+        continue;
+      }
+      char* end      = nullptr;
+      const double v = std::strtod(cell.c_str(), &end);
+      if (cell.empty() || *end != '\0' || !(v >= fl.lo && v <= fl.hi))
+        return false;
+    }
+    return true;
+  };
   std::vector<CommMeasurement> out;
   for (int n = 2; std::getline(in, line); n++) {
     if (line.empty())
       continue;
     const std::vector<std::string> f = split_csv_line(line);
-    bool keep                        = true;
-    for (const auto& [i, v] : filters)
-      keep = keep && static_cast<std::size_t>(i) < f.size() && f[static_cast<std::size_t>(i)] == v;
-    if (!keep)
+    if (!kept(f))
       continue;
     auto number = [&](int i, const char* what) {
       const std::string& s = static_cast<std::size_t>(i) < f.size() ? f[static_cast<std::size_t>(i)] : "";
@@ -283,8 +374,14 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
     CommMeasurement m;
     m.bytes  = number(size_i, "size") * size_unit(header[static_cast<std::size_t>(size_i)]);
     m.time_s = number(time_i, "time") * time_unit(header[static_cast<std::size_t>(time_i)]);
-    m.nodes  = nodes_i >= 0 ? static_cast<int>(number(nodes_i, "nodes")) : 2;
-    m.line   = n;
+    if (nodes_i >= 0) {
+      const double nodes = number(nodes_i, "nodes");
+      if (nodes != std::floor(nodes) || nodes > 1e6)
+        throw InputError(
+            path, n, "column 'nodes': '" + f[static_cast<std::size_t>(nodes_i)] + "' is not a whole number of nodes");
+      m.nodes = static_cast<int>(nodes);
+    }
+    m.line = n;
     out.push_back(m);
   }
   if (out.empty())

@@ -26,6 +26,7 @@ struct CalibrationFit {
   bool alpha_separable = false;           // false when every row has one node count: then c holds 2(K-1) alpha too
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
   std::vector<double> linear_s;           // the fitted time of each measurement
+  int dropped_line = 0;                   // CSV line of the one outlying point left out of the linear fit (0: none)
   // Eq. (37): a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes); fitted only with at least
   // two measurements on each side (has_piecewise).
   bool has_piecewise = false;
@@ -35,7 +36,8 @@ struct CalibrationFit {
 };
 
 /** Weighted least squares on relative errors (every point counts alike whatever its size), with alpha and c kept
- *  non-negative (a negative one is fixed at 0 and the others refitted). Throws InputError if
+ *  non-negative (a negative one is fixed at 0 and the others refitted), robust to one outlying point (left out when
+ *  more than 5% and 4 times the median point off the fit; dropped_line). Throws InputError if
  *  the measurements cannot determine the parameters (fewer than 2 sizes, a non-positive bandwidth). */
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m);
 

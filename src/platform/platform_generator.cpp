@@ -112,10 +112,15 @@ std::string generate_platform_xml(const PlatformSpec& s)
   if (s.topology == Topology::FAT_TREE)
     x += " topology=\"FAT_TREE\"\n           topo_parameters=\"2;" + std::to_string(s.leaf_size) + "," +
          std::to_string(s.nodes / s.leaf_size) + ";1," + std::to_string(s.leaf_size / s.oversubscription) + ";1,1\"";
-  if (s.price_per_hour_usd.empty())
+  std::vector<std::pair<std::string, std::string>> props = s.host_props;
+  if (!s.price_per_hour_usd.empty())
+    props.emplace(props.begin(), "price_per_hour_usd", s.price_per_hour_usd);
+  if (props.empty())
     return x + "/>\n</platform>\n";
-  x += ">\n    <prop id=\"price_per_hour_usd\" value=\"" + s.price_per_hour_usd + "\"/>\n  </cluster>\n</platform>\n";
-  return x;
+  x += ">\n";
+  for (const auto& [id, value] : props)
+    x += "    <prop id=\"" + id + "\" value=\"" + value + "\"/>\n";
+  return x + "  </cluster>\n</platform>\n";
 }
 
 } // namespace sgdsim

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sgdsim {
 
@@ -24,6 +26,8 @@ struct PlatformSpec {
   int leaf_size             = 16; // fat-tree: nodes per leaf switch
   int oversubscription      = 1;  // fat-tree: leaf down-links per up-link
   std::string price_per_hour_usd; // empty: none
+  /** More properties of every host, (id, value), e.g. sgdsim.message_overhead from `sgdsim calibrate -o`. */
+  std::vector<std::pair<std::string, std::string>> host_props;
   std::string prefix = "node-";
   std::string command; // recorded in the file's comment
 };

@@ -39,12 +39,16 @@ double release_date(double now_s, double quantum_s)
   return std::max(now_s, std::ceil(now_s / quantum_s - 1e-6) * quantum_s);
 }
 
-// Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order.
+// Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order. Each message
+// first pays the software cost of sending it (--message-overhead, docs/models.md §10.5), which holds the connection.
 void send_shard(const SimContext& ctx, int rank, int w)
 {
   sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
-  for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)])
+  for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
+    if (ctx.scenario.message_overhead_s > 0)
+      sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
     mb->put(ctx.message(w, t), static_cast<std::uint64_t>(ctx.workload.tensors[static_cast<std::size_t>(t)].bytes));
+  }
 }
 
 // The sender of worker `w`'s parameters waits until they are due, then sends them.
@@ -61,9 +65,15 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   sg4::Host* host          = sg4::this_actor::get_host();
   const int k              = ctx.ps_clients();
   const std::string prefix = "ps" + std::to_string(rank);
-  auto receiver            = [shared](sg4::Mailbox* mb) {
+  // A gradient counts as arrived once its software cost of reception is paid (--message-overhead, [LI20]'s
+  // per-tensor overhead after reception); the connection takes the next one only then.
+  const double overhead_s = ctx.scenario.message_overhead_s;
+  auto receiver           = [shared, overhead_s](sg4::Mailbox* mb) {
     for (;;) {
-      shared->arrivals.push_back(mb->get<TensorMsg>());
+      TensorMsg* grad = mb->get<TensorMsg>();
+      if (overhead_s > 0)
+        sg4::this_actor::sleep_for(overhead_s);
+      shared->arrivals.push_back(grad);
       shared->arrivals_ready->release();
     }
   };

@@ -164,3 +164,18 @@ TEST(PsScenario, CostPerExampleSumsThePricesOfTheHostsUsed)
   r = simulate_isolated(inputs(tiny::star_platform(hosts), wl, scenario(Arch::PS_SYNC, 2, Sharing::FAIR, false)));
   EXPECT_TRUE(std::isnan(r.cluster_price_per_hour_usd));
 }
+
+TEST(PsScenario, PerMessageCostHoldsEachConnection)
+{
+  // One worker, no overlap, 4 layers of one 1 MB tensor on 1 GB/s NICs, no latency. The PS pays 1 ms before sending
+  // each tensor and 1 ms after receiving each gradient, and its connection takes the next message only then: 4
+  // downlinks and 4 uplinks make the step 8 ms longer, whatever else it holds.
+  auto step_s = [](const std::string& overhead) {
+    Scenario sc           = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 3, 1);
+    sc.message_overhead_s = overhead.empty() ? 0 : 1e-3;
+    return simulate_isolated(
+               tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::layered_workload(4, "1MB", "1ms", "2ms"), sc))
+        .step_time_mean_s;
+  };
+  EXPECT_NEAR(step_s("1ms") - step_s(""), 8e-3, 1e-9);
+}

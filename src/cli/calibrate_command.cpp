@@ -1,0 +1,177 @@
+// `sgdsim calibrate` (README "Calibration", docs/models.md §9.2): fits the network's effective bandwidth, latency
+// and per-message or per-call costs to microbenchmarks, and with -o writes the platform that `sgdsim run` uses as it
+// is: hosts of the user's device speed, NICs and latencies that reproduce the fit under SimGrid's default model, and
+// the software costs as platform properties (platform/platform_costs.hpp).
+#include "cli/platform_commands.hpp"
+#include "cli/subcommand.hpp"
+#include "common/atomic_file.hpp"
+#include "common/input_error.hpp"
+#include "common/units.hpp"
+#include "platform/calibration.hpp"
+#include "platform/platform_generator.hpp"
+#include "workload/workload_parser.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sgdsim {
+
+int calibrate_command(const std::vector<std::string>& args)
+{
+  std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text;
+  std::vector<std::string> where;
+  int nodes_given = 0;
+  po::options_description d("Options");
+  // clang-format off
+  d.add_options()
+    ("help,h", "print this help")
+    ("measurements", po::value<std::string>(&measurements)->required(), "CSV of measured times (README \"Calibration\")")
+    ("kind", po::value<std::string>(&kind_word)->default_value("p2p"), "p2p (one transfer) or allreduce (ring)")
+    ("where", po::value<std::vector<std::string>>(&where)->composing(),
+     "COLUMN=VALUE or COLUMN=LO..HI (numbers, either bound optional): use only these rows (repeatable)")
+    ("size-column", po::value<std::string>(&size_column), "the size column (default: found by its unit suffix)")
+    ("time-column", po::value<std::string>(&time_column), "the time column (default: found by its unit suffix)")
+    ("nodes", po::value<int>(&nodes_given), "-o: nodes of the platform (default: the most measured)")
+    ("output,o", po::value<std::string>(&out),
+     "also write a star platform with the fitted NIC, latency and software costs, which `sgdsim run --platform` uses "
+     "as it is (needs --speed or --workload)")
+    ("speed", po::value<std::string>(&speed), "-o: the hosts' speed, the FP32 peak of the device, e.g. 11.3Tf")
+    ("workload", po::value<std::string>(&workload),
+     "-o: the hosts' speed is this workload's reference_speed (its compute times are then its own)")
+    ("latency", po::value<std::string>(&latency_text),
+     "p2p: the one-way network latency, measured apart (e.g. half a ping-pong round trip); the rest of the fitted "
+     "per-transfer constant c is the per-message software cost (sgdsim.message_overhead). Default: c is all latency")
+    ("line-rate", po::value<std::string>(&line_rate_text),
+     "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
+    ("force", "overwrite the output file");
+  // clang-format on
+  po::variables_map vm;
+  if (!parse_subcommand(args, d,
+                        "Usage: sgdsim calibrate --measurements FILE.csv [--kind p2p|allreduce] [-o platform.xml "
+                        "--speed SPEED|--workload FILE]",
+                        vm))
+    return 0;
+  if (kind_word != "p2p" && kind_word != "allreduce")
+    throw InputError("--kind '" + kind_word + "': unknown kind (valid: p2p, allreduce)");
+  const CommKind kind = kind_word == "p2p" ? CommKind::P2P : CommKind::ALLREDUCE;
+  // Every option is checked before anything is fitted or written.
+  if (!out.empty()) {
+    check_output(out, vm.count("force") > 0);
+    if (speed.empty() == workload.empty())
+      throw InputError("-o: give the hosts' speed with --speed (e.g. 11.3Tf) or --workload FILE (its reference "
+                       "speed), once: the calibrated platform's hosts must run the workloads at their device's speed");
+    if (!workload.empty())
+      speed = fmt("%.6g", parse_workload_file(workload).reference_speed) + "f";
+    parse_quantity(Quantity::SPEED, speed, "--speed");
+  } else {
+    for (const char* needs_output : {"speed", "workload", "nodes"})
+      if (vm.count(needs_output))
+        throw InputError(std::string("--") + needs_output + ": applies with -o (the platform to write)");
+  }
+  if (vm.count("nodes") && (nodes_given < 2 || nodes_given > 1 << 20))
+    throw InputError("--nodes " + std::to_string(nodes_given) + ": must be in [2, 1048576]");
+  if (!latency_text.empty() && kind != CommKind::P2P)
+    throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
+  const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
+  const double line_rate_Bps =
+      line_rate_text.empty() ? 0 : parse_quantity(Quantity::BANDWIDTH, line_rate_text, "--line-rate");
+  std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
+  CalibrationFit f               = calibrate(kind, m);
+  if (line_rate_Bps > 0 && f.bandwidth_Bps > line_rate_Bps)
+    std::cerr << "sgdsim: warning: the fitted bandwidth, " << fmt("%.4g", f.bandwidth_Bps * 8 / 1e9)
+              << " Gbps, exceeds the line rate, " << fmt("%.4g", line_rate_Bps * 8 / 1e9)
+              << " Gbps: small transfers may pass a shaper's burst unthrottled, or the times are not transfer times; "
+                 "fit on larger sizes (--where size_bytes=1048576..)\n";
+
+  std::ostringstream o;
+  o << "calibration of " << measurements << " (" << kind_word << ", " << m.size() << " measurements)\n";
+  o << "  model      "
+    << (kind == CommKind::P2P
+            ? "T = bytes / B + c"
+            : (f.alpha_separable ? "T = 2(K-1)/K bytes / B + 2(K-1) alpha + c (docs/models.md eq. (41))"
+                                 : "T = 2(K-1)/K bytes / B + c (one node count: c holds the "
+                                   "per-message latencies too)"))
+    << "\n";
+  o << "  B          " << fmt("%.4g", f.bandwidth_Bps * 8 / 1e9) << " Gbps (" << fmt("%.4g", f.bandwidth_Bps / 1e6)
+    << " MB/s)\n";
+  if (f.alpha_separable)
+    o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message\n";
+  o << "  c          " << fmt("%.4g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")
+    << "\n";
+  if (f.dropped_line > 0)
+    o << "  (line " << f.dropped_line << " left out of the fit: an outlier, off by more than 5% and 4 times the median "
+      << "point)\n";
+  for (const std::string& z : f.fixed_at_zero)
+    o << "  (" << z << " fixed at 0: the unconstrained fit made it negative, which no network does)\n";
+  if (f.has_piecewise)
+    o << "  eq. (37)   " << fmt("%.4g", f.a1) << " log2(D) + " << fmt("%.4g", f.b1) << " s below "
+      << fmt("%.4g", f.threshold_bytes) << " bytes, " << fmt("%.4g", f.a2) << " D + " << fmt("%.4g", f.b2)
+      << " s from there on\n";
+  o << "\n  line  nodes          bytes   measured s     linear s    error"
+    << (f.has_piecewise ? "   eq. (37) s    error" : "") << "\n";
+  double sum = 0, worst = 0, sum_pw = 0, worst_pw = 0;
+  for (std::size_t i = 0; i < m.size(); i++) {
+    double e = (f.linear_s[i] - m[i].time_s) / m[i].time_s;
+    sum += std::fabs(e);
+    worst = std::max(worst, std::fabs(e));
+    char row[160];
+    std::snprintf(row, sizeof row, "  %4d %6d %14.0f %12.6g %12.6g %+7.2f%%", m[i].line, m[i].nodes, m[i].bytes,
+                  m[i].time_s, f.linear_s[i], 100 * e);
+    o << row;
+    if (f.has_piecewise) {
+      double ep = (f.piecewise_s[i] - m[i].time_s) / m[i].time_s;
+      sum_pw += std::fabs(ep);
+      worst_pw = std::max(worst_pw, std::fabs(ep));
+      std::snprintf(row, sizeof row, " %12.6g %+7.2f%%", f.piecewise_s[i], 100 * ep);
+      o << row;
+    }
+    o << "\n";
+  }
+  o << "\n  linear: mean |error| " << fmt("%.2f", 100 * sum / m.size()) << "%, max " << fmt("%.2f", 100 * worst)
+    << "%\n";
+  if (f.has_piecewise)
+    o << "  eq. (37): mean |error| " << fmt("%.2f", 100 * sum_pw / m.size()) << "%, max " << fmt("%.2f", 100 * worst_pw)
+      << "%\n";
+  std::cout << o.str();
+
+  if (!out.empty()) {
+    // The platform that reproduces the fit in sgdsim's default network model: LV08 multiplies bandwidths by 0.97
+    // (docs/design.md, SimGrid fact 9), so the NIC is B / 0.97; a route crosses two NIC links, so each has half the
+    // per-message latency. p2p: c is the latency, or with --latency the latency and a per-message software cost;
+    // allreduce: alpha is the latency and c a per-call cost (docs/models.md §9.2).
+    constexpr double kLv08BandwidthFactor = 0.97;
+    int nodes                             = 2;
+    for (const CommMeasurement& x : m)
+      nodes = std::max(nodes, x.nodes);
+    if (vm.count("nodes"))
+      nodes = nodes_given;
+    PlatformSpec s;
+    s.nodes                = nodes;
+    s.speed                = speed;
+    s.nic                  = fmt("%.6g", f.bandwidth_Bps / kLv08BandwidthFactor) + "Bps";
+    double route_latency_s = kind == CommKind::P2P ? f.call_s : (f.alpha_separable ? f.alpha_s : 0.0);
+    if (kind == CommKind::P2P && latency_s >= 0) {
+      route_latency_s = std::min(latency_s, f.call_s);
+      s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", (f.call_s - route_latency_s) * 1e6) + "us");
+    }
+    if (kind == CommKind::ALLREDUCE)
+      s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");
+    s.latency = fmt("%.6g", route_latency_s / 2 * 1e6) + "us";
+    s.command = command_line(args);
+    write_file_atomically(out, generate_platform_xml(s));
+    std::cout << "\nwrote " << out << ": " << nodes << " nodes of " << s.speed << ", NIC " << s.nic
+              << " (B / 0.97, LV08's factor), latency " << s.latency << " per link";
+    for (const auto& [name, value] : s.host_props)
+      std::cout << ", " << name << " " << value;
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+} // namespace sgdsim

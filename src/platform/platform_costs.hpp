@@ -1,0 +1,23 @@
+// Software costs that a calibrated platform carries (README "Calibration", docs/models.md §9.2 and §10.5):
+// `sgdsim calibrate -o` records what the microbenchmarks measured beyond bandwidth and latency as properties
+// <prop id="sgdsim.NAME" value="TIME"/> of the platform's hosts (a <cluster>'s props reach every host), and
+// `sgdsim run --platform FILE` uses them wherever the command line does not give the option. Read with pugixml
+// before any SimGrid engine starts, so that a bad value is an input error naming FILE:LINE.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace sgdsim {
+
+struct PlatformCosts {
+  std::optional<double> allreduce_overhead_s; // sgdsim.allreduce_overhead: per all-reduce call (--allreduce-overhead)
+  std::optional<double> message_overhead_s;   // sgdsim.message_overhead: per message (--message-overhead)
+};
+
+/** The sgdsim.* properties of `platform_path`. Every occurrence of a property must carry the same value (one number
+ *  for the whole platform); an unknown sgdsim.* name, a value without a time unit, a negative or non-finite value
+ *  is an InputError naming FILE:LINE. A file that is not XML yields no costs (SimGrid reports it later). */
+PlatformCosts read_platform_costs(const std::string& platform_path);
+
+} // namespace sgdsim
