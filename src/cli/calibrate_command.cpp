@@ -45,8 +45,9 @@ int calibrate_command(const std::vector<std::string>& args)
     ("workload", po::value<std::string>(&workload),
      "-o: the hosts' speed is this workload's reference_speed (its compute times are then its own)")
     ("latency", po::value<std::string>(&latency_text),
-     "p2p: the one-way network latency, measured apart (e.g. half a ping-pong round trip); the rest of the fitted "
-     "per-transfer constant c is the per-message software cost (sgdsim.message_overhead). Default: c is all latency")
+     "p2p: the one-way network latency, measured apart (e.g. half a ping-pong round trip), taken as the route's "
+     "latency; what the fitted per-transfer constant c holds beyond it is the per-message software cost "
+     "(sgdsim.message_overhead). Default: c is all latency")
     ("line-rate", po::value<std::string>(&line_rate_text),
      "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
     ("force", "overwrite the output file");
@@ -157,8 +158,9 @@ int calibrate_command(const std::vector<std::string>& args)
     s.nic                  = fmt("%.6g", f.bandwidth_Bps / kLv08BandwidthFactor) + "Bps";
     double route_latency_s = kind == CommKind::P2P ? f.call_s : (f.alpha_separable ? f.alpha_s : 0.0);
     if (kind == CommKind::P2P && latency_s >= 0) {
-      route_latency_s = std::min(latency_s, f.call_s);
-      s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", (f.call_s - route_latency_s) * 1e6) + "us");
+      route_latency_s = latency_s; // measured apart: it stands even where the fit's c is smaller (c fixed at 0)
+      s.host_props.emplace_back("sgdsim.message_overhead",
+                                fmt("%.6g", std::max(0.0, f.call_s - latency_s) * 1e6) + "us");
     }
     if (kind == CommKind::ALLREDUCE)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");

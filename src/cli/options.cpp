@@ -46,7 +46,7 @@ po::options_description scenario_options()
      "downlinks, then all compute, then all uplinks")
     ("sharing", po::value<std::string>(),
      "PS link sharing: fair (SimGrid max-min), fcfs (one transfer at a time per PS NIC direction), hybrid (both, "
-     "throughputs averaged). Default: hybrid for ps-sync, fair for ps-async")
+     "throughputs averaged). Default: fair (README \"Link sharing at the PS\")")
     ("ps-split", po::value<std::string>()->default_value("round-robin"),
      "assignment of tensors to PS: round-robin (forward order), balanced (largest first to least loaded)")
     ("collective", po::value<std::string>(),
@@ -57,8 +57,9 @@ po::options_description scenario_options()
     ("ring-mode", po::value<std::string>(),
      "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
     ("framework", po::value<std::string>(),
-     "ring: the framework whose gradient synchronization to reproduce: pytorch-ddp (default), pytorch-ddp-gloo, "
-     "horovod, horovod-0.20, none; sets the next five options' defaults (README \"Frameworks\")")
+     "the framework whose communication to reproduce, which sets other options' defaults (README \"Gradient units "
+     "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, none; PS: none "
+     "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing)")
     ("allreduce-unit", po::value<std::string>(),
      "ring: what one all-reduce carries: tensor, layer, bucket, fusion (default: the framework's)")
     ("bucket-size", po::value<std::string>(),
@@ -148,7 +149,7 @@ namespace {
 // Ring: the framework profile first, then the options the user gave, which override it (README "Frameworks").
 void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
 {
-  apply_framework(find_framework(get_or<std::string>(vm, "framework", "pytorch-ddp"), "--framework"), sc);
+  apply_framework(find_framework(get_or<std::string>(vm, "framework", "pytorch-ddp"), true, "--framework"), sc);
   if (vm.count("fusion-timeout") && vm.count("fusion-cycle"))
     throw InputError("--fusion-cycle: the same setting as --fusion-timeout; give one of the two");
   if (vm.count("fusion-timeout"))
@@ -257,15 +258,18 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.workers   = get_or<int>(vm, "workers", 8);
   sc.ps        = get_or<int>(vm, "ps", sc.arch == Arch::RING ? 0 : 1);
   sc.overlap   = parse_on_off(vm["overlap"].as<std::string>(), "--overlap");
-  sc.sharing   = vm.count("sharing") ? parse_sharing(vm["sharing"].as<std::string>(), "--sharing")
-                                     : (sc.arch == Arch::PS_SYNC ? Sharing::HYBRID : Sharing::FAIR);
+  // PS: the framework's sharing (README "Link sharing at the PS"), unless --sharing says otherwise.
+  if (sc.is_ps())
+    apply_framework(find_framework(get_or<std::string>(vm, "framework", "none"), false, "--framework"), sc);
+  if (vm.count("sharing"))
+    sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
   for (const char* ps_only : {"sharing", "ps-split", "release-quantum"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
   for (const char* ring_only : {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout",
-                                "fusion-cycle", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte", "framework",
+                                "fusion-cycle", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte",
                                 "allreduce-unit", "bucket-size", "first-bucket-size", "collectives-in-flight"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
@@ -374,6 +378,7 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "ps = " << sc.ps << "\n";
   out << "overlap = " << (sc.overlap ? "on" : "off") << "\n";
   if (sc.is_ps()) {
+    out << "framework = " << sc.framework << "\n";
     out << "sharing = " << to_string(sc.sharing) << "\n";
     out << "ps-split = " << to_string(sc.ps_split) << "\n";
     if (sc.release_quantum_s != 0)

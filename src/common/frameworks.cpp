@@ -17,35 +17,49 @@ const std::vector<FrameworkProfile>& framework_profiles()
   //   (ProcessGroupGloo._Options()._threads == 2 in torch 1.13).
   // - Horovod: HOROVOD_FUSION_THRESHOLD and HOROVOD_CYCLE_TIME, 64 MiB and 5 ms until 0.20, 128 MiB and 1 ms from
   //   0.21.0 (horovod/horovod#2468); one background thread runs one collective at a time.
+  // - TensorFlow's PS (gRPC): [LI22] §3.1.1 measured its Sync-PS step between equal sharing and FCFS and modelled
+  //   it as their average (docs/models.md §2.1, eq. (9)); raw TCP streams (Gloo send/recv: the project's own
+  //   testbed, validation/testbed/README.md) share the PS's NIC as SimGrid's max-min does (fair).
   static const std::vector<FrameworkProfile> profiles = {
-      {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", AllreduceUnit::LAYER, 25 * kMiB,
-       kMiB, 0, 5e-3, 1},
+      {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", true, AllreduceUnit::LAYER,
+       25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR},
       {"pytorch-ddp", "PyTorch DDP on NCCL: 25 MiB buckets (first 1 MiB) in backward order, one collective at a time",
-       AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR},
       {"pytorch-ddp-gloo", "PyTorch DDP on Gloo: 25 MiB buckets (first 1 MiB), two collectives at once (2 threads)",
-       AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2},
-      {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time",
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1},
-      {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time",
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, Sharing::FAIR},
+      {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time", true,
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, Sharing::FAIR},
+      {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time", true,
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, Sharing::FAIR},
+      {"none", "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR},
+      {"tf-ps", "TensorFlow's parameter servers over gRPC: transfers between equal sharing and FCFS ([LI22] hybrid)",
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::HYBRID},
   };
   return profiles;
 }
 
-const FrameworkProfile& find_framework(const std::string& name, const std::string& context)
+const FrameworkProfile& find_framework(const std::string& name, bool ring, const std::string& context)
 {
   std::string valid;
   for (const FrameworkProfile& p : framework_profiles()) {
+    if (p.for_ring != ring)
+      continue;
     if (name == p.name)
       return p;
     valid += (valid.empty() ? "" : ", ") + std::string(p.name);
   }
-  throw InputError(context + " '" + name + "': unknown framework (valid: " + valid + ")");
+  throw InputError(context + " '" + name + "': unknown framework for " +
+                   (ring ? "--arch ring" : "the PS architectures") + " (valid: " + valid + ")");
 }
 
 void apply_framework(const FrameworkProfile& profile, Scenario& sc)
 {
-  sc.framework             = profile.name;
+  sc.framework = profile.name;
+  if (!profile.for_ring) {
+    sc.sharing = profile.sharing;
+    return;
+  }
   sc.bucket_bytes          = profile.bucket_bytes;
   sc.first_bucket_bytes    = profile.first_bucket_bytes;
   sc.collectives_in_flight = profile.collectives_in_flight;

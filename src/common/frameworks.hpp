@@ -13,22 +13,27 @@ namespace sgdsim {
 struct FrameworkProfile {
   const char* name;
   const char* summary; // one line for --help and the run report
-  AllreduceUnit unit;  // TENSOR, LAYER, BUCKET or FUSION
+  bool for_ring;       // a profile of decentralized (ring) training, or of parameter servers
+  // Ring profiles:
+  AllreduceUnit unit; // TENSOR, LAYER, BUCKET or FUSION
   double bucket_bytes;
   double first_bucket_bytes;
   double fusion_buffer_bytes; // FUSION only
   double fusion_timeout_s;    // FUSION only
   int collectives_in_flight;
+  // PS profiles:
+  Sharing sharing; // how concurrent transfers share the PS's NIC
 };
 
-/** Every profile, "none" (sgdsim's own defaults: one all-reduce per layer, one at a time) first. */
+/** Every profile, in the order of --help: ring profiles ("none" first), then PS profiles ("none" first). */
 const std::vector<FrameworkProfile>& framework_profiles();
 
-/** The profile named `name`; throws InputError("<context> '<name>': unknown framework (valid: ...)"). */
-const FrameworkProfile& find_framework(const std::string& name, const std::string& context);
+/** The profile named `name` for the ring (`ring` true) or the PS architectures; throws
+ *  InputError("<context> '<name>': unknown framework for ARCH (valid: ...)"). */
+const FrameworkProfile& find_framework(const std::string& name, bool ring, const std::string& context);
 
-/** Sets the scenario's gradient-synchronization defaults from `profile` (its unit, bucket and fusion sizes, cycle
- *  time and collectives in flight) and records its name; options the user gave are applied after this. */
+/** Sets the scenario's defaults from `profile` (ring: its unit, bucket and fusion sizes, cycle time and collectives
+ *  in flight; PS: its link sharing) and records its name; options the user gave are applied after this. */
 void apply_framework(const FrameworkProfile& profile, Scenario& sc);
 
 } // namespace sgdsim

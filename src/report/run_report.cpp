@@ -92,8 +92,9 @@ std::string header(const RunReport& rep)
   const Scenario& sc = rep.scenario;
   std::string out;
   if (sc.is_ps())
-    out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, sharing %s%s\n", SGDSIM_VERSION, to_string(sc.arch),
-               sc.workers, sc.ps, sc.overlap ? "on" : "off", sharing_note(sc.sharing),
+    out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, framework %s, sharing %s%s\n", SGDSIM_VERSION,
+               to_string(sc.arch), sc.workers, sc.ps, sc.overlap ? "on" : "off", sc.framework.c_str(),
+               sharing_note(sc.sharing),
                sc.message_overhead_s > 0 ? fmt(", %.4g us per message", sc.message_overhead_s * 1e6).c_str() : "");
   else
     out += fmt("sgdsim %s: %s all-reduce (%s), %d workers, overlap %s, %s\n", SGDSIM_VERSION, to_string(sc.collective),

@@ -85,31 +85,49 @@ TEST(GradUnits, OneHugeBucketHoldsEverything)
 TEST(Frameworks, ProfilesSetTheFrameworksDefaults)
 {
   Scenario sc;
-  apply_framework(find_framework("pytorch-ddp-gloo", "--framework"), sc);
+  apply_framework(find_framework("pytorch-ddp-gloo", true, "--framework"), sc);
   EXPECT_EQ(sc.unit(), AllreduceUnit::BUCKET);
   EXPECT_EQ(sc.bucket_bytes, 25 * kMiB);
   EXPECT_EQ(sc.first_bucket_bytes, kMiB);
   EXPECT_EQ(sc.collectives_in_flight, 2) << "ProcessGroupGloo runs collectives on 2 threads";
-  apply_framework(find_framework("horovod", "--framework"), sc);
+  apply_framework(find_framework("horovod", true, "--framework"), sc);
   EXPECT_EQ(sc.unit(), AllreduceUnit::FUSION);
   EXPECT_EQ(sc.fusion_buffer_bytes, 128 * kMiB);
   EXPECT_EQ(sc.fusion_timeout_s, 1e-3);
   EXPECT_EQ(sc.collectives_in_flight, 1);
-  apply_framework(find_framework("horovod-0.20", "--framework"), sc);
+  apply_framework(find_framework("horovod-0.20", true, "--framework"), sc);
   EXPECT_EQ(sc.fusion_buffer_bytes, 64 * kMiB);
   EXPECT_EQ(sc.fusion_timeout_s, 5e-3);
-  apply_framework(find_framework("none", "--framework"), sc);
+  apply_framework(find_framework("none", true, "--framework"), sc);
   EXPECT_EQ(sc.unit(), AllreduceUnit::LAYER) << "a profile without fusion clears the previous buffer";
   EXPECT_EQ(sc.framework, "none");
+}
+
+TEST(Frameworks, PsProfilesSetTheSharing)
+{
+  Scenario sc;
+  sc.arch = Arch::PS_SYNC;
+  apply_framework(find_framework("tf-ps", false, "--framework"), sc);
+  EXPECT_EQ(sc.sharing, Sharing::HYBRID) << "[LI22]'s hybrid, measured on TensorFlow's gRPC PS";
+  EXPECT_EQ(sc.framework, "tf-ps");
+  apply_framework(find_framework("none", false, "--framework"), sc);
+  EXPECT_EQ(sc.sharing, Sharing::FAIR);
 }
 
 TEST(Frameworks, UnknownNameListsTheValidOnes)
 {
   try {
-    find_framework("tensorflow", "--framework");
+    find_framework("tensorflow", true, "--framework");
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "--framework 'tensorflow': unknown framework (valid: none, pytorch-ddp, "
-                                     "pytorch-ddp-gloo, horovod, horovod-0.20)");
+    EXPECT_EQ(std::string(e.what()), "--framework 'tensorflow': unknown framework for --arch ring (valid: none, "
+                                     "pytorch-ddp, pytorch-ddp-gloo, horovod, horovod-0.20)");
+  }
+  try {
+    find_framework("horovod", false, "--framework");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--framework 'horovod': unknown framework for the PS architectures (valid: none, tf-ps)");
   }
 }
