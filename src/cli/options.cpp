@@ -81,6 +81,10 @@ po::options_description scenario_options()
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
+    ("stream", po::value<std::string>(),
+     "ps-*: on (default): messages on a PS connection form a TCP stream, the route latency delays each one's "
+     "delivery without holding the connection; off: each message pays the route latency before its bytes, serially "
+     "(docs/models.md §10.5)")
     ("release-quantum", po::value<std::string>(),
      "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
      "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")
@@ -264,7 +268,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("sharing"))
     sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
-  for (const char* ps_only : {"sharing", "ps-split", "release-quantum"})
+  for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
@@ -307,6 +311,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("reduce-cost-per-byte"))
     sc.reduce_s_per_byte =
         parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
+  if (vm.count("stream"))
+    sc.stream = parse_on_off(vm["stream"].as<std::string>(), "--stream");
   if (vm.count("release-quantum"))
     sc.release_quantum_s = parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
@@ -381,6 +387,7 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "framework = " << sc.framework << "\n";
     out << "sharing = " << to_string(sc.sharing) << "\n";
     out << "ps-split = " << to_string(sc.ps_split) << "\n";
+    out << "stream = " << (sc.stream ? "on" : "off") << "\n";
     if (sc.release_quantum_s != 0)
       out << "release-quantum = " << sc.release_quantum_s << "s\n";
     if (sc.message_overhead_s != 0)

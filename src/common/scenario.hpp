@@ -42,6 +42,10 @@ struct Scenario {
    *  time, not at once (0: at once, exact). Releases that fall in one quantum then start together and share one
    *  simulation event; README "Release quantum" gives the speed gained and the change of the results. */
   double release_quantum_s = 0;
+  /** ps-*: messages on one PS connection form a stream (docs/models.md §10.5): the route latency delays each
+   *  message's delivery but does not hold the connection, so back-to-back messages pay it once. false: every
+   *  message pays the route latency before its bytes, one after the other (sgdsim 0.1). */
+  bool stream = true;
   // Decentralized (ring) options, docs/models.md §3 and §7.
   Collective collective       = Collective::RING;
   int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads

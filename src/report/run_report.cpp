@@ -116,8 +116,9 @@ std::string header(const RunReport& rep)
                                                      : "none",
              rep.network.latency_s * 1e6);
   if (rep.has_simulation)
-    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s\n", sc.steps, sc.warmup,
+    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
+               !sc.is_ps() ? "" : sc.stream ? "PS connections as streams, " : "latency per PS message, ",
                sc.release_quantum_s > 0 ? fmt("release quantum %.4g us, ", sc.release_quantum_s * 1e6).c_str() : "",
                cfg_list(sc.simgrid_cfg).c_str());
   return out;
@@ -227,6 +228,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
+                          {"stream", sc.stream},
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},
                           {"seed", sc.seed},

@@ -7,6 +7,7 @@
 #include "sim/parameter_server.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <memory>
@@ -41,9 +42,14 @@ double release_date(double now_s, double quantum_s)
 
 // Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order. Each message
 // first pays the software cost of sending it (--message-overhead, docs/models.md §10.5), which holds the connection.
+// A stream connection (docs/models.md §10.5) sends the shard's messages back to back and each arrives the route's
+// latency after its last byte: the whole shard is shifted by that latency once, paid here before the first byte
+// (the links' own latencies are 0 then).
 void send_shard(const SimContext& ctx, int rank, int w)
 {
   sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
+  if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
+    sg4::this_actor::sleep_for(latency_s);
   for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
     if (ctx.scenario.message_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
@@ -66,11 +72,33 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   const int k              = ctx.ps_clients();
   const std::string prefix = "ps" + std::to_string(rank);
   // A gradient counts as arrived once its software cost of reception is paid (--message-overhead, [LI20]'s
-  // per-tensor overhead after reception); the connection takes the next one only then.
+  // per-tensor overhead after reception); the connection takes the next one only then. On a stream connection
+  // (docs/models.md §10.5) a gradient also arrives the route's latency after its last byte, and the next one's
+  // bytes flow meanwhile: a receive is always posted, and the delivery waits for the latency, not the wire.
   const double overhead_s = ctx.scenario.message_overhead_s;
-  auto receiver           = [shared, overhead_s](sg4::Mailbox* mb) {
+  const bool stream       = !ctx.stream_latency_s.empty();
+  auto receiver           = [&ctx, rank, shared, overhead_s, stream](sg4::Mailbox* mb) {
+    if (!stream) {
+      for (;;) {
+        TensorMsg* grad = mb->get<TensorMsg>();
+        if (overhead_s > 0)
+          sg4::this_actor::sleep_for(overhead_s);
+        shared->arrivals.push_back(grad);
+        shared->arrivals_ready->release();
+      }
+    }
+    std::array<TensorMsg*, 2> slot{nullptr, nullptr};
+    std::size_t cur   = 0;
+    sg4::CommPtr comm = mb->get_async<TensorMsg>(&slot[cur]);
     for (;;) {
-      TensorMsg* grad = mb->get<TensorMsg>();
+      comm->wait();
+      const double bytes_end_s = comm->get_finish_time();
+      TensorMsg* grad          = slot[cur];
+      cur ^= 1;
+      comm = mb->get_async<TensorMsg>(&slot[cur]);
+      const double arrival_s = bytes_end_s + ctx.stream_latency(rank, grad->worker);
+      if (arrival_s > sg4::Engine::get_clock())
+        sg4::this_actor::sleep_until(arrival_s);
       if (overhead_s > 0)
         sg4::this_actor::sleep_for(overhead_s);
       shared->arrivals.push_back(grad);

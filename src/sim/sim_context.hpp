@@ -69,6 +69,16 @@ struct SimContext {
    *  with tensors, no speed profile on the host). Its updates are then a FIFO queue whose end dates are computed,
    *  not simulated (parameter_server.cpp); otherwise each update is an execution on the host. */
   std::vector<char> ps_cpu_exclusive;
+  /** PS with stream connections (scenario.stream): per PS rank and client, the route's latency (times SimGrid's
+   *  latency factor), which the PS's actors add to each message's delivery; the links' own latencies are then 0
+   *  (simulation.cpp). Empty otherwise. */
+  std::vector<std::vector<double>> stream_latency_s;
+  double stream_latency(int ps, int client) const
+  {
+    return stream_latency_s.empty()
+               ? 0.0
+               : stream_latency_s[static_cast<std::size_t>(ps)][static_cast<std::size_t>(client)];
+  }
 
   /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */
   int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }

@@ -455,6 +455,32 @@ Prepared prepare(const SimInputs& in)
   return prep;
 }
 
+// PS connections as TCP streams (docs/models.md §10.5): each route's latency moves from the links, where SimGrid
+// pays it before every message's bytes, to the PS's actors, which add it once to a burst of messages. Every
+// transfer of a PS architecture is a message of a PS connection, so no link keeps a latency. The route from the
+// PS to the client stands for both directions (the platforms' routes are symmetric).
+void make_streams(sg4::Engine& engine, const Placement& placement, SimContext& ctx)
+{
+  const double factor = simgrid::config::get_value<double>("network/latency-factor");
+  const int gpus      = ctx.hierarchical_ps() ? ctx.scenario.gpus_per_node : 1;
+  for (const std::string& h : placement.ps_hosts) {
+    sg4::Host* ps = engine.host_by_name(h);
+    std::vector<double> latency_s;
+    for (int c = 0; c < ctx.ps_clients(); c++) {
+      sg4::Host* client = ctx.worker_host_ptrs[static_cast<std::size_t>(c * gpus)];
+      double route_s    = 0;
+      if (client != ps) {
+        std::vector<sg4::Link*> links;
+        ps->route_to(client, links, &route_s);
+      }
+      latency_s.push_back(route_s * factor);
+    }
+    ctx.stream_latency_s.push_back(std::move(latency_s));
+  }
+  for (sg4::Link* link : engine.get_all_links())
+    link->set_latency(0);
+}
+
 // Whether the platform file declares profiles (availability_file, state_file, trace_connect; SimGrid's platform
 // DTD 4.1), which may change any host's speed: SimGrid has no accessor for a host's profiles.
 bool platform_declares_profiles(const std::string& platform_path)
@@ -492,7 +518,7 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -556,6 +582,8 @@ SimResult simulate(const SimInputs& in)
                          [&ctx, &recorder, w] { run_ring_worker(ctx, recorder, w); });
   }
   const NominalNetwork nominal = nominal_network(engine, placement);
+  if (scenario.is_ps() && scenario.stream)
+    make_streams(engine, placement, ctx); // after the nominal figures, which report the links' latencies
   if (!prep.link_schedules.empty())
     sg4::Actor::create("background", engine.get_all_hosts().front(), [schedules = prep.link_schedules] {
       run_link_schedules(schedules);

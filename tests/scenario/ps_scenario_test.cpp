@@ -173,9 +173,33 @@ TEST(PsScenario, PerMessageCostHoldsEachConnection)
   auto step_s = [](const std::string& overhead) {
     Scenario sc           = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 3, 1);
     sc.message_overhead_s = overhead.empty() ? 0 : 1e-3;
+    sc.stream             = false; // the connection, wire included, is held (a stream lets the bytes flow)
     return simulate_isolated(
                tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::layered_workload(4, "1MB", "1ms", "2ms"), sc))
         .step_time_mean_s;
   };
   EXPECT_NEAR(step_s("1ms") - step_s(""), 8e-3, 1e-9);
+}
+
+TEST(PsScenario, StreamConnectionsPayTheRouteLatencyOncePerBurst)
+{
+  // One worker, no overlap, 4 layers of one 1 MB tensor on 1 GB/s NICs, 50 us per link (100 us per route), 12 ms of
+  // compute. Messages paying the latency one after the other (--stream off): 4 downlinks and 4 uplinks of
+  // 100 us + 1 MB / B each. A stream (docs/models.md §10.5): the shard arrives 100 us after its bytes, and the
+  // gradients reach the PS 100 us after theirs, which delays the next step's shard: 2 latencies a step, not 8.
+  auto step_s = [](bool stream) {
+    Scenario sc = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 4, 2);
+    sc.stream   = stream;
+    return simulate_isolated(tiny::inputs(tiny::star_platform(2, "1GBps", "50us"),
+                                          tiny::layered_workload(4, "1MB", "1ms", "2ms"), sc))
+        .step_time_mean_s;
+  };
+  const double off = step_s(false), on = step_s(true);
+  EXPECT_NEAR(off - on, 6 * 100e-6, 1e-9) << "stream off " << off << " s, on " << on << " s";
+  // And a stream pays nothing more than no latency at all, but those 2 latencies.
+  const double no_latency = simulate_isolated(tiny::inputs(tiny::star_platform(2, "1GBps"),
+                                                           tiny::layered_workload(4, "1MB", "1ms", "2ms"),
+                                                           tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 4, 2)))
+                                .step_time_mean_s;
+  EXPECT_NEAR(on - no_latency, 2 * 100e-6, 1e-9) << "stream on " << on << " s, no latency " << no_latency << " s";
 }

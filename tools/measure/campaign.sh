@@ -117,7 +117,8 @@ for rate in $RATES; do
   mkdir -p "$rdir"
   if [ "$FEEDCHECK" != 0 ]; then
     "$here/feedcheck" --rates "$rate" --hosts "$WORKERS" --out "$rdir/feedcheck" < /dev/null | tee -a "$log"
-    if ! grep -q ",yes$" "$rdir/feedcheck/feedcheck.csv" 2>/dev/null; then
+    # The CSV's lines end in CR LF (Python's csv module): strip the CR before matching the verdict.
+    if ! tr -d '\r' < "$rdir/feedcheck/feedcheck.csv" 2>/dev/null | grep -q ",yes$"; then
       if [ "$FEEDCHECK" = 1 ]; then
         echo "campaign: $rate is CPU-bound on this machine: skipped (FEEDCHECK=0 measures it anyway)" | tee -a "$log"
         continue

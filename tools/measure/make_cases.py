@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Turns a measurement campaign (tools/measure/campaign.sh) into sgdsim validation cases (docs/measure.md).
+
+    tools/measure/make_cases.py CAMPAIGN_DIR [--out validation/testbed] [--sgdsim build/src/sgdsim]
+
+For each rate folder of the campaign (CAMPAIGN_DIR/RATE/): copies the microbenchmarks (p2p.csv, allreduce.csv)
+and every training series (MODEL/SERIES.jsonl, with its provenance) into OUT/data/RATE/, calibrates the platforms
+the predictions use from the microbenchmarks alone, and writes one case per series into OUT/cases/RATE-MODEL-SERIES/
+(case.json and SOURCE.md). Nothing of a training series goes into its prediction: the platform comes from the
+microbenchmarks, the compute times from the workload file, the framework's behaviour from sgdsim's profile.
+
+The recipe (the same for every case, written down in validation/testbed/README.md):
+- PS series: the p2p microbenchmark, sizes from 1 MiB on (smaller ones pass the emulator's shaper burst faster than
+  the rate), fitted with the one-way latency of the same CSV's ping-pong row as the route latency
+  (sgdsim calibrate --kind p2p --latency).
+- Ring series: the all-reduce microbenchmark at every node count and size (sgdsim calibrate --kind allreduce:
+  bandwidth, per-message latency alpha and per-call cost c), with Gloo's framework profile
+  (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series' unit (tensor, layer, bucket).
+- Hosts run the workload at its own reference speed (calibrate --workload).
+The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
+again keeps its guard and its "missing" text."""
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SERIES_UNIT = {"tensor": "tensor", "layer": "layer", "ddp": "bucket"}
+
+
+def pingpong_one_way_s(p2p_csv):
+    """The median one-way time of the p2p CSV's ping-pong row (op=pingpong)."""
+    with open(p2p_csv, encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            if row["op"] == "pingpong":
+                return float(row["time_s"])
+    raise SystemExit(f"make_cases: {p2p_csv}: no pingpong row (measure.py p2p writes one)")
+
+
+def line_rate(tc_rate):
+    """tc's rate syntax (1gbit, 500mbit, 2.5gbit) in sgdsim's units (1Gbps, 500Mbps, 2.5Gbps)."""
+    for tc, unit in (("gbit", "Gbps"), ("mbit", "Mbps"), ("kbit", "kbps")):
+        if tc_rate.endswith(tc):
+            return tc_rate[:-len(tc)] + unit
+    raise SystemExit(f"make_cases: rate '{tc_rate}': expected NUMBER followed by gbit, mbit or kbit")
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+def calibrate(sgdsim, args, log):
+    out = subprocess.run([sgdsim, "calibrate"] + args, cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"make_cases: sgdsim calibrate {' '.join(args)} failed: {out.stderr.strip()}")
+    with open(log, "w", encoding="utf-8") as f:
+        f.write("sgdsim calibrate " + " ".join(args) + "\n" + out.stdout + out.stderr)
+
+
+def series_of(jsonl):
+    """(arch, ps or granularity, overlap) from the first line of a series."""
+    with open(jsonl, encoding="utf-8") as f:
+        first = json.loads(f.readline())
+    return first
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("campaign")
+    ap.add_argument("--out", default=os.path.join(ROOT, "validation", "testbed"))
+    ap.add_argument("--sgdsim", default=os.path.join(ROOT, "build", "src", "sgdsim"))
+    ap.add_argument("--guards", help="report.json of a validate run: set each case's guard from its errors")
+    a = ap.parse_args()
+    if a.guards:
+        return set_guards(a.out, a.guards)
+    for rate in sorted(os.listdir(a.campaign)):
+        src = os.path.join(a.campaign, rate)
+        if not os.path.isfile(os.path.join(src, "p2p.csv")):
+            continue
+        data = os.path.join(a.out, "data", rate)
+        os.makedirs(data, exist_ok=True)
+        for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "feedcheck/feedcheck.csv"):
+            if os.path.exists(os.path.join(src, name)):
+                shutil.copy(os.path.join(src, name), os.path.join(data, os.path.basename(name)))
+        one_way = pingpong_one_way_s(os.path.join(data, "p2p.csv"))
+        for model in sorted(os.listdir(src)):
+            mdir = os.path.join(src, model)
+            if not os.path.isdir(mdir) or not any(f.endswith(".jsonl") for f in os.listdir(mdir)):
+                continue
+            workload = os.path.join(ROOT, "workloads", model + ".xml")
+            os.makedirs(os.path.join(data, model), exist_ok=True)
+            p2p_platform = os.path.join(data, model, "platform-p2p.xml")
+            ar_platform = os.path.join(data, model, "platform-allreduce.xml")
+            calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "p2p.csv")), "--kind", "p2p",
+                                 "--where", "op=p2p", "--where", "size_bytes=1048576..",
+                                 "--latency", f"{one_way * 1e6:.6g}us", "--workload", rel(workload),
+                                 "--nodes", "10", "--line-rate", line_rate(rate),
+                                 "-o", rel(p2p_platform), "--force"], p2p_platform + ".log")
+            calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
+                                 "allreduce", "--where", "op=allreduce", "--workload", rel(workload),
+                                 "--nodes", "10", "-o", rel(ar_platform), "--force"], ar_platform + ".log")
+            for fname in sorted(os.listdir(mdir)):
+                if not fname.endswith(".jsonl"):
+                    continue
+                shutil.copy(os.path.join(mdir, fname), os.path.join(data, model, fname))
+                prov = os.path.join(mdir, fname + ".provenance.json")
+                if os.path.exists(prov):
+                    shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
+                write_case(a.out, rate, model, os.path.join(data, model, fname), workload, p2p_platform,
+                           ar_platform)
+    return 0
+
+
+def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform):
+    lines = [json.loads(line) for line in open(jsonl, encoding="utf-8")]
+    first = lines[0]
+    arch, overlap = first["arch"], first["overlap"]
+    ring = arch == "ring"
+    series = os.path.basename(jsonl)[:-len(".jsonl")]
+    name = f"{rate}-{model}-{series}"
+    run = ["--platform", rel(ring and ar_platform or p2p_platform), "--workload", rel(workload), "--arch", arch,
+           "--overlap", overlap, "--steps", str(first["steps"]), "--warmup", str(first["warmup"])]
+    if ring:
+        run += ["--framework", "pytorch-ddp-gloo", "--allreduce-unit", SERIES_UNIT[first["granularity"]]]
+    else:
+        run += ["--ps", str(first["ps"])]
+    points = []
+    for d in lines:
+        k = d["workers"]
+        if ring and k < 2:
+            continue  # one worker of a ring all-reduces nothing
+        points.append({"label": f"{k} workers", "args": ["--workers", str(k)], "measured": d["step_time_mean_s"]})
+    what = (f"ring all-reduce, one per {first['granularity']}" if ring and first["granularity"] != "ddp"
+            else "ring all-reduce of PyTorch DDP buckets" if ring
+            else f"{arch} with {first['ps']} PS")
+    case = {
+        "name": name,
+        "description": f"{model}, batch {first['batch']}, {what}, overlap {overlap}, K = "
+                       f"{points[0]['args'][1]}..{points[-1]['args'][1]} workers on the emulated cluster at {rate} "
+                       f"per NIC (tools/measure, Gloo over TCP, compute as sleeps of the workload's own times); "
+                       f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
+                       f"(data/{rate}/{model}/{series}.jsonl)",
+        "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
+                            "row's one-way time as latency) through sgdsim calibrate -o, and the workload file"
+                            if not ring else
+                            "the all-reduce microbenchmark of the same emulated cluster (every node count and size) "
+                            "through sgdsim calibrate -o, the workload file and --framework pytorch-ddp-gloo"),
+        "metric": "step_time_s",
+        "run": run,
+        "guard": {"mean": 10, "max": 10},
+        "points": points,
+    }
+    cdir = os.path.join(out, "cases", name)
+    os.makedirs(cdir, exist_ok=True)
+    # A case made again keeps what was decided after its first report: its guard and what is missing.
+    old_path = os.path.join(cdir, "case.json")
+    if os.path.exists(old_path):
+        with open(old_path, encoding="utf-8") as f:
+            old = json.load(f)
+        for key in ("guard", "missing"):
+            if key in old:
+                case[key] = old[key]
+    with open(os.path.join(cdir, "case.json"), "w", encoding="utf-8") as f:
+        json.dump(case, f, indent=2)
+        f.write("\n")
+    with open(os.path.join(cdir, "SOURCE.md"), "w", encoding="utf-8") as f:
+        f.write(f"# {name}\n\nMeasured by this project on the emulated cluster of tools/measure (see "
+                f"../../README.md for the machine, the campaign and the recipe of the prediction). Data: "
+                f"../../data/{rate}/{model}/{series}.jsonl and its .provenance.json (kernel, qdiscs, rates, "
+                f"congestion control, torch and Gloo versions, load average). The prediction's platform: "
+                f"../../data/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made from "
+                f"the microbenchmarks alone (its .log holds the calibration report).\n")
+
+
+def set_guards(out, report_json):
+    """Sets each testbed case's guard a little above its current errors: CI then catches a regression, and the
+    target (5% / 15%) says whether the case is good enough."""
+    with open(report_json, encoding="utf-8") as f:
+        report = json.load(f)
+    for c in report["cases"]:
+        path = os.path.join(out, "cases", c["name"], "case.json")
+        if not os.path.exists(path) or "simulation" not in c:
+            continue
+        with open(path, encoding="utf-8") as f:
+            case = json.load(f)
+        mean, worst = c["simulation"]["mean_abs_error"], c["simulation"]["max_abs_error"]
+        case["guard"] = {"mean": round_up(mean + 0.01), "max": round_up(worst + 0.02)}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(case, f, indent=2)
+            f.write("\n")
+    return 0
+
+
+def round_up(x):
+    """Up to the next half percent."""
+    import math
+    return math.ceil(x * 200) / 200
+
+
+if __name__ == "__main__":
+    sys.exit(main())
