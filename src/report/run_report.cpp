@@ -118,7 +118,9 @@ std::string header(const RunReport& rep)
   if (rep.has_simulation)
     out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
-               !sc.is_ps() ? "" : sc.stream ? "PS connections as streams, " : "latency per PS message, ",
+               !sc.is_ps() ? ""
+               : sc.stream ? "PS connections as streams, "
+                           : "latency per PS message, ",
                sc.release_quantum_s > 0 ? fmt("release quantum %.4g us, ", sc.release_quantum_s * 1e6).c_str() : "",
                cfg_list(sc.simgrid_cfg).c_str());
   return out;

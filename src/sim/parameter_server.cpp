@@ -95,7 +95,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
       const double bytes_end_s = comm->get_finish_time();
       TensorMsg* grad          = slot[cur];
       cur ^= 1;
-      comm = mb->get_async<TensorMsg>(&slot[cur]);
+      comm                   = mb->get_async<TensorMsg>(&slot[cur]);
       const double arrival_s = bytes_end_s + ctx.stream_latency(rank, grad->worker);
       if (arrival_s > sg4::Engine::get_clock())
         sg4::this_actor::sleep_until(arrival_s);

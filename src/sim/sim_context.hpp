@@ -75,9 +75,8 @@ struct SimContext {
   std::vector<std::vector<double>> stream_latency_s;
   double stream_latency(int ps, int client) const
   {
-    return stream_latency_s.empty()
-               ? 0.0
-               : stream_latency_s[static_cast<std::size_t>(ps)][static_cast<std::size_t>(client)];
+    return stream_latency_s.empty() ? 0.0
+                                    : stream_latency_s[static_cast<std::size_t>(ps)][static_cast<std::size_t>(client)];
   }
 
   /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */

@@ -197,9 +197,9 @@ TEST(PsScenario, StreamConnectionsPayTheRouteLatencyOncePerBurst)
   const double off = step_s(false), on = step_s(true);
   EXPECT_NEAR(off - on, 6 * 100e-6, 1e-9) << "stream off " << off << " s, on " << on << " s";
   // And a stream pays nothing more than no latency at all, but those 2 latencies.
-  const double no_latency = simulate_isolated(tiny::inputs(tiny::star_platform(2, "1GBps"),
-                                                           tiny::layered_workload(4, "1MB", "1ms", "2ms"),
-                                                           tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 4, 2)))
-                                .step_time_mean_s;
+  const double no_latency =
+      simulate_isolated(tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::layered_workload(4, "1MB", "1ms", "2ms"),
+                                     tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 4, 2)))
+          .step_time_mean_s;
   EXPECT_NEAR(on - no_latency, 2 * 100e-6, 1e-9) << "stream on " << on << " s, no latency " << no_latency << " s";
 }

@@ -106,6 +106,7 @@ TEST(ReleaseQuantum, EveryStepsFirstDownlinkStartsOnTheGrid)
   SimInputs in                  = ps_inputs(Arch::PS_ASYNC, 4, Sharing::FAIR);
   in.timeline                   = true;
   in.scenario.release_quantum_s = quantum_s;
+  in.scenario.stream            = false; // a stream's first bytes follow the release by the route's latency
   const SimResult r             = simulate_isolated(in);
   int first_downlinks           = 0;
   for (const TimelineEvent& e : r.timeline) {

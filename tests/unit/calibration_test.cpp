@@ -97,7 +97,7 @@ TEST(Calibration, TheOnlyLargePointIsNoOutlier)
                                     {12, 147456, 1.953e-3, 4},
                                     {12, 1024, 0.457e-3, 5},
                                     {12, 411041792, 974.067e-3, 6}};
-  CalibrationFit f = calibrate(CommKind::ALLREDUCE, m);
+  CalibrationFit f               = calibrate(CommKind::ALLREDUCE, m);
   EXPECT_EQ(f.dropped_line, 0);
   EXPECT_NEAR(f.bandwidth_Bps * 8, 5.58e9, 0.05e9);
 }
