@@ -77,16 +77,16 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   // bytes flow meanwhile: a receive is always posted, and the delivery waits for the latency, not the wire.
   const double overhead_s = ctx.scenario.message_overhead_s;
   const bool stream       = !ctx.stream_latency_s.empty();
-  auto receiver           = [&ctx, rank, shared, overhead_s, stream](sg4::Mailbox* mb) {
-    if (!stream) {
-      for (;;) {
-        TensorMsg* grad = mb->get<TensorMsg>();
-        if (overhead_s > 0)
-          sg4::this_actor::sleep_for(overhead_s);
-        shared->arrivals.push_back(grad);
-        shared->arrivals_ready->release();
-      }
-    }
+  auto deliver            = [shared, overhead_s](TensorMsg* grad) {
+    if (overhead_s > 0)
+      sg4::this_actor::sleep_for(overhead_s);
+    shared->arrivals.push_back(grad);
+    shared->arrivals_ready->release();
+  };
+  auto receiver = [&ctx, rank, deliver, stream](sg4::Mailbox* mb) {
+    if (!stream)
+      for (;;)
+        deliver(mb->get<TensorMsg>());
     std::array<TensorMsg*, 2> slot{nullptr, nullptr};
     std::size_t cur   = 0;
     sg4::CommPtr comm = mb->get_async<TensorMsg>(&slot[cur]);
@@ -99,10 +99,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
       const double arrival_s = bytes_end_s + ctx.stream_latency(rank, grad->worker);
       if (arrival_s > sg4::Engine::get_clock())
         sg4::this_actor::sleep_until(arrival_s);
-      if (overhead_s > 0)
-        sg4::this_actor::sleep_for(overhead_s);
-      shared->arrivals.push_back(grad);
-      shared->arrivals_ready->release();
+      deliver(grad);
     }
   };
   if (ctx.scenario.sharing == Sharing::FCFS) {

@@ -23,6 +23,7 @@ again keeps its guard and its "missing" text."""
 import argparse
 import csv
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -60,13 +61,6 @@ def calibrate(sgdsim, args, log):
         raise SystemExit(f"make_cases: sgdsim calibrate {' '.join(args)} failed: {out.stderr.strip()}")
     with open(log, "w", encoding="utf-8") as f:
         f.write("sgdsim calibrate " + " ".join(args) + "\n" + out.stdout + out.stderr)
-
-
-def series_of(jsonl):
-    """(arch, ps or granularity, overlap) from the first line of a series."""
-    with open(jsonl, encoding="utf-8") as f:
-        first = json.loads(f.readline())
-    return first
 
 
 def main():
@@ -198,7 +192,6 @@ def set_guards(out, report_json):
 
 def round_up(x):
     """Up to the next half percent."""
-    import math
     return math.ceil(x * 200) / 200
 
 
