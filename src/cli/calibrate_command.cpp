@@ -8,6 +8,7 @@
 #include "common/input_error.hpp"
 #include "common/units.hpp"
 #include "platform/calibration.hpp"
+#include "platform/platform_costs.hpp"
 #include "platform/platform_generator.hpp"
 #include "workload/workload_parser.hpp"
 
@@ -139,6 +140,16 @@ int calibrate_command(const std::vector<std::string>& args)
   if (f.has_piecewise)
     o << "  eq. (37): mean |error| " << fmt("%.2f", 100 * sum_pw / m.size()) << "%, max " << fmt("%.2f", 100 * worst_pw)
       << "%\n";
+  if (!f.by_nodes.empty()) {
+    o << "\n  eq. (37) for each node count: the floor `run` keeps (docs/models.md §10.7)\n"
+      << "  nodes   a1 s/log2(B)         b1 s  threshold B     a2 s/B         b2 s   mean err    max err\n";
+    for (const AllreduceTimeFit& a : f.by_nodes) {
+      char row[200];
+      std::snprintf(row, sizeof row, "  %5d %12.4g %12.4g %12.4g %10.4g %12.4g %9.2f%% %9.2f%%\n", a.nodes, a.a1_s,
+                    a.b1_s, a.threshold_bytes, a.a2_s_per_byte, a.b2_s, 100 * a.mean_error, 100 * a.max_error);
+      o << row;
+    }
+  }
   std::cout << o.str();
 
   if (!out.empty()) {
@@ -164,6 +175,8 @@ int calibrate_command(const std::vector<std::string>& args)
     }
     if (kind == CommKind::ALLREDUCE)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");
+    if (!f.by_nodes.empty())
+      s.host_props.emplace_back("sgdsim.allreduce_time", format_allreduce_time(f.by_nodes));
     s.latency = fmt("%.6g", route_latency_s / 2 * 1e6) + "us";
     s.command = command_line(args);
     write_file_atomically(out, generate_platform_xml(s));

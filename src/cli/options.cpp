@@ -79,6 +79,10 @@ po::options_description scenario_options()
      "each gradient")
     ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
+    ("measured-allreduce", po::value<std::string>(),
+     "ring: on (default where the platform carries sgdsim.allreduce_time, written by calibrate --kind allreduce "
+     "from several node counts): an all-reduce never ends before the microbenchmark's time for its node count and "
+     "size; off: the network alone (docs/models.md §10.7)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("stream", po::value<std::string>(),
@@ -272,9 +276,10 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only : {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout",
-                                "fusion-cycle", "ada-fusion", "allreduce-overhead", "reduce-cost-per-byte",
-                                "allreduce-unit", "bucket-size", "first-bucket-size", "collectives-in-flight"})
+  for (const char* ring_only :
+       {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle", "ada-fusion",
+        "allreduce-overhead", "measured-allreduce", "reduce-cost-per-byte", "allreduce-unit", "bucket-size",
+        "first-bucket-size", "collectives-in-flight"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -343,7 +348,21 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       sc.message_overhead_s = *costs.message_overhead_s;
     if (costs.allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
       sc.allreduce_overhead_s = *costs.allreduce_overhead_s;
+    if (!sc.is_ps())
+      sc.allreduce_time = costs.allreduce_time;
   }
+  // The measured all-reduce floor (docs/models.md §10.7): the ring's, by default wherever the platform has one.
+  const bool floor_asked = vm.count("measured-allreduce") &&
+                           parse_on_off(vm["measured-allreduce"].as<std::string>(), "--measured-allreduce");
+  if (floor_asked && sc.allreduce_time.empty())
+    throw InputError("--measured-allreduce on: the platform " + opts.platform +
+                     " has no sgdsim.allreduce_time (sgdsim calibrate --kind allreduce -o writes it from "
+                     "microbenchmarks of two or more node counts)");
+  if (floor_asked && sc.collective != Collective::RING)
+    throw InputError("--measured-allreduce on: applies to --collective ring (the microbenchmark's algorithm), not to " +
+                     std::string(to_string(sc.collective)));
+  sc.measured_allreduce = !sc.allreduce_time.empty() && sc.collective == Collective::RING &&
+                          (floor_asked || !vm.count("measured-allreduce"));
   if (!opts.json_path.empty() && opts.json_path == opts.timeline_path)
     throw InputError("--timeline " + opts.timeline_path + ": the same file as --json");
   for (const std::string* out : {&opts.json_path, &opts.timeline_path}) {
@@ -414,6 +433,7 @@ std::string scenario_file_text(const RunOptions& opts)
     if (sc.ada_fusion)
       out << "ada-fusion = true\n";
     out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";
+    out << "measured-allreduce = " << (sc.measured_allreduce ? "on" : "off") << "\n";
     out << "message-overhead = " << sc.message_overhead_s << "s\n";
     out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";
   }

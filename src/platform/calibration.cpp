@@ -137,6 +137,49 @@ std::set<double> distinct_sizes(const std::vector<CommMeasurement>& m)
     sizes.insert(x.bytes);
   return sizes;
 }
+// Eq. (37) on the sizes of `m` (one node count): every threshold with two or more points on each side is tried, the
+// one of least weighted squared error kept (f.a1, b1, a2, b2, threshold_bytes). False if none can be fitted.
+bool fit_piecewise(const std::vector<CommMeasurement>& m, const std::vector<double>& w, CalibrationFit& f)
+{
+  const std::set<double> sizes = distinct_sizes(m);
+  std::vector<double> sorted(sizes.begin(), sizes.end());
+  double best = INFINITY;
+  bool found  = false;
+  for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
+    const double thresh = sorted[cut];
+    std::vector<std::vector<double>> lo_x, hi_x;
+    std::vector<double> lo_y, hi_y, lo_w, hi_w;
+    for (std::size_t i = 0; i < m.size(); i++) {
+      if (m[i].bytes < thresh) {
+        lo_x.push_back({std::log2(m[i].bytes), 1.0});
+        lo_y.push_back(m[i].time_s);
+        lo_w.push_back(w[i]);
+      } else {
+        hi_x.push_back({m[i].bytes, 1.0});
+        hi_y.push_back(m[i].time_s);
+        hi_w.push_back(w[i]);
+      }
+    }
+    std::vector<double> lo, hi;
+    if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi))
+      continue;
+    double err = 0;
+    for (std::size_t i = 0; i < m.size(); i++) {
+      double t = m[i].bytes < thresh ? lo[0] * std::log2(m[i].bytes) + lo[1] : hi[0] * m[i].bytes + hi[1];
+      err += w[i] * (t - m[i].time_s) * (t - m[i].time_s);
+    }
+    if (err < best) {
+      best              = err;
+      found             = true;
+      f.a1              = lo[0];
+      f.b1              = lo[1];
+      f.a2              = hi[0];
+      f.b2              = hi[1];
+      f.threshold_bytes = thresh;
+    }
+  }
+  return found;
+}
 } // namespace
 
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
@@ -189,49 +232,32 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
   }
   for (const CommMeasurement& x : m)
     f.linear_s.push_back(linear_time_s(f, x));
-  const std::vector<double> w = relative_weights(m);
 
-  // Eq. (37) on sizes alone (one node count): try every threshold with two or more points on each side.
+  // Eq. (37) on sizes alone (one node count); with several node counts, on each node count's rows alone.
   if (node_counts.size() == 1) {
-    std::vector<double> sorted(sizes.begin(), sizes.end());
-    double best = INFINITY;
-    for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
-      const double thresh = sorted[cut];
-      std::vector<std::vector<double>> lo_x, hi_x;
-      std::vector<double> lo_y, hi_y, lo_w, hi_w;
-      for (std::size_t i = 0; i < m.size(); i++) {
-        if (m[i].bytes < thresh) {
-          lo_x.push_back({std::log2(m[i].bytes), 1.0});
-          lo_y.push_back(m[i].time_s);
-          lo_w.push_back(w[i]);
-        } else {
-          hi_x.push_back({m[i].bytes, 1.0});
-          hi_y.push_back(m[i].time_s);
-          hi_w.push_back(w[i]);
-        }
-      }
-      std::vector<double> lo, hi;
-      if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi))
-        continue;
-      double err = 0;
-      for (std::size_t i = 0; i < m.size(); i++) {
-        double t = m[i].bytes < thresh ? lo[0] * std::log2(m[i].bytes) + lo[1] : hi[0] * m[i].bytes + hi[1];
-        err += w[i] * (t - m[i].time_s) * (t - m[i].time_s);
-      }
-      if (err < best) {
-        best              = err;
-        f.has_piecewise   = true;
-        f.a1              = lo[0];
-        f.b1              = lo[1];
-        f.a2              = hi[0];
-        f.b2              = hi[1];
-        f.threshold_bytes = thresh;
-      }
-    }
-    if (f.has_piecewise)
+    if (fit_piecewise(m, relative_weights(m), f)) {
+      f.has_piecewise = true;
       for (const CommMeasurement& x : m)
         f.piecewise_s.push_back(piecewise_time_s(f, x.bytes));
+    }
   }
+  if (kind == CommKind::ALLREDUCE && node_counts.size() >= 2)
+    for (int k : node_counts) {
+      std::vector<CommMeasurement> rows;
+      for (const CommMeasurement& x : m)
+        if (x.nodes == k)
+          rows.push_back(x);
+      CalibrationFit g;
+      if (!fit_piecewise(rows, relative_weights(rows), g))
+        continue;
+      AllreduceTimeFit a{k, g.a1, g.b1, g.threshold_bytes, g.a2, g.b2, 0, 0};
+      for (const CommMeasurement& x : rows) {
+        const double e = std::fabs(a.time_s(x.bytes) - x.time_s) / x.time_s;
+        a.mean_error += e / static_cast<double>(rows.size());
+        a.max_error = std::max(a.max_error, e);
+      }
+      f.by_nodes.push_back(a);
+    }
   return f;
 }
 

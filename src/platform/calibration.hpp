@@ -2,6 +2,8 @@
 // overhead, and docs/models.md eq. (37)'s piecewise cost, to measured transfer or all-reduce times. Pure functions.
 #pragma once
 
+#include "common/allreduce_time.hpp"
+
 #include <string>
 #include <vector>
 
@@ -33,6 +35,9 @@ struct CalibrationFit {
   double a1 = 0, b1 = 0, a2 = 0, b2 = 0;
   double threshold_bytes = 0;
   std::vector<double> piecewise_s;
+  // Allreduce with several node counts: eq. (37) fitted to each node count's rows alone (docs/models.md §10.7), in
+  // increasing node count; a node count with fewer than 4 sizes has none.
+  std::vector<AllreduceTimeFit> by_nodes;
 };
 
 /** Weighted least squares on relative errors (every point counts alike whatever its size), with alpha and c kept

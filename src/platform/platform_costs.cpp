@@ -4,7 +4,53 @@
 #include "common/units.hpp"
 #include "common/xml_source.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
 namespace sgdsim {
+
+namespace {
+constexpr const char* kAllreduceTimeGrammar =
+    "expected 'K:a1,b1,threshold,a2,b2' items separated by spaces, K an integer >= 2 in increasing order, the "
+    "others finite numbers (s, s, bytes > 0, s per byte >= 0, s)";
+
+std::vector<AllreduceTimeFit> parse_allreduce_time(const XmlSource& src, const pugi::xml_node& prop)
+{
+  std::vector<AllreduceTimeFit> fits;
+  std::istringstream items(prop.attribute("value").value());
+  std::string item;
+  while (items >> item) {
+    AllreduceTimeFit f;
+    char tail         = 0;
+    const int got     = std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.a1_s, &f.b1_s,
+                                    &f.threshold_bytes, &f.a2_s_per_byte, &f.b2_s, &tail);
+    const bool finite = std::isfinite(f.a1_s) && std::isfinite(f.b1_s) && std::isfinite(f.threshold_bytes) &&
+                        std::isfinite(f.a2_s_per_byte) && std::isfinite(f.b2_s);
+    if (got != 6 || !finite || f.nodes < 2 || !(f.threshold_bytes > 0) || f.a2_s_per_byte < 0 ||
+        (!fits.empty() && f.nodes <= fits.back().nodes))
+      src.fail_value(prop, "value", std::string("item '") + item + "': " + kAllreduceTimeGrammar);
+    fits.push_back(f);
+  }
+  if (fits.empty())
+    src.fail_value(prop, "value", std::string("no item: ") + kAllreduceTimeGrammar);
+  return fits;
+}
+} // namespace
+
+std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits)
+{
+  std::string out;
+  for (const AllreduceTimeFit& f : fits) {
+    char item[200];
+    std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.a1_s, f.b1_s, f.threshold_bytes,
+                  f.a2_s_per_byte, f.b2_s);
+    if (!out.empty())
+      out.append(" ");
+    out.append(item);
+  }
+  return out;
+}
 
 PlatformCosts read_platform_costs(const std::string& platform_path)
 {
@@ -15,11 +61,20 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
     const std::string id      = prop.attribute("id").value();
     if (id.rfind("sgdsim.", 0) != 0)
       continue;
+    if (id == "sgdsim.allreduce_time") {
+      std::vector<AllreduceTimeFit> fits = parse_allreduce_time(src, prop);
+      if (!costs.allreduce_time.empty() && format_allreduce_time(fits) != format_allreduce_time(costs.allreduce_time))
+        src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
+      costs.allreduce_time = std::move(fits);
+      continue;
+    }
     std::optional<double>* slot = id == "sgdsim.allreduce_overhead" ? &costs.allreduce_overhead_s
                                   : id == "sgdsim.message_overhead" ? &costs.message_overhead_s
                                                                     : nullptr;
     if (slot == nullptr)
-      src.fail_value(prop, "id", "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.message_overhead)");
+      src.fail_value(prop, "id",
+                     "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_time, "
+                     "sgdsim.message_overhead)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
     if (slot->has_value() && **slot != s)
       src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");

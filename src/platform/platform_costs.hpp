@@ -5,15 +5,25 @@
 // before any SimGrid engine starts, so that a bad value is an input error naming FILE:LINE.
 #pragma once
 
+#include "platform/calibration.hpp"
+
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sgdsim {
 
 struct PlatformCosts {
   std::optional<double> allreduce_overhead_s; // sgdsim.allreduce_overhead: per all-reduce call (--allreduce-overhead)
   std::optional<double> message_overhead_s;   // sgdsim.message_overhead: per message (--message-overhead)
+  // sgdsim.allreduce_time: the all-reduce microbenchmark's eq. (37) per node count (docs/models.md §10.7), written by
+  // `calibrate --kind allreduce -o` from several node counts; the value is "K:a1,b1,threshold,a2,b2 K:..." in
+  // seconds, seconds, bytes, seconds per byte, seconds. Increasing K; empty when absent.
+  std::vector<AllreduceTimeFit> allreduce_time;
 };
+
+/** The text of sgdsim.allreduce_time for `fits` (round-trips through read_platform_costs to 9 digits). */
+std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits);
 
 /** The sgdsim.* properties of `platform_path`. Every occurrence of a property must carry the same value (one number
  *  for the whole platform); an unknown sgdsim.* name, a value without a time unit, a negative or non-finite value

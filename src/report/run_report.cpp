@@ -86,6 +86,19 @@ std::string gradient_sync_note(const Scenario& sc)
   return fmt("framework %s: %s, %d in flight", sc.framework.c_str(), unit.c_str(), sc.collectives_in_flight);
 }
 
+// The ring's measured all-reduce floor (docs/models.md §10.7), and whether K lies outside the node counts measured.
+std::string measured_note(const Scenario& sc)
+{
+  if (!sc.measured_allreduce)
+    return "";
+  const int lo = sc.allreduce_time.front().nodes, hi = sc.allreduce_time.back().nodes;
+  const int k      = sc.workers;
+  std::string note = fmt("all-reduce floor measured at %d..%d nodes", lo, hi);
+  if (k > hi || k < lo)
+    note += fmt(" (K = %d outside: the %d-node fit)", k, k > hi ? hi : lo);
+  return note + ", ";
+}
+
 std::string header(const RunReport& rep)
 {
   const Workload& wl = *rep.workload;
@@ -118,7 +131,7 @@ std::string header(const RunReport& rep)
   if (rep.has_simulation)
     out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
-               !sc.is_ps() ? ""
+               !sc.is_ps() ? measured_note(sc).c_str()
                : sc.stream ? "PS connections as streams, "
                            : "latency per PS message, ",
                sc.release_quantum_s > 0 ? fmt("release quantum %.4g us, ", sc.release_quantum_s * 1e6).c_str() : "",
@@ -228,6 +241,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"allreduce_overhead_s", sc.allreduce_overhead_s},
                           {"message_overhead_s", sc.message_overhead_s},
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
+                          {"measured_allreduce", sc.measured_allreduce},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -88,6 +88,11 @@ public:
       for (const sg4::Link* l : links)
         route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
     }
+    latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");
+    // LV08, SimGrid's default model, gives a flow 0.97 of the bandwidth (docs/design.md, SimGrid fact 9); the
+    // factor's setting is not readable as a number, so other models count as 1.
+    constexpr double kLv08BandwidthFactor = 0.97;
+    bandwidth_factor_ = simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0;
     // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
     const bool hierarchical = ctx_.scenario.collective == Collective::HIERARCHICAL;
     const int g             = hierarchical ? ctx_.scenario.gpus_per_node : 1;
@@ -122,6 +127,8 @@ private:
   void run_planned_step(int step)
   {
     const auto& units = ctx_.grad_units;
+    if (static_cast<std::size_t>(lane_) >= units.size()) // no unit for this lane (fewer units than lanes): it
+      shared_->wait_ready(lane_, step, 0);               // still waits for the step, else it would loop at once
     for (auto u = static_cast<std::size_t>(lane_); u < units.size(); u += static_cast<std::size_t>(ctx_.lanes())) {
       shared_->wait_ready(lane_, step, units[u].ready_layer);
       allreduce(units[u].bytes);
@@ -205,15 +212,29 @@ private:
     shared_->step_done->release();
   }
 
-  // Estimated cost of one all-reduce of `bytes` (the ring's, docs/models.md eq. (12) plus delta):
-  // 2(K-1)/K * D / B + 2(K-1) * alpha + delta, with B and alpha of the route to the right neighbour.
-  double estimated_allreduce_s(double bytes) const
+  // What one all-reduce of `bytes` costs on the network alone, without contention (docs/models.md eq. (12) plus
+  // delta): 2(K-1)/K * D / B + 2(K-1) * (alpha + per-message cost) + delta, with B and alpha of the route to the right
+  // neighbour as SimGrid's network model sees them (LV08 takes 0.97 of each link's bandwidth).
+  double network_allreduce_s(double bytes) const
   {
     if (bytes <= 0)
       return 0;
-    return 2.0 * (k_ - 1) / k_ * bytes / route_Bps_ + 2.0 * (k_ - 1) * route_latency_s_ +
+    return 2.0 * (k_ - 1) / k_ * bytes / (route_Bps_ * bandwidth_factor_) +
+           2.0 * (k_ - 1) * (route_latency_s_ * latency_factor_ + ctx_.scenario.message_overhead_s) +
            ctx_.scenario.allreduce_overhead_s;
   }
+
+  // The software cost of one all-reduce beyond the network (docs/models.md §10.7): what the microbenchmark measured
+  // for K ranks and `bytes` minus what the network alone takes; 0 without a measured all-reduce.
+  double measured_excess_s(double bytes) const
+  {
+    if (!ctx_.scenario.measured_allreduce || bytes <= 0)
+      return 0;
+    return std::max(0.0, measured_allreduce_s(ctx_.scenario.allreduce_time, k_, bytes) - network_allreduce_s(bytes));
+  }
+
+  // Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost.
+  double estimated_allreduce_s(double bytes) const { return network_allreduce_s(bytes) + measured_excess_s(bytes); }
 
   // adaFusion (docs/models.md eq. (36)), looking ahead: after layer i joined the buffer B, hold B for the next layer
   // with gradients (D) only if t(B + D) + t_wait < t(B) + t(D), where t_wait is the backward time until that layer on
@@ -241,6 +262,8 @@ private:
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
+    if (const double excess = measured_excess_s(bytes); excess > 0) // the call's software cost, before its messages
+      sg4::this_actor::sleep_for(excess);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
       ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_);
@@ -267,10 +290,12 @@ private:
   int lane_; // which of the worker's all-reduces in flight this actor runs (planned units; 0 with fusion)
   int k_;
   std::shared_ptr<RingShared> shared_;
-  double extra_latency_s_ = 0;
-  double speed_ratio_     = 1;
-  double route_Bps_       = 1;
-  double route_latency_s_ = 0;
+  double extra_latency_s_  = 0;
+  double speed_ratio_      = 1;
+  double route_Bps_        = 1;
+  double route_latency_s_  = 0;
+  double latency_factor_   = 1;
+  double bandwidth_factor_ = 1;
 };
 } // namespace
 

@@ -92,3 +92,43 @@ TEST(RingTopologies, PerMessageOverheadIsPaidAtEveryRingStep)
             .step_time_mean_s;
   EXPECT_NEAR(got, 0.256, 0.256 * 1e-6);
 }
+
+namespace {
+// Eq. (37) per node count with only the linear branch (threshold 1 byte) and a constant time: a2 = 0, b2 = t.
+AllreduceTimeFit constant_fit(int nodes, double t_s)
+{
+  return AllreduceTimeFit{nodes, 0, 0, 1, 0, t_s, 0, 0};
+}
+
+double measured_step(int k, std::vector<AllreduceTimeFit> fits, int tensors = 1)
+{
+  Scenario sc              = tiny::scenario(Arch::RING, k, Sharing::FAIR, false, 3, 1);
+  sc.ps                    = 0;
+  sc.measured_allreduce    = !fits.empty();
+  sc.allreduce_time        = std::move(fits);
+  sc.collectives_in_flight = 2;
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  const std::string model  = tensors == 1 ? tiny::one_tensor_workload("100MB", "50ms", "50ms")
+                                          : tiny::layered_workload(tensors, "100MB", "25ms", "25ms");
+  return simulate_isolated(tiny::inputs(tiny::star_platform(k, "1GBps"), model, sc)).step_time_mean_s;
+}
+} // namespace
+
+TEST(RingTopologies, MeasuredAllreduceAddsItsSoftwareCostToTheNetwork)
+{
+  // 100 MB tensors, 0.1 s of compute, no overlap. One all-reduce takes 2(K-1)/K x 0.1 s on the network alone
+  // (0.15 s at K = 4, 0.175 s at K = 8). Measured all-reduces: 0.05 s at 2 nodes, 0.45 s at 6 (docs/models.md
+  // §10.7); what they exceed the network by is a software cost of the call, paid before its messages.
+  const std::vector<AllreduceTimeFit> fits = {constant_fit(2, 0.05), constant_fit(6, 0.45)};
+  // (One tensor and two lanes: the second lane has no unit and must still follow the steps; it once spun at time 0.)
+  EXPECT_NEAR(measured_step(4, {}), 0.25, 0.25 * 1e-6);
+  // K = 4 lies halfway between the node counts measured: 0.25 s, so 0.1 s beyond the network's 0.15 s.
+  EXPECT_NEAR(measured_step(4, fits), 0.35, 0.35 * 1e-6);
+  // K = 8 lies beyond the largest node count measured: its time, 0.45 s.
+  EXPECT_NEAR(measured_step(8, fits), 0.55, 0.55 * 1e-6);
+  // A measured time below the network's changes nothing: no negative cost.
+  EXPECT_NEAR(measured_step(4, {constant_fit(2, 0.01), constant_fit(6, 0.01)}), 0.25, 0.25 * 1e-6);
+  // Two all-reduces in flight share the links (0.3 s for both) and each pays its 0.1 s of software cost at once:
+  // 0.1 + 0.1 + 0.3 s. A floor (max of network and measured) would give 0.1 + 0.3 s: contention would hide the cost.
+  EXPECT_NEAR(measured_step(4, fits, 2), 0.5, 0.5 * 1e-6);
+}
