@@ -1,5 +1,7 @@
 #include "cli/options.hpp"
 
+#include "common/atomic_file.hpp"
+
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
 #include "common/units.hpp"
@@ -373,10 +375,13 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
           std::filesystem::equivalent(in, *out))
         throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
                          ": is an input file of this run; choose another output file");
+    check_replaceable_output(out == &opts.json_path ? "--json" : "--timeline", *out);
     if (std::filesystem::exists(*out) && !opts.force)
       throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
                        ": the file exists (use --force to overwrite it)");
   }
+  if (!opts.csv_path.empty())
+    check_replaceable_output("--csv", opts.csv_path);
   if (!opts.csv_path.empty())
     for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background})
       if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(opts.csv_path) &&

@@ -1,6 +1,7 @@
 // Small helpers shared by the subcommands that parse their own options (platform, deploy, calibrate).
 #pragma once
 
+#include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 
 #include <boost/program_options.hpp>
@@ -33,6 +34,7 @@ inline bool parse_subcommand(const std::vector<std::string>& args, const boost::
 /** An existing output file is an error unless --force. */
 inline void check_output(const std::string& path, bool force)
 {
+  check_replaceable_output("-o", path);
   if (std::filesystem::exists(path) && !force)
     throw InputError("-o " + path + ": the file exists (use --force to overwrite it)");
 }

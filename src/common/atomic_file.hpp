@@ -6,7 +6,13 @@
 
 namespace sgdsim {
 
-/** Writes `content` to `path` atomically. Throws InputError if the folder is not writable. */
+/** Throws InputError "LABEL PATH: ..." if `path` exists and is not a regular file (a directory, device, FIFO,
+ *  socket, or a symbolic link): sgdsim replaces only regular files, even with --force, so that an output path can
+ *  never swap out /dev/null or a link the user keeps. */
+void check_replaceable_output(const std::string& label, const std::string& path);
+
+/** Writes `content` to `path` atomically (check_replaceable_output first). Throws InputError if the folder is not
+ *  writable. */
 void write_file_atomically(const std::string& path, const std::string& content);
 
 } // namespace sgdsim
