@@ -6,6 +6,7 @@
 #include "cli/subcommand.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/network_params.hpp"
 #include "common/units.hpp"
 #include "platform/calibration.hpp"
 #include "platform/platform_costs.hpp"
@@ -111,12 +112,12 @@ int calibrate_command(const std::vector<std::string>& args)
       << "point)\n";
   for (const std::string& z : f.fixed_at_zero)
     o << "  (" << z << " fixed at 0: the unconstrained fit made it negative, which no network does)\n";
-  if (f.has_piecewise)
-    o << "  eq. (37)   " << fmt("%.4g", f.a1) << " log2(D) + " << fmt("%.4g", f.b1) << " s below "
-      << fmt("%.4g", f.threshold_bytes) << " bytes, " << fmt("%.4g", f.a2) << " D + " << fmt("%.4g", f.b2)
-      << " s from there on\n";
+  if (f.piecewise)
+    o << "  eq. (37)   " << fmt("%.4g", f.piecewise->a1_s) << " log2(D) + " << fmt("%.4g", f.piecewise->b1_s)
+      << " s below " << fmt("%.4g", f.piecewise->threshold_bytes) << " bytes, "
+      << fmt("%.4g", f.piecewise->a2_s_per_byte) << " D + " << fmt("%.4g", f.piecewise->b2_s) << " s from there on\n";
   o << "\n  line  nodes          bytes   measured s     linear s    error"
-    << (f.has_piecewise ? "   eq. (37) s    error" : "") << "\n";
+    << (f.piecewise.has_value() ? "   eq. (37) s    error" : "") << "\n";
   double sum = 0, worst = 0, sum_pw = 0, worst_pw = 0;
   for (std::size_t i = 0; i < m.size(); i++) {
     double e = (f.linear_s[i] - m[i].time_s) / m[i].time_s;
@@ -126,7 +127,7 @@ int calibrate_command(const std::vector<std::string>& args)
     std::snprintf(row, sizeof row, "  %4d %6d %14.0f %12.6g %12.6g %+7.2f%%", m[i].line, m[i].nodes, m[i].bytes,
                   m[i].time_s, f.linear_s[i], 100 * e);
     o << row;
-    if (f.has_piecewise) {
+    if (f.piecewise.has_value()) {
       double ep = (f.piecewise_s[i] - m[i].time_s) / m[i].time_s;
       sum_pw += std::fabs(ep);
       worst_pw = std::max(worst_pw, std::fabs(ep));
@@ -137,16 +138,17 @@ int calibrate_command(const std::vector<std::string>& args)
   }
   o << "\n  linear: mean |error| " << fmt("%.2f", 100 * sum / m.size()) << "%, max " << fmt("%.2f", 100 * worst)
     << "%\n";
-  if (f.has_piecewise)
+  if (f.piecewise.has_value())
     o << "  eq. (37): mean |error| " << fmt("%.2f", 100 * sum_pw / m.size()) << "%, max " << fmt("%.2f", 100 * worst_pw)
       << "%\n";
   if (!f.by_nodes.empty()) {
-    o << "\n  eq. (37) for each node count: the floor `run` keeps (docs/models.md §10.7)\n"
+    o << "\n  eq. (37) for each node count: the time `run` charges beyond the network (docs/models.md §10.7)\n"
       << "  nodes   a1 s/log2(B)         b1 s  threshold B     a2 s/B         b2 s   mean err    max err\n";
     for (const AllreduceTimeFit& a : f.by_nodes) {
       char row[200];
-      std::snprintf(row, sizeof row, "  %5d %12.4g %12.4g %12.4g %10.4g %12.4g %9.2f%% %9.2f%%\n", a.nodes, a.a1_s,
-                    a.b1_s, a.threshold_bytes, a.a2_s_per_byte, a.b2_s, 100 * a.mean_error, 100 * a.max_error);
+      std::snprintf(row, sizeof row, "  %5d %12.4g %12.4g %12.4g %10.4g %12.4g %9.2f%% %9.2f%%\n", a.nodes, a.eq.a1_s,
+                    a.eq.b1_s, a.eq.threshold_bytes, a.eq.a2_s_per_byte, a.eq.b2_s, 100 * a.mean_error,
+                    100 * a.max_error);
       o << row;
     }
   }
@@ -157,8 +159,7 @@ int calibrate_command(const std::vector<std::string>& args)
     // (docs/design.md, SimGrid fact 9), so the NIC is B / 0.97; a route crosses two NIC links, so each has half the
     // per-message latency. p2p: c is the latency, or with --latency the latency and a per-message software cost;
     // allreduce: alpha is the latency and c a per-call cost (docs/models.md §9.2).
-    constexpr double kLv08BandwidthFactor = 0.97;
-    int nodes                             = 2;
+    int nodes = 2;
     for (const CommMeasurement& x : m)
       nodes = std::max(nodes, x.nodes);
     if (vm.count("nodes"))

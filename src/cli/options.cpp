@@ -1,7 +1,6 @@
 #include "cli/options.hpp"
 
 #include "common/atomic_file.hpp"
-
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
 #include "common/units.hpp"
@@ -83,8 +82,8 @@ po::options_description scenario_options()
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("measured-allreduce", po::value<std::string>(),
      "ring: on (default where the platform carries sgdsim.allreduce_time, written by calibrate --kind allreduce "
-     "from several node counts): an all-reduce never ends before the microbenchmark's time for its node count and "
-     "size; off: the network alone (docs/models.md §10.7)")
+     "from several node counts): each all-reduce pays, before its messages, what the microbenchmark measured for its "
+     "node count and size beyond the network's time; off: the network alone (docs/models.md §10.7)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("stream", po::value<std::string>(),
@@ -353,18 +352,18 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps())
       sc.allreduce_time = costs.allreduce_time;
   }
-  // The measured all-reduce floor (docs/models.md §10.7): the ring's, by default wherever the platform has one.
-  const bool floor_asked = vm.count("measured-allreduce") &&
-                           parse_on_off(vm["measured-allreduce"].as<std::string>(), "--measured-allreduce");
-  if (floor_asked && sc.allreduce_time.empty())
+  // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
+  const bool asked_on = vm.count("measured-allreduce") &&
+                        parse_on_off(vm["measured-allreduce"].as<std::string>(), "--measured-allreduce");
+  if (asked_on && sc.allreduce_time.empty())
     throw InputError("--measured-allreduce on: the platform " + opts.platform +
                      " has no sgdsim.allreduce_time (sgdsim calibrate --kind allreduce -o writes it from "
                      "microbenchmarks of two or more node counts)");
-  if (floor_asked && sc.collective != Collective::RING)
+  if (asked_on && sc.collective != Collective::RING)
     throw InputError("--measured-allreduce on: applies to --collective ring (the microbenchmark's algorithm), not to " +
                      std::string(to_string(sc.collective)));
-  sc.measured_allreduce = !sc.allreduce_time.empty() && sc.collective == Collective::RING &&
-                          (floor_asked || !vm.count("measured-allreduce"));
+  sc.measured_allreduce =
+      !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
   if (!opts.json_path.empty() && opts.json_path == opts.timeline_path)
     throw InputError("--timeline " + opts.timeline_path + ": the same file as --json");
   for (const std::string* out : {&opts.json_path, &opts.timeline_path}) {
@@ -380,13 +379,13 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
                        ": the file exists (use --force to overwrite it)");
   }
-  if (!opts.csv_path.empty())
+  if (!opts.csv_path.empty()) {
     check_replaceable_output("--csv", opts.csv_path);
-  if (!opts.csv_path.empty())
     for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background})
       if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(opts.csv_path) &&
           std::filesystem::equivalent(in, opts.csv_path))
         throw InputError("--csv " + opts.csv_path + ": is an input file of this run; choose another output file");
+  }
   return opts;
 }
 

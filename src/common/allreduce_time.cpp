@@ -5,9 +5,14 @@
 
 namespace sgdsim {
 
+double PiecewiseTime::value_s(double bytes) const
+{
+  return bytes < threshold_bytes ? a1_s * std::log2(bytes) + b1_s : a2_s_per_byte * bytes + b2_s;
+}
+
 double AllreduceTimeFit::time_s(double bytes) const
 {
-  return std::max(0.0, bytes < threshold_bytes ? a1_s * std::log2(bytes) + b1_s : a2_s_per_byte * bytes + b2_s);
+  return std::max(0.0, eq.value_s(bytes));
 }
 
 double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes)

@@ -1,28 +1,35 @@
 // The measured time of an all-reduce by node count (docs/models.md §10.7): `sgdsim calibrate --kind allreduce`
 // fits eq. (37) to each node count of a microbenchmark, the calibrated platform carries the fits
-// (sgdsim.allreduce_time), and the ring's all-reduce never ends earlier than they say.
+// (sgdsim.allreduce_time), and the ring's all-reduce pays what they exceed the network by as a software cost.
 #pragma once
 
 #include <vector>
 
 namespace sgdsim {
 
-/** Eq. (37) for one node count: a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes); the
- *  measured all-reduce time that `run` keeps as a floor (platform/platform_costs.hpp, sgdsim.allreduce_time). */
-struct AllreduceTimeFit {
-  int nodes              = 2;
+/** Eq. (37): a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes). */
+struct PiecewiseTime {
   double a1_s            = 0;
   double b1_s            = 0;
   double threshold_bytes = 0;
   double a2_s_per_byte   = 0;
   double b2_s            = 0;
-  double mean_error      = 0; // of the fit on this node count's rows, relative
-  double max_error       = 0;
-  /** The fitted time of `bytes`, never negative (the log2 branch may fall below 0 far under the measured sizes). */
+  /** The value as fitted (the log2 branch may fall below 0 far under the measured sizes). */
+  double value_s(double bytes) const;
+};
+
+/** Eq. (37) for one node count of an all-reduce microbenchmark: the measured time that `run` charges beyond the
+ *  network (platform/platform_costs.hpp, sgdsim.allreduce_time). */
+struct AllreduceTimeFit {
+  int nodes = 2;
+  PiecewiseTime eq;
+  double mean_error = 0; // of the fit on this node count's rows, relative
+  double max_error  = 0;
+  /** The fitted time of `bytes`, never negative. */
   double time_s(double bytes) const;
 };
 
-/** The measured floor of a K-rank all-reduce of `bytes` from per-node-count fits (increasing nodes, non-empty):
+/** The measured time of a K-rank all-reduce of `bytes` from per-node-count fits (increasing nodes, non-empty):
  *  linear interpolation in K between the two nearest node counts, the nearest one's beyond the range
  *  (docs/models.md §10.7). */
 double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes);

@@ -6,6 +6,10 @@
 
 namespace sgdsim {
 
+/** SimGrid's LV08 network model, its default, gives a flow 0.97 of a link's bandwidth (docs/design.md, SimGrid
+ *  fact 9): calibrate divides a fitted bandwidth by it, the ring's network-alone estimate multiplies by it. */
+inline constexpr double kLv08BandwidthFactor = 0.97;
+
 struct NetworkParams {
   double bottleneck_Bps = 0; // B: the narrowest shared (non-FATPIPE) link of the route
   double flow_cap_Bps   = std::numeric_limits<double>::infinity(); // narrowest FATPIPE link: a single flow's cap

@@ -59,8 +59,9 @@ struct Scenario {
   double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
   double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
   double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter
-  /** Ring: an all-reduce lasts at least measured_allreduce_s(allreduce_time, K, bytes), the platform's measured time
-   *  (docs/models.md §10.7); set only where the platform carries one (sgdsim.allreduce_time). */
+  /** Ring: an all-reduce pays what measured_allreduce_s(allreduce_time, K, bytes), the platform's measured time,
+   *  exceeds the network's time by (docs/models.md §10.7); set only where the platform carries one
+   *  (sgdsim.allreduce_time). */
   bool measured_allreduce = false;
   std::vector<AllreduceTimeFit> allreduce_time;
   /** The unit of each all-reduce without fusion (tensor, layer or bucket): read it through unit(). */

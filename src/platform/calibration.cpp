@@ -138,13 +138,13 @@ std::set<double> distinct_sizes(const std::vector<CommMeasurement>& m)
   return sizes;
 }
 // Eq. (37) on the sizes of `m` (one node count): every threshold with two or more points on each side is tried, the
-// one of least weighted squared error kept (f.a1, b1, a2, b2, threshold_bytes). False if none can be fitted.
-bool fit_piecewise(const std::vector<CommMeasurement>& m, const std::vector<double>& w, CalibrationFit& f)
+// one of least weighted squared error kept; none if no threshold leaves two points on each side.
+std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m, const std::vector<double>& w)
 {
   const std::set<double> sizes = distinct_sizes(m);
   std::vector<double> sorted(sizes.begin(), sizes.end());
   double best = INFINITY;
-  bool found  = false;
+  std::optional<PiecewiseTime> found;
   for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
     const double thresh = sorted[cut];
     std::vector<std::vector<double>> lo_x, hi_x;
@@ -169,13 +169,8 @@ bool fit_piecewise(const std::vector<CommMeasurement>& m, const std::vector<doub
       err += w[i] * (t - m[i].time_s) * (t - m[i].time_s);
     }
     if (err < best) {
-      best              = err;
-      found             = true;
-      f.a1              = lo[0];
-      f.b1              = lo[1];
-      f.a2              = hi[0];
-      f.b2              = hi[1];
-      f.threshold_bytes = thresh;
+      best  = err;
+      found = PiecewiseTime{lo[0], lo[1], thresh, hi[0], hi[1]};
     }
   }
   return found;
@@ -235,11 +230,10 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
 
   // Eq. (37) on sizes alone (one node count); with several node counts, on each node count's rows alone.
   if (node_counts.size() == 1) {
-    if (fit_piecewise(m, relative_weights(m), f)) {
-      f.has_piecewise = true;
+    f.piecewise = fit_piecewise(m, relative_weights(m));
+    if (f.piecewise)
       for (const CommMeasurement& x : m)
-        f.piecewise_s.push_back(piecewise_time_s(f, x.bytes));
-    }
+        f.piecewise_s.push_back(f.piecewise->value_s(x.bytes));
   }
   if (kind == CommKind::ALLREDUCE && node_counts.size() >= 2)
     for (int k : node_counts) {
@@ -247,10 +241,10 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
       for (const CommMeasurement& x : m)
         if (x.nodes == k)
           rows.push_back(x);
-      CalibrationFit g;
-      if (!fit_piecewise(rows, relative_weights(rows), g))
+      const std::optional<PiecewiseTime> eq = fit_piecewise(rows, relative_weights(rows));
+      if (!eq)
         continue;
-      AllreduceTimeFit a{k, g.a1, g.b1, g.threshold_bytes, g.a2, g.b2, 0, 0};
+      AllreduceTimeFit a{k, *eq, 0, 0};
       for (const CommMeasurement& x : rows) {
         const double e = std::fabs(a.time_s(x.bytes) - x.time_s) / x.time_s;
         a.mean_error += e / static_cast<double>(rows.size());
@@ -259,11 +253,6 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
       f.by_nodes.push_back(a);
     }
   return f;
-}
-
-double piecewise_time_s(const CalibrationFit& f, double bytes)
-{
-  return bytes < f.threshold_bytes ? f.a1 * std::log2(bytes) + f.b1 : f.a2 * bytes + f.b2;
 }
 
 namespace {

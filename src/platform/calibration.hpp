@@ -4,6 +4,7 @@
 
 #include "common/allreduce_time.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,11 +30,9 @@ struct CalibrationFit {
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
   std::vector<double> linear_s;           // the fitted time of each measurement
   int dropped_line = 0;                   // CSV line of the one outlying point left out of the linear fit (0: none)
-  // Eq. (37): a1 log2(D) + b1 below threshold_bytes, a2 D + b2 from it on (D = bytes); fitted only with at least
-  // two measurements on each side (has_piecewise).
-  bool has_piecewise = false;
-  double a1 = 0, b1 = 0, a2 = 0, b2 = 0;
-  double threshold_bytes = 0;
+  // Eq. (37), fitted only with one node count and at least two measurements on each side of the threshold; and
+  // its value at each measurement.
+  std::optional<PiecewiseTime> piecewise;
   std::vector<double> piecewise_s;
   // Allreduce with several node counts: eq. (37) fitted to each node count's rows alone (docs/models.md §10.7), in
   // increasing node count; a node count with fewer than 4 sizes has none.
@@ -45,9 +44,6 @@ struct CalibrationFit {
  *  more than 5% and 4 times the median point off the fit; dropped_line). Throws InputError if
  *  the measurements cannot determine the parameters (fewer than 2 sizes, a non-positive bandwidth). */
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m);
-
-/** Eq. (37)'s value for `bytes` under a fit with has_piecewise. */
-double piecewise_time_s(const CalibrationFit& f, double bytes);
 
 /** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,
  *  *_B, *_KB / *_KiB (x 1024), *_MB / *_MiB (x 2^20); time column: `time_column` or the first of time_s, *_s, *_ms

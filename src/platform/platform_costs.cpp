@@ -22,12 +22,13 @@ std::vector<AllreduceTimeFit> parse_allreduce_time(const XmlSource& src, const p
   std::string item;
   while (items >> item) {
     AllreduceTimeFit f;
-    char tail         = 0;
-    const int got     = std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.a1_s, &f.b1_s,
-                                    &f.threshold_bytes, &f.a2_s_per_byte, &f.b2_s, &tail);
-    const bool finite = std::isfinite(f.a1_s) && std::isfinite(f.b1_s) && std::isfinite(f.threshold_bytes) &&
-                        std::isfinite(f.a2_s_per_byte) && std::isfinite(f.b2_s);
-    if (got != 6 || !finite || f.nodes < 2 || !(f.threshold_bytes > 0) || f.a2_s_per_byte < 0 ||
+    char tail              = 0;
+    const int got          = std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
+                                         &f.eq.threshold_bytes, &f.eq.a2_s_per_byte, &f.eq.b2_s, &tail);
+    const PiecewiseTime& e = f.eq;
+    const bool finite      = std::isfinite(e.a1_s) && std::isfinite(e.b1_s) && std::isfinite(e.threshold_bytes) &&
+                        std::isfinite(e.a2_s_per_byte) && std::isfinite(e.b2_s);
+    if (got != 6 || !finite || f.nodes < 2 || !(e.threshold_bytes > 0) || e.a2_s_per_byte < 0 ||
         (!fits.empty() && f.nodes <= fits.back().nodes))
       src.fail_value(prop, "value", std::string("item '") + item + "': " + kAllreduceTimeGrammar);
     fits.push_back(f);
@@ -43,8 +44,8 @@ std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits)
   std::string out;
   for (const AllreduceTimeFit& f : fits) {
     char item[200];
-    std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.a1_s, f.b1_s, f.threshold_bytes,
-                  f.a2_s_per_byte, f.b2_s);
+    std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s, f.eq.threshold_bytes,
+                  f.eq.a2_s_per_byte, f.eq.b2_s);
     if (!out.empty())
       out.append(" ");
     out.append(item);

@@ -5,7 +5,7 @@
 // before any SimGrid engine starts, so that a bad value is an input error naming FILE:LINE.
 #pragma once
 
-#include "platform/calibration.hpp"
+#include "common/allreduce_time.hpp"
 
 #include <optional>
 #include <string>

@@ -86,14 +86,14 @@ std::string gradient_sync_note(const Scenario& sc)
   return fmt("framework %s: %s, %d in flight", sc.framework.c_str(), unit.c_str(), sc.collectives_in_flight);
 }
 
-// The ring's measured all-reduce floor (docs/models.md §10.7), and whether K lies outside the node counts measured.
+// The ring's measured all-reduce (docs/models.md §10.7), and whether K lies outside the node counts measured.
 std::string measured_note(const Scenario& sc)
 {
   if (!sc.measured_allreduce)
     return "";
   const int lo = sc.allreduce_time.front().nodes, hi = sc.allreduce_time.back().nodes;
   const int k      = sc.workers;
-  std::string note = fmt("all-reduce floor measured at %d..%d nodes", lo, hi);
+  std::string note = fmt("all-reduce as measured at %d..%d nodes", lo, hi);
   if (k > hi || k < lo)
     note += fmt(" (K = %d outside: the %d-node fit)", k, k > hi ? hi : lo);
   return note + ", ";

@@ -10,6 +10,7 @@
 
 #include "sim/ring_worker.hpp"
 
+#include "common/network_params.hpp"
 #include "sim/collectives.hpp"
 #include "workload/step_sampler.hpp"
 
@@ -89,9 +90,7 @@ public:
         route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
     }
     latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");
-    // LV08, SimGrid's default model, gives a flow 0.97 of the bandwidth (docs/design.md, SimGrid fact 9); the
-    // factor's setting is not readable as a number, so other models count as 1.
-    constexpr double kLv08BandwidthFactor = 0.97;
+    // The bandwidth factor's setting is not readable as a number, so models other than LV08 count as 1.
     bandwidth_factor_ = simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0;
     // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
     const bool hierarchical = ctx_.scenario.collective == Collective::HIERARCHICAL;

@@ -1,19 +1,23 @@
 # sgdsim validate's qualitative checks: a check that does not hold fails the run (exit 1) unless it is marked a
 # known failure; a check naming a missing point is a bad input (exit 2). Run with -DSGDSIM=... -DSRCDIR=...
+# (CMake regexes: | and * are escaped as \\| and \\*.)
+function(expect_all text)
+  foreach(expected IN LISTS ARGN)
+    if(NOT text MATCHES "${expected}")
+      message(FATAL_ERROR "expected '${expected}' in:\n${text}")
+    endif()
+  endforeach()
+endfunction()
+
 execute_process(COMMAND ${SGDSIM} validate tests/data/validate/checks WORKING_DIRECTORY ${SRCDIR}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 1)
   message(FATAL_ERROR "a failing check must exit 1, got ${rc}: ${err}")
 endif()
-# (CMake regexes: | and * are escaped as \\| and \\*.)
-foreach(expected "\\| holds: 3 workers / 1 worker \\| [0-9.]+ \\| 1.05 \\.\\.  \\| yes \\|"
-                 "\\| known: 3 workers / 1 worker \\| [0-9.]+ \\|  \\.\\. 1 \\| no, known: a test \\|"
-                 "\\| fails: 3 workers / 1 worker \\| [0-9.]+ \\|  \\.\\. 1 \\| \\*\\*no\\*\\* \\|"
-                 "1 of 3 checks hold \\(1 known failures\\): \\*\\*failed\\*\\*")
-  if(NOT out MATCHES "${expected}")
-    message(FATAL_ERROR "expected '${expected}' in:\n${out}")
-  endif()
-endforeach()
+expect_all("${out}" "\\| holds: 3 workers / 1 worker \\| [0-9.]+ \\| 1.05 \\.\\.  \\| yes \\|"
+                   "\\| known: 3 workers / 1 worker \\| [0-9.]+ \\|  \\.\\. 1 \\| no, known: a test \\|"
+                   "\\| fails: 3 workers / 1 worker \\| [0-9.]+ \\|  \\.\\. 1 \\| \\*\\*no\\*\\* \\|"
+                   "1 of 3 checks hold \\(1 known failures\\): \\*\\*failed\\*\\*")
 execute_process(COMMAND ${SGDSIM} validate tests/data/validate/bad-label WORKING_DIRECTORY ${SRCDIR}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "bad-label/case.json.*check 'typo': no point labelled '3 worker'")
@@ -37,14 +41,10 @@ execute_process(COMMAND ${SGDSIM} validate tests/data/validate/target WORKING_DI
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "a case within its guard must pass whatever its target, got ${rc}: ${err}")
 endif()
-foreach(expected "\\| target \\| 1 \\| 9[0-9.]+% / 9[0-9.]+% \\| 5% / 15% \\| \\*\\*missed\\*\\* \\| 1000% / 1000% \\|"
-                 "Target: mean 5%, max 15%: \\*\\*missed\\*\\*. Missing: a test: the measured value is made up."
-                 "Guard \\(CI\\): mean 1000%, max 1000%: within."
-                 "\\| \\*\\*all\\*\\* \\| 1 \\| [^|]+\\| \\| 0 of 1 met \\|")
-  if(NOT out MATCHES "${expected}")
-    message(FATAL_ERROR "expected '${expected}' in:\n${out}")
-  endif()
-endforeach()
+expect_all("${out}" "\\| target \\| 1 \\| 9[0-9.]+% / 9[0-9.]+% \\| 5% / 15% \\| \\*\\*missed\\*\\* \\| 1000% / 1000% \\|"
+                   "Target: mean 5%, max 15%: \\*\\*missed\\*\\*. Missing: a test: the measured value is made up."
+                   "Guard \\(CI\\): mean 1000%, max 1000%: within."
+                   "\\| \\*\\*all\\*\\* \\| 1 \\| [^|]+\\| \\| 0 of 1 met \\|")
 execute_process(COMMAND ${SGDSIM} validate tests/data/validate/old-tolerance WORKING_DIRECTORY ${SRCDIR}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "old-tolerance/case.json: field 'tolerance': renamed 'guard'")

@@ -56,12 +56,12 @@ TEST(Calibration, PiecewiseEquation18)
   for (double d : {256.0, 1024.0, 4096.0, 16384.0, 65536.0, 1048576.0, 16777216.0, 268435456.0})
     m.push_back({12, d, t(d), 0});
   CalibrationFit f = calibrate(CommKind::ALLREDUCE, m);
-  ASSERT_TRUE(f.has_piecewise);
-  EXPECT_EQ(f.threshold_bytes, 65536);
-  EXPECT_NEAR(f.a1, 10e-6, 10e-6 * 0.01);
-  EXPECT_NEAR(f.b1, 100e-6, 100e-6 * 0.01);
-  EXPECT_NEAR(f.a2, 1e-9, 1e-9 * 0.01);
-  EXPECT_NEAR(f.b2, 300e-6, 300e-6 * 0.01);
+  ASSERT_TRUE(f.piecewise.has_value());
+  EXPECT_EQ(f.piecewise->threshold_bytes, 65536);
+  EXPECT_NEAR(f.piecewise->a1_s, 10e-6, 10e-6 * 0.01);
+  EXPECT_NEAR(f.piecewise->b1_s, 100e-6, 100e-6 * 0.01);
+  EXPECT_NEAR(f.piecewise->a2_s_per_byte, 1e-9, 1e-9 * 0.01);
+  EXPECT_NEAR(f.piecewise->b2_s, 300e-6, 300e-6 * 0.01);
 }
 
 TEST(Calibration, OneSizeIsNotEnough)
@@ -176,7 +176,7 @@ TEST(PlatformGenerator, WritesSimGridClustersAndRefusesBadValues)
   EXPECT_THROW(generate_platform_xml(ring), InputError);
 }
 
-TEST(Calibration, AllreduceFitsEachNodeCountForTheFloor)
+TEST(Calibration, AllreduceFitsEachNodeCount)
 {
   // Two node counts, each on its own eq. (37): K = 2 with a1 = 10 us, b1 = 100 us below 64 KiB, a2 = 1 ns/byte,
   // b2 = 300 us; K = 8 with every term tripled (docs/models.md §10.7). Each fit recovers its own node count's terms.
@@ -192,22 +192,22 @@ TEST(Calibration, AllreduceFitsEachNodeCountForTheFloor)
   ASSERT_EQ(f.by_nodes.size(), 2u);
   EXPECT_EQ(f.by_nodes[0].nodes, 2);
   EXPECT_EQ(f.by_nodes[1].nodes, 8);
-  EXPECT_NEAR(f.by_nodes[1].a1_s, 30e-6, 30e-6 * 0.01);
-  EXPECT_NEAR(f.by_nodes[1].b2_s, 900e-6, 900e-6 * 0.01);
-  EXPECT_NEAR(f.by_nodes[0].a2_s_per_byte, 1e-9, 1e-9 * 0.01);
+  EXPECT_NEAR(f.by_nodes[1].eq.a1_s, 30e-6, 30e-6 * 0.01);
+  EXPECT_NEAR(f.by_nodes[1].eq.b2_s, 900e-6, 900e-6 * 0.01);
+  EXPECT_NEAR(f.by_nodes[0].eq.a2_s_per_byte, 1e-9, 1e-9 * 0.01);
   EXPECT_LT(f.by_nodes[0].max_error, 1e-6);
-  // The floor: each node count's own fit, linear in K between them, the nearest beyond.
+  // The measured time: each node count's own fit, linear in K between them, the nearest beyond.
   EXPECT_NEAR(measured_allreduce_s(f.by_nodes, 2, 1e6), t(2, 1e6), 1e-9);
   EXPECT_NEAR(measured_allreduce_s(f.by_nodes, 5, 1e6), (t(2, 1e6) + t(8, 1e6)) / 2, 1e-9);
   EXPECT_NEAR(measured_allreduce_s(f.by_nodes, 64, 1e6), t(8, 1e6), 1e-9);
-  // Far below the measured sizes the log2 branch would turn negative: the floor is 0 there, never negative.
+  // Far below the measured sizes the log2 branch would turn negative: the time is 0 there, never negative.
   EXPECT_EQ(f.by_nodes[0].time_s(1e-9), 0);
 }
 
 TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
 {
-  const std::vector<AllreduceTimeFit> fits = {{2, 1e-5, 1e-4, 65536, 1e-9, 3e-4, 0, 0},
-                                              {8, 3e-5, 3e-4, 1048576, 1.5e-9, 9e-4, 0, 0}};
+  const std::vector<AllreduceTimeFit> fits = {{2, {1e-5, 1e-4, 65536, 1e-9, 3e-4}, 0, 0},
+                                              {8, {3e-5, 3e-4, 1048576, 1.5e-9, 9e-4}, 0, 0}};
   const std::string path                   = testing::TempDir() + "/allreduce_time.xml";
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <zone id=\"z\" routing=\"Full\">\n"
                       << "    <host id=\"h\" speed=\"1Gf\"><prop id=\"sgdsim.allreduce_time\" value=\""
@@ -215,7 +215,7 @@ TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
   const PlatformCosts costs = read_platform_costs(path);
   ASSERT_EQ(costs.allreduce_time.size(), 2u);
   EXPECT_EQ(costs.allreduce_time[1].nodes, 8);
-  EXPECT_DOUBLE_EQ(costs.allreduce_time[1].threshold_bytes, 1048576);
-  EXPECT_DOUBLE_EQ(costs.allreduce_time[1].a2_s_per_byte, 1.5e-9);
-  EXPECT_DOUBLE_EQ(costs.allreduce_time[0].b1_s, 1e-4);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[1].eq.threshold_bytes, 1048576);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[1].eq.a2_s_per_byte, 1.5e-9);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[0].eq.b1_s, 1e-4);
 }
