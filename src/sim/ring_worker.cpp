@@ -103,8 +103,7 @@ public:
       double latency = 0;
       const int next = (rank_ / g * g + g) % k_;
       sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>(next)], links, &latency);
-      extra_latency_s_ = (2.0 * (n - 1) - 1) * (latency * simgrid::config::get_value<double>("network/latency-factor") +
-                                                ctx_.scenario.message_overhead_s);
+      extra_latency_s_ = (2.0 * (n - 1) - 1) * (latency * latency_factor_ + ctx_.scenario.message_overhead_s);
     }
   }
 
