@@ -12,6 +12,11 @@
 #include <string>
 #include <vector>
 
+// simgrid/version.h uses SG_BEGIN_DECL and XBT_PUBLIC without including their header.
+#include <xbt/base.h>
+
+#include <simgrid/version.h>
+
 namespace {
 constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "\n"
@@ -38,7 +43,12 @@ int main(int argc, char** argv)
       return args.empty() ? 2 : 0;
     }
     if (args[0] == "version" || args[0] == "--version") {
-      std::cout << "sgdsim " << SGDSIM_VERSION << "\n";
+      int major = 0, minor = 0, patch = 0;
+      sg_version_get(&major, &minor, &patch); // the library linked at run time, not the headers built against
+      std::cout << "sgdsim " << SGDSIM_VERSION << "\nSimGrid " << major << "." << minor;
+      if (patch > 0)
+        std::cout << "." << patch;
+      std::cout << "\n";
       return 0;
     }
     if (args[0] == "run")

@@ -1,9 +1,12 @@
 #include "cli/options.hpp"
 
+#include "cli/option_parsing.hpp"
+
 #include "common/atomic_file.hpp"
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
 #include "common/units.hpp"
+#include "platform/platform_check.hpp"
 #include "platform/platform_costs.hpp"
 #include "workload/step_sampler.hpp"
 
@@ -113,23 +116,49 @@ po::options_description scenario_options()
   return d;
 }
 
-po::options_description command_options()
+// `analytic` offers only what it does: it writes no timeline or CSV row and has no scenario to print.
+po::options_description command_options(const std::string& command)
 {
-  po::options_description d("Run");
+  const bool run = command == "run";
+  po::options_description d(run ? "Run" : "Analytic");
   // clang-format off
   d.add_options()
     ("help,h", "print this help")
     ("scenario", po::value<std::string>(), "read options from FILE (same names, one 'name = value' per line); "
      "command-line options take precedence")
-    ("json", po::value<std::string>(), "write the whole result as JSON to FILE (atomically)")
-    ("timeline", po::value<std::string>(),
-     "write the operations of the measured steps to FILE as a Chrome trace (Perfetto, chrome://tracing)")
-    ("csv", po::value<std::string>(),
-     "append the result as one row of the sweep CSV to FILE (header written if the file is new; README \"Sweep CSV\")")
-    ("force", "overwrite the output files if they exist")
-    ("print-scenario", "print the resolved scenario file and exit without simulating");
+    ("json", po::value<std::string>(), "write the whole result as JSON to FILE (atomically)");
+  if (run)
+    d.add_options()
+      ("timeline", po::value<std::string>(),
+       "write the operations of the measured steps to FILE as a Chrome trace (Perfetto, chrome://tracing)")
+      ("csv", po::value<std::string>(),
+       "append the result as one row of the sweep CSV to FILE (header written if the file is new; README \"Sweep CSV\")");
+  d.add_options()
+    ("force", "overwrite the output files if they exist");
+  if (run)
+    d.add_options()
+      ("print-scenario", "print the resolved scenario file and exit without simulating")
+      ("progress", po::value<std::string>()->default_value("auto"),
+       "report steps done, simulated time and the time left on stderr, once a second: auto (when stderr is a "
+       "terminal), on, off")
+      ("quiet,q", "print nothing on stderr but errors (no progress, no wall-time line)");
   // clang-format on
   return d;
+}
+
+// The first line of a scenario file that sets `name` ("name = value"), or 0; Boost's parser does not say.
+int line_of_name(const std::string& path, const std::string& name)
+{
+  std::ifstream in(path);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    n++;
+    const std::size_t begin = line.find_first_not_of(" \t");
+    if (begin != std::string::npos && line.compare(begin, name.size(), name) == 0 &&
+        line.find_first_not_of(" \t", begin + name.size()) == line.find('=', begin))
+      return n;
+  }
+  return 0;
 }
 
 template <class T>
@@ -215,7 +244,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                              const std::string& command)
 {
   po::options_description all;
-  all.add(command_options()).add(scenario_options());
+  all.add(command_options(command)).add(scenario_options());
   RunOptions opts;
   std::ostringstream help;
   help << "Usage: sgdsim " << command << " [options]\n\n"
@@ -227,9 +256,10 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.help_text = help.str();
 
   po::variables_map vm;
+  std::vector<std::string> named = args;
+  named[0]                       = command;
   try {
-    std::vector<std::string> rest(args.begin() + 1, args.end());
-    po::store(po::command_line_parser(rest).options(all).run(), vm);
+    po::store(parse_command_line(named, all), vm);
   } catch (const po::error& e) {
     throw InputError("sgdsim " + command + ": " + e.what());
   }
@@ -239,28 +269,56 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   }
   if (vm.count("scenario")) {
     const std::string path = vm["scenario"].as<std::string>();
+    if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
+      throw InputError(path, 0, "not a regular file (a folder, a device or a pipe): cannot be a scenario file");
     std::ifstream in(path);
     if (!in)
       throw InputError(path, 0, "cannot read the scenario file");
     try {
       po::store(po::parse_config_file(in, scenario_options()), vm);
+    } catch (const po::unknown_option& e) {
+      std::vector<std::string> names;
+      for (const std::string& spelling : option_spellings(scenario_options()))
+        names.push_back(spelling.substr(2)); // the file's names have no dashes
+      throw InputError(path, line_of_name(path, e.get_option_name()),
+                       "unknown option '" + e.get_option_name() + "'" + did_you_mean(e.get_option_name(), names));
     } catch (const po::error& e) {
       throw InputError(path, 0, e.what());
     }
   }
   po::notify(vm);
 
+  // The analytic models read the platform's nominal figures: a background schedule would change nothing they print.
+  if (command == "analytic" && vm.count("background"))
+    throw InputError(
+        "--background " + vm["background"].as<std::string>() +
+        ": the analytic models use the platform's nominal figures; sgdsim run simulates a background load");
   opts.platform = vm.count("platform") ? vm["platform"].as<std::string>() : resolve_default(kDefaultPlatform, data_dir);
   opts.workload = vm.count("workload") ? vm["workload"].as<std::string>() : resolve_default(kDefaultWorkload, data_dir);
-  opts.deployment     = get_or<std::string>(vm, "deployment", "");
-  opts.background     = get_or<std::string>(vm, "background", "");
+  opts.deployment = get_or<std::string>(vm, "deployment", "");
+  opts.background = get_or<std::string>(vm, "background", "");
+  for (const auto& [option, path] : {std::pair{"--platform", &opts.platform},
+                                     {"--workload", &opts.workload},
+                                     {"--deployment", &opts.deployment},
+                                     {"--background", &opts.background}})
+    if (!path->empty() && std::filesystem::exists(*path) && !std::filesystem::is_regular_file(*path))
+      throw InputError(std::string(option) + " " + *path + ": not a regular file (a folder, a device or a pipe)");
   opts.json_path      = get_or<std::string>(vm, "json", "");
   opts.timeline_path  = get_or<std::string>(vm, "timeline", "");
   opts.csv_path       = get_or<std::string>(vm, "csv", "");
   opts.force          = vm.count("force") > 0;
   opts.print_scenario = vm.count("print-scenario") > 0;
-  opts.workers_given  = vm.count("workers") > 0;
-  opts.ps_given       = vm.count("ps") > 0;
+  opts.quiet          = vm.count("quiet") > 0;
+  if (vm.count("progress")) {
+    const std::string p = vm["progress"].as<std::string>();
+    if (p != "auto" && p != "on" && p != "off")
+      throw InputError("--progress '" + p + "': expected auto, on or off");
+    if (opts.quiet && p == "on")
+      throw InputError("--progress on: contradicts --quiet; give one of the two");
+    opts.progress = opts.quiet ? "off" : p;
+  }
+  opts.workers_given = vm.count("workers") > 0;
+  opts.ps_given      = vm.count("ps") > 0;
 
   Scenario& sc = opts.scenario;
   sc.arch      = parse_arch(vm["arch"].as<std::string>(), "--arch");
@@ -344,6 +402,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
 
   // A calibrated platform's software costs, where the command line gives none (README "Calibration").
   if (std::filesystem::is_regular_file(opts.platform)) {
+    check_platform_numbers(opts.platform);
     const PlatformCosts costs = read_platform_costs(opts.platform);
     if (costs.message_overhead_s && !vm.count("message-overhead"))
       sc.message_overhead_s = *costs.message_overhead_s;

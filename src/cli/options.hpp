@@ -17,11 +17,13 @@ struct RunOptions {
   std::string json_path;     // empty: no JSON output
   std::string timeline_path; // empty: no timeline
   std::string csv_path;      // empty: no CSV row
-  bool force          = false;
-  bool print_scenario = false;
-  bool help           = false;
-  bool workers_given  = false;
-  bool ps_given       = false;
+  bool force           = false;
+  bool print_scenario  = false;
+  bool quiet           = false; // nothing on stderr but errors
+  std::string progress = "off"; // auto (stderr is a terminal), on, off
+  bool help            = false;
+  bool workers_given   = false;
+  bool ps_given        = false;
   Scenario scenario;                 // scenario.simgrid_cfg: default_simgrid_cfg() followed by user_cfg
   std::vector<std::string> user_cfg; // the --cfg items the user gave
   std::vector<std::string> log_settings;

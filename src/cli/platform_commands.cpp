@@ -1,5 +1,7 @@
 #include "cli/platform_commands.hpp"
 
+#include "common/units.hpp"
+
 #include "cli/subcommand.hpp"
 
 #include "common/atomic_file.hpp"
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 namespace po = boost::program_options;
 
@@ -51,6 +54,15 @@ int platform_command(const std::vector<std::string>& args)
     return 0;
   s.topology = parse_topology(topology);
   s.command  = command_line(args);
+  // The generator copies these into the file as written: a bad one would make a platform SimGrid cannot run.
+  for (const auto& [name, text, q] : {std::tuple{"--nic", s.nic, Quantity::BANDWIDTH},
+                                      {"--speed", s.speed, Quantity::SPEED},
+                                      {"--intra-node", s.intra_node, Quantity::BANDWIDTH},
+                                      {"--flow-cap", s.flow_cap, Quantity::BANDWIDTH},
+                                      {"--latency", s.latency, Quantity::TIME},
+                                      {"--intra-latency", s.intra_latency, Quantity::TIME}})
+    if (!text.empty() && !(parse_quantity(q, text, name) > 0 || q == Quantity::TIME))
+      throw InputError(std::string(name) + " " + text + ": must be positive");
   check_output(out, vm.count("force") > 0);
   write_file_atomically(out, generate_platform_xml(s));
   std::cerr << "sgdsim: wrote " << out << " (" << s.nodes << " nodes, " << to_string(s.topology) << ")\n";

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <unistd.h>
 
 namespace sgdsim {
 
@@ -145,6 +146,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   }
   SimInputs inputs = sim_inputs(opts);
   inputs.timeline  = !opts.timeline_path.empty();
+  inputs.progress  = opts.progress == "on" || (opts.progress == "auto" && ::isatty(STDERR_FILENO) == 1);
 
   const auto wall_start = std::chrono::steady_clock::now();
   RunReport report;
@@ -169,8 +171,9 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     write_file_atomically(opts.timeline_path, chrome_trace(report.simulated).dump() + "\n");
   if (!opts.csv_path.empty())
     append_csv_row(opts.csv_path, report);
-  std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time\n",
-               opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s);
+  if (!opts.quiet)
+    std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time\n",
+                 opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s);
   return 0;
 }
 

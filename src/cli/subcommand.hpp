@@ -1,6 +1,7 @@
 // Small helpers shared by the subcommands that parse their own options (platform, deploy, calibrate).
 #pragma once
 
+#include "cli/option_parsing.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 
@@ -19,7 +20,7 @@ inline bool parse_subcommand(const std::vector<std::string>& args, const boost::
 {
   namespace po = boost::program_options;
   try {
-    po::store(po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end())).options(d).run(), vm);
+    po::store(parse_command_line(args, d), vm);
     if (vm.count("help")) {
       std::cout << usage << "\n" << d;
       return false;

@@ -1,6 +1,7 @@
 #include "cli/sweep_command.hpp"
 
 #include "cli/child_process.hpp"
+#include "cli/option_parsing.hpp"
 #include "cli/options.hpp"
 #include "cli/sweep_plan.hpp"
 #include "common/atomic_file.hpp"
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+namespace po = boost::program_options;
 
 namespace sgdsim {
 
@@ -29,35 +31,50 @@ namespace {
 using Json  = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kHelp =
+constexpr const char* kUsage =
     "Usage: sgdsim sweep [sweep options] [any `sgdsim run` option...]\n"
     "\n"
     "Runs one simulation per point of --arch x --ps x --workers, each as its own `sgdsim run` process, and writes\n"
     "in the output folder: sweep.csv (one row per point, streamed as points finish), sweep.svg (throughput vs\n"
     "workers), sweep-plan.json and points/ (each point's JSON result and output). README \"Sweeps\".\n"
-    "\n"
-    "Sweep options:\n"
-    "  --arch LIST          architectures, e.g. ps-sync,ps-async,ring (default ps-sync,ps-async,ring)\n"
-    "  --workers LIST       e.g. 1:32 (every integer), 1:1024:x2 (powers of two), 4:32:4, 1,2,4,8 (default 1:16)\n"
-    "  --ps LIST            parameter-server counts of the ps-* architectures (default 1)\n"
-    "  -o, --out DIR        output folder (default sweep)\n"
-    "  -j, --jobs N         points run at once (default 1; 0: one per core)\n"
-    "  --resume             keep the points already in DIR/sweep.csv and run the others\n"
-    "  --force              start over in a folder that has a sweep\n"
-    "  --emit-jobs FILE     write the point command lines to FILE (one per line, for GNU parallel or a Slurm job\n"
-    "                       array) instead of running them; then `sgdsim sweep --merge --out DIR`\n"
-    "  --merge              build sweep.csv and sweep.svg from the plan and the points' JSON files in DIR\n"
-    "  --plot-models LIST   analytic model ids drawn dashed (default: each architecture's docs/models.md model)\n"
-    "  -h, --help           this help\n"
+    "\n";
+
+constexpr const char* kPassThrough =
     "\n"
     "Every other option goes to each point's `sgdsim run` unchanged (see `sgdsim run --help`), except the\n"
-    "outputs (--json, --timeline) and --deployment, which a sweep sets or cannot use.\n";
+    "outputs (--json, --timeline), --deployment and --print-scenario, which a sweep sets or cannot use.\n";
+
+po::options_description sweep_options()
+{
+  po::options_description d("Sweep options");
+  // clang-format off
+  d.add_options()
+    ("arch", po::value<std::string>()->value_name("LIST"),
+     "architectures, e.g. ps-sync,ps-async,ring (default ps-sync,ps-async,ring)")
+    ("workers", po::value<std::string>()->value_name("LIST"),
+     "e.g. 1:32 (every integer), 1:1024:x2 (powers of two), 4:32:4, 1,2,4,8 (default 1:16)")
+    ("ps", po::value<std::string>()->value_name("LIST"),
+     "parameter-server counts of the ps-* architectures (default 1)")
+    ("output,o", po::value<std::string>()->value_name("DIR"), "output folder (default sweep)")
+    ("jobs,j", po::value<std::string>()->value_name("N"), "points run at once (default 1; 0: one per core)")
+    ("resume", "keep the points already in DIR/sweep.csv and run the others")
+    ("force", "start over in a folder that has a sweep")
+    ("emit-jobs", po::value<std::string>()->value_name("FILE"),
+     "write the point command lines to FILE (one per line, for GNU parallel or a Slurm job array) instead of "
+     "running them; then `sgdsim sweep --merge --output DIR`")
+    ("merge", "build sweep.csv and sweep.svg from the plan and the points' JSON files in DIR")
+    ("plot-models", po::value<std::string>()->value_name("LIST"),
+     "analytic model ids drawn dashed (default: each architecture's docs/models.md model)")
+    ("help,h", "this help");
+  // clang-format on
+  return d;
+}
 
 struct SweepOptions {
   std::string arch    = "ps-sync,ps-async,ring";
   std::string workers = "1:16";
   std::string ps      = "1";
-  std::string out     = "sweep";
+  std::string output  = "sweep";
   int jobs            = 1;
   bool resume = false, force = false, merge = false, help = false;
   std::string emit_jobs;
@@ -65,72 +82,107 @@ struct SweepOptions {
   std::vector<std::string> run_arguments;
 };
 
-// Sweep options are taken out; every other token passes through to `sgdsim run`, in order. Done by hand because
-// the pass-through options' arities are `run`'s business (e.g. --ada-fusion takes no value).
-SweepOptions parse_sweep_options(const std::vector<std::string>& args)
+// Sweep options are taken out; every other token passes through to `sgdsim run`, in order (their arities are
+// `run`'s business, e.g. --ada-fusion takes no value). A sweep option given twice: the last one counts (the
+// --plot-models lists add up).
+SweepOptions parse_sweep_options(const std::vector<std::string>& args, const po::options_description& d)
 {
   SweepOptions o;
-  const std::set<std::string> with_value = {"--arch", "--workers", "--ps",        "--out",        "-o",
-                                            "--jobs", "-j",        "--emit-jobs", "--plot-models"};
-  const std::set<std::string> flags      = {"--resume", "--force", "--merge", "--help", "-h"};
-  const std::set<std::string> forbidden  = {"--json", "--timeline", "--deployment", "--print-scenario"};
-  for (std::size_t i = 1; i < args.size(); i++) {
-    std::string name = args[i], value;
-    bool has_value   = false;
-    if (auto eq = name.find('='); name.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value     = name.substr(eq + 1);
-      name      = name.substr(0, eq);
-      has_value = true;
-    }
-    if (forbidden.count(name))
+  const po::parsed_options parsed       = parse_command_line(args, d, nullptr, &o.run_arguments);
+  const std::set<std::string> forbidden = {"--json", "--timeline", "--deployment", "--print-scenario"};
+  for (const std::string& token : o.run_arguments)
+    if (const std::string name = token.substr(0, token.find('=')); forbidden.count(name))
       throw InputError(name + ": a sweep sets each point's outputs and placement itself (see sgdsim sweep --help)");
-    if (flags.count(name)) {
-      if (has_value)
-        throw InputError(name + ": takes no value");
-      o.resume |= name == "--resume";
-      o.force |= name == "--force";
-      o.merge |= name == "--merge";
-      o.help |= name == "--help" || name == "-h";
-      continue;
-    }
-    if (!with_value.count(name)) {
-      o.run_arguments.push_back(args[i]);
-      continue;
-    }
-    if (!has_value) {
-      if (i + 1 >= args.size())
-        throw InputError(name + ": needs a value");
-      value = args[++i];
-    }
-    if (name == "--arch")
+  for (const po::option& opt : parsed.options) {
+    const std::string& name = opt.string_key;
+    const std::string value = opt.value.empty() ? "" : opt.value.back();
+    o.resume |= name == "resume";
+    o.force |= name == "force";
+    o.merge |= name == "merge";
+    o.help |= name == "help";
+    if (name == "arch")
       o.arch = value;
-    else if (name == "--workers")
+    else if (name == "workers")
       o.workers = value;
-    else if (name == "--ps")
+    else if (name == "ps")
       o.ps = value;
-    else if (name == "--out" || name == "-o")
-      o.out = value;
-    else if (name == "--emit-jobs")
+    else if (name == "output")
+      o.output = value;
+    else if (name == "emit-jobs")
       o.emit_jobs = value;
-    else if (name == "--plot-models") {
+    else if (name == "plot-models") {
       std::stringstream ss(value);
       for (std::string m; std::getline(ss, m, ',');)
         o.plot_models.push_back(m);
-    } else { // --jobs
-      char* end = nullptr;
-      long n    = std::strtol(value.c_str(), &end, 10);
+    } else if (name == "jobs") {
+      const bool short_name = !opt.original_tokens.empty() && opt.original_tokens[0].rfind("--", 0) != 0;
+      char* end             = nullptr;
+      long n                = std::strtol(value.c_str(), &end, 10);
       if (value.empty() || *end != '\0' || n < 0 || n > 4096)
-        throw InputError(name + " '" + value + "': expected a number of processes in [0, 4096]");
+        throw InputError(std::string(short_name ? "-j" : "--jobs")
+                             .append(" '")
+                             .append(value)
+                             .append("': expected a number of processes in [0, 4096]"));
       o.jobs = n == 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) : static_cast<int>(n);
     }
   }
   if (o.resume && o.force)
     throw InputError("--resume and --force: give one of the two");
   if (o.merge && (o.resume || o.force || !o.emit_jobs.empty()))
-    throw InputError("--merge: builds the outputs of an existing sweep; it takes only --out and --plot-models");
-  if (o.out.empty())
-    throw InputError("--out: needs a folder");
+    throw InputError("--merge: builds the outputs of an existing sweep; it takes only --output and --plot-models");
+  if (o.output.empty())
+    throw InputError("--output: needs a folder");
   return o;
+}
+
+// The text between `before` and the next `after` in `s`, or "" when `before` is not there.
+std::string text_between(const std::string& s, const std::string& before, const std::string& after)
+{
+  const std::size_t from = s.find(before);
+  if (from == std::string::npos)
+    return "";
+  const std::size_t begin = from + before.size();
+  const std::size_t end   = s.find(after, begin);
+  return end == std::string::npos ? "" : s.substr(begin, end - begin);
+}
+
+// The options that pass through are parsed once, as `sgdsim run` parses them, before anything else happens: a
+// misspelt or unknown name (or a missing or malformed value) is the sweep's command-line error, reported once
+// with the closest name among the sweep's options and run's, not as every point's. Errors that depend on a
+// point's architecture or size are left to check_points.
+void check_run_arguments(const SweepOptions& o, const po::options_description& d, const std::string& data_dir)
+{
+  if (o.run_arguments.empty())
+    return;
+  std::vector<std::string> argv = {"run"};
+  argv.insert(argv.end(), o.run_arguments.begin(), o.run_arguments.end());
+  std::string message;
+  try {
+    parse_run_options(argv, data_dir);
+    return;
+  } catch (const InputError& e) {
+    message = e.what();
+  } catch (const std::exception&) {
+    return; // not a command-line error: check_points reports it with the point it belongs to
+  }
+  const std::string run_prefix = "sgdsim run: ";
+  if (message.rfind(run_prefix, 0) != 0)
+    return; // a point's error (e.g. an option of the other architecture): check_points reports it
+  std::string error         = "sgdsim sweep: ";
+  const std::string unknown = text_between(message, "unknown option '", "'");
+  if (unknown.empty()) {
+    error.append(message.substr(run_prefix.size()));
+  } else {
+    std::vector<std::string> candidates = option_spellings(d);
+    if (const std::string run_guess = text_between(message, "did you mean ", "?"); !run_guess.empty())
+      candidates.push_back(run_guess); // run's closest name, weighed against the sweep's own
+    error.append("unknown option '")
+        .append(unknown)
+        .append("'")
+        .append(did_you_mean(unknown, candidates))
+        .append(" (sgdsim sweep --help, and sgdsim run --help for the options it passes on)");
+  }
+  throw InputError(error);
 }
 
 struct Paths {
@@ -154,8 +206,9 @@ std::vector<std::string> point_command(const SweepPoint& p, const Paths& paths)
   return argv;
 }
 
-// Every point's options are checked here, with the same parser `run` uses, so that a typo fails the sweep at once
-// instead of in every child; the workload is parsed and the platform probed for the largest point of each
+// Every point's options are checked here, with the same parser `run` uses, so that an option that does not fit a
+// point (e.g. --sharing with ring) fails the sweep at once instead of in a child (misspelt names are caught before,
+// by check_run_arguments); the workload is parsed and the platform probed for the largest point of each
 // series (enough hosts?).
 void check_points(const SweepPlan& plan, const std::string& data_dir)
 {
@@ -243,7 +296,7 @@ std::vector<std::string> write_outputs(const SweepPlan& plan, const Paths& paths
 
 int merge(const SweepOptions& o)
 {
-  const Paths paths = paths_of(o.out);
+  const Paths paths = paths_of(o.output);
   if (!fs::exists(paths.plan))
     throw InputError(paths.plan, 0, "no sweep plan here (made by sgdsim sweep --emit-jobs or a sweep run)");
   SweepPlan plan = plan_from_json(Json::parse(read_text_file(paths.plan), nullptr, false), paths.plan);
@@ -262,28 +315,30 @@ int merge(const SweepOptions& o)
 
 int sweep_command(const std::vector<std::string>& args, const std::string& data_dir)
 {
-  SweepOptions o = parse_sweep_options(args);
+  const po::options_description d = sweep_options();
+  SweepOptions o                  = parse_sweep_options(args, d);
   if (o.help) {
-    std::cout << kHelp;
+    std::cout << kUsage << d << kPassThrough;
     return 0;
   }
+  check_run_arguments(o, d, data_dir);
   if (o.merge)
     return merge(o);
 
   SweepPlan plan = make_sweep_plan(parse_arch_list(o.arch), parse_int_list("--workers", o.workers),
                                    parse_int_list("--ps", o.ps), o.run_arguments);
   check_points(plan, data_dir);
-  const Paths paths = paths_of(o.out);
+  const Paths paths = paths_of(o.output);
 
   // What is done already, and whether this folder may be used.
   std::set<std::string> done;
   const bool has_sweep = fs::exists(paths.csv) || fs::exists(paths.plan);
   if (has_sweep && !o.resume && !o.force)
-    throw InputError(o.out + ": holds a sweep already (use --resume to continue it, or --force to start over)");
+    throw InputError(o.output + ": holds a sweep already (use --resume to continue it, or --force to start over)");
   if (o.resume && fs::exists(paths.plan)) {
     SweepPlan old = plan_from_json(Json::parse(read_text_file(paths.plan), nullptr, false), paths.plan);
     if (old.run_arguments != plan.run_arguments)
-      throw InputError("--resume: the sweep in " + o.out + " was made with other run options (" +
+      throw InputError("--resume: the sweep in " + o.output + " was made with other run options (" +
                        plan_json(old)["run_arguments"].dump() + "); give the same ones, or use --force");
     for (const std::string& id : ids_in_csv(paths.csv))
       for (const SweepPoint& p : plan.points)
@@ -319,7 +374,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
               << "  sbatch --array=1-" << todo.size() << " --wrap 'sed -n \"${SLURM_ARRAY_TASK_ID}p\" " << o.emit_jobs
               << " | sh'\n"
               << "then build the CSV and the plot:\n"
-              << "  " << shell_quote(exe) << " sweep --merge --out " << shell_quote(o.out) << "\n";
+              << "  " << shell_quote(exe) << " sweep --merge --output " << shell_quote(o.output) << "\n";
     return 0;
   }
 
@@ -344,7 +399,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
   std::size_t finished = 0, failed = 0;
   const bool tty = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "sweep: %zu points (%zu done before), %d at once, output in %s\n", todo.size() + done.size(),
-               done.size(), o.jobs, o.out.c_str());
+               done.size(), o.jobs, o.output.c_str());
   std::vector<ChildJob> jobs;
   for (const SweepPoint* p : todo) {
     fs::remove(paths.json(*p), ec); // a stale result must not pass for this run's

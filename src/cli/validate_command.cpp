@@ -1,6 +1,7 @@
 #include "cli/validate_command.hpp"
 
 #include "cli/child_process.hpp"
+#include "cli/option_parsing.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/text_file.hpp"
@@ -155,11 +156,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   pos.add("case", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end()))
-                  .options(d)
-                  .positional(pos)
-                  .run(),
-              vm);
+    po::store(parse_command_line(args, d, &pos), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw InputError(std::string("sgdsim validate: ") + e.what());

@@ -62,6 +62,8 @@ std::string XmlSource::describe(const pugi::xml_node& node)
   std::string out = std::string("<") + node.name();
   if (pugi::xml_attribute name = node.attribute("name"))
     out += std::string(" name='") + name.value() + "'";
+  else if (pugi::xml_attribute id = node.attribute("id")) // SimGrid's elements are named by id
+    out += std::string(" id='") + id.value() + "'";
   return out + ">";
 }
 

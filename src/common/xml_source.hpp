@@ -24,7 +24,7 @@ public:
 
   /** 1-based line of a node in the file. */
   int line_of(const pugi::xml_node& node) const;
-  /** "<layer name='conv1'>" (or "<layer>" when the node has no name attribute). */
+  /** "<layer name='conv1'>", "<link id='l1'>" (SimGrid's elements), or "<layer>" when the node has neither. */
   static std::string describe(const pugi::xml_node& node);
 
   /** Throws "FILE:LINE: <elem name='x'>: problem". */

@@ -56,6 +56,7 @@ std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits)
 PlatformCosts read_platform_costs(const std::string& platform_path)
 {
   const XmlSource src(platform_path);
+  src.root("platform"); // a workload or deployment given as --platform is named here, not by SimGrid's parser
   PlatformCosts costs;
   for (const pugi::xpath_node& x : src.doc().select_nodes("//prop")) {
     const pugi::xml_node prop = x.node();

@@ -27,7 +27,7 @@ std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits);
 
 /** The sgdsim.* properties of `platform_path`. Every occurrence of a property must carry the same value (one number
  *  for the whole platform); an unknown sgdsim.* name, a value without a time unit, a negative or non-finite value
- *  is an InputError naming FILE:LINE. A file that is not XML yields no costs (SimGrid reports it later). */
+ *  is an InputError naming FILE:LINE, and so are a file that is not XML and a root element other than <platform>. */
 PlatformCosts read_platform_costs(const std::string& platform_path);
 
 } // namespace sgdsim

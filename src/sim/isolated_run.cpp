@@ -1,6 +1,7 @@
 #include "sim/isolated_run.hpp"
 
 #include "common/input_error.hpp"
+#include "sim/simgrid_guard.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <simgrid/Exception.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -19,6 +21,7 @@ namespace {
 struct Child {
   pid_t pid = -1;
   int fd    = -1;
+  std::shared_ptr<std::FILE> capture; // the child's stderr while a SimGridGuard is alive
 };
 
 void write_all(int fd, const std::string& data)
@@ -39,12 +42,18 @@ Child start_child(const std::function<nlohmann::ordered_json()>& body)
   int fds[2];
   if (::pipe(fds) != 0)
     throw std::runtime_error(std::string("pipe() failed: ") + std::strerror(errno));
+  std::shared_ptr<std::FILE> capture(std::tmpfile(), [](std::FILE* f) {
+    if (f)
+      std::fclose(f);
+  });
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid < 0)
     throw std::runtime_error(std::string("fork() failed: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
+    if (capture)
+      arm_simgrid_guards(fds[1], ::fileno(capture.get()));
     nlohmann::ordered_json reply;
     int code = 0;
     try {
@@ -65,7 +74,7 @@ Child start_child(const std::function<nlohmann::ordered_json()>& body)
     ::_exit(code);
   }
   ::close(fds[1]);
-  return Child{pid, fds[0]};
+  return Child{pid, fds[0], capture};
 }
 
 nlohmann::ordered_json finish_child_json(const Child& child)
@@ -91,6 +100,17 @@ nlohmann::ordered_json finish_child_json(const Child& child)
     throw std::runtime_error("the simulation process exited with status " + std::to_string(WEXITSTATUS(status)) +
                              " without a result; see the messages above");
   auto reply = nlohmann::ordered_json::parse(data);
+  if (reply.contains(kGuardedAbortKey)) { // SimGrid aborted on the input: its message is in the capture
+    std::string captured;
+    if (child.capture) {
+      std::rewind(child.capture.get());
+      char buf[4096];
+      for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, child.capture.get())) > 0;)
+        captured.append(buf, n);
+    }
+    const std::string why = simgrid_abort_message(captured);
+    throw InputError(reply[kGuardedAbortKey].get<std::string>() + (why.empty() ? "" : ": " + why));
+  }
   if (reply.contains("input_error"))
     throw InputError(reply["input_error"].get<std::string>());
   if (reply.contains("error"))
@@ -115,8 +135,10 @@ SimResult simulate_isolated(const SimInputs& inputs)
     return finish_child(start_simulation(inputs));
   SimInputs fair        = inputs;
   fair.scenario.sharing = Sharing::FAIR;
+  fair.progress_label   = "fair";
   SimInputs fcfs        = inputs;
   fcfs.scenario.sharing = Sharing::FCFS;
+  fcfs.progress_label   = "fcfs";
   Child a               = start_simulation(fair);
   Child b               = start_simulation(fcfs);
   SimResult ra;

@@ -1,14 +1,17 @@
 #include "sim/simulation.hpp"
 
 #include "common/input_error.hpp"
+#include "common/suggest.hpp"
 #include "common/text_file.hpp"
 #include "platform/background.hpp"
 #include "platform/deployment.hpp"
 #include "platform/platform_params.hpp"
 #include "sim/parameter_server.hpp"
+#include "sim/progress.hpp"
 #include "sim/ring_driver.hpp"
 #include "sim/ring_worker.hpp"
 #include "sim/sim_context.hpp"
+#include "sim/simgrid_guard.hpp"
 #include "sim/step_recorder.hpp"
 #include "sim/worker.hpp"
 
@@ -23,7 +26,9 @@
 #include <simgrid/Exception.hpp>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
+#include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 #include <xbt/config.hpp>
 #include <xbt/log.h>
 
@@ -32,6 +37,33 @@ XBT_LOG_NEW_CATEGORY(sgdsim, "sgdsim: simulation of data-parallel DNN training")
 namespace sg4 = simgrid::s4u;
 
 namespace sgdsim {
+
+namespace {
+// Engine::on_time_advance feeds the progress reporter. SimGrid's signals outlive the engine, so the callback is
+// connected once per process and reads the reporter of the run in progress, if any (one engine per process).
+ProgressReporter* current_progress       = nullptr;
+const StepRecorder* current_step_counter = nullptr;
+
+struct ProgressHook {
+  ProgressHook(ProgressReporter* reporter, const StepRecorder& recorder)
+  {
+    static bool connected = false;
+    if (reporter && !connected) {
+      sg4::Engine::on_time_advance_cb([](double) {
+        if (current_progress)
+          current_progress->update(current_step_counter->steps_done(), current_step_counter->steps_total(),
+                                   sg4::Engine::get_clock());
+      });
+      connected = true;
+    }
+    current_progress     = reporter;
+    current_step_counter = &recorder;
+  }
+  ~ProgressHook() { current_progress = nullptr; }
+  ProgressHook(const ProgressHook&)            = delete;
+  ProgressHook& operator=(const ProgressHook&) = delete;
+};
+} // namespace
 
 std::string downlink_mailbox(int ps, int worker)
 {
@@ -390,6 +422,81 @@ bool needs_guardless_stacks(const Scenario& sc)
   return 2 * actors + kOtherMappings > max_map_count;
 }
 
+// SimGrid answers a misspelt key with the list of all its keys, one per line ("Bad config key: K\nExisting config
+// keys:\n  name: (type)value\n..."): one line instead, with the closest key.
+std::string cfg_error(const std::string& item, const std::string& what)
+{
+  const std::string bad = "Bad config key: ";
+  if (what.rfind(bad, 0) != 0)
+    return what.substr(0, what.find('\n'));
+  const std::string key = item.substr(0, item.find(':'));
+  std::vector<std::string> keys;
+  std::istringstream lines(what);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("  ", 0) == 0 && line.find(':') != std::string::npos)
+      keys.push_back(line.substr(2, line.find(':') - 2));
+  return "SimGrid has no configuration key '" + key + "'" + did_you_mean(key, keys) +
+         " (the keys: SimGrid's documentation, \"Configuring SimGrid\")";
+}
+
+// Every pair of hosts that will exchange messages has a route (issue #21, class 2): SimGrid finds out only when the
+// first message leaves, with an abort, a crash (Full routing without the route) or an exception (Floyd). The pairs:
+// each worker and each PS, both ways; for the ring architecture, ring neighbours, the tree's parents, the
+// halving-doubling partners and the ring of node leaders, a superset of what any collective uses.
+void check_routes(const sg4::Engine& engine, const Placement& placement, const Scenario& sc, const std::string& path)
+{
+  std::vector<std::pair<int, int>> pairs; // indices into `hosts`
+  std::vector<std::string> hosts = placement.worker_hosts;
+  std::vector<std::string> roles;
+  for (std::size_t w = 0; w < placement.worker_hosts.size(); w++)
+    roles.push_back("worker " + std::to_string(w));
+  const int workers = static_cast<int>(placement.worker_hosts.size());
+  for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
+    hosts.push_back(placement.ps_hosts[p]);
+    roles.push_back("PS " + std::to_string(p));
+    for (int w = 0; w < workers; w++) {
+      pairs.emplace_back(w, static_cast<int>(hosts.size()) - 1);
+      pairs.emplace_back(static_cast<int>(hosts.size()) - 1, w);
+    }
+  }
+  if (!sc.is_ps()) {
+    const int g = std::max(1, sc.gpus_per_node);
+    for (int r = 0; r < workers; r++) {
+      pairs.emplace_back(r, (r + 1) % workers);
+      pairs.emplace_back((r + 1) % workers, r);
+      if (r > 0) {
+        pairs.emplace_back(r, (r - 1) / 2);
+        pairs.emplace_back((r - 1) / 2, r);
+      }
+      for (int bit = 1; bit < workers; bit *= 2)
+        if ((r ^ bit) < workers)
+          pairs.emplace_back(r, r ^ bit);
+      if (r % g == 0)
+        pairs.emplace_back(r, (r + g) % workers);
+    }
+  }
+  SimGridGuard guard(path + ": checking routes");
+  std::vector<sg4::Link*> links;
+  for (const auto& [a, b] : pairs) {
+    const std::string& from = hosts[static_cast<std::size_t>(a)];
+    const std::string& to   = hosts[static_cast<std::size_t>(b)];
+    if (from == to)
+      continue;
+    const std::string what = path + ": no route from host '" + from + "' (" + roles[static_cast<std::size_t>(a)] +
+                             ") to host '" + to + "' (" + roles[static_cast<std::size_t>(b)] + ")";
+    guard.set_context(what);
+    links.clear();
+    double latency_s = 0;
+    try {
+      engine.host_by_name(from)->route_to(engine.host_by_name(to), links, &latency_s);
+    } catch (const std::exception& e) {
+      throw InputError(what + ": " + e.what());
+    }
+    if (links.empty())
+      throw InputError(what + ": SimGrid finds a route without any link (declare one, e.g. a <route> in a Full zone)");
+  }
+}
+
 // Everything before the actors: engine, SimGrid settings, platform, placement, and their checks (all errors here
 // are InputErrors or SimGrid ParseErrors, raised before Engine::run()).
 Prepared prepare(const SimInputs& in)
@@ -422,12 +529,14 @@ Prepared prepare(const SimInputs& in)
     if (item.find(':') == std::string::npos)
       throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
     try {
+      const SimGridGuard guard("--cfg '" + item + "': SimGrid refuses it"); // some values abort (network/model)
       sg4::Engine::set_config(item);
     } catch (const std::exception& e) {
-      throw InputError("--cfg '" + item + "': " + e.what());
+      throw InputError("--cfg '" + item + "': " + cfg_error(item, e.what()));
     }
   }
   try {
+    const SimGridGuard guard(in.platform_path + ": SimGrid cannot load the platform");
     prep.engine->load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
   } catch (const simgrid::ParseError&) {
     throw;
@@ -450,6 +559,7 @@ Prepared prepare(const SimInputs& in)
     if (prep.engine->host_by_name(h)->get_speed() <= 0)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
   prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
+  check_routes(*prep.engine, prep.placement, prep.scenario, in.platform_path);
   if (!in.background_path.empty())
     prep.link_schedules = apply_background(*prep.engine, in.background_path, prep.varying_speed_hosts);
   return prep;
@@ -588,7 +698,15 @@ SimResult simulate(const SimInputs& in)
     sg4::Actor::create("background", engine.get_all_hosts().front(), [schedules = prep.link_schedules] {
       run_link_schedules(schedules);
     })->daemonize();
-  engine.run();
+  std::optional<ProgressReporter> progress;
+  if (in.progress)
+    progress.emplace(stderr, in.progress_label, ::isatty(STDERR_FILENO) == 1);
+  {
+    const ProgressHook hook(progress ? &*progress : nullptr, recorder);
+    engine.run();
+  }
+  if (progress)
+    progress->finish();
   // SimGrid ends the run when every actor is blocked (it logs "Deadlock detected"); results from an unfinished run
   // would be garbage (negative throughputs were seen), so it is an internal error, never a result.
   if (!recorder.all_measured())

@@ -21,6 +21,8 @@ struct SimInputs {
   Scenario scenario;                     // sharing FAIR or FCFS (HYBRID is two simulations: isolated_run.hpp)
   std::vector<std::string> log_settings; // SimGrid --log items ("sgdsim_worker.thresh:debug")
   bool timeline = false;                 // record the operations of the measured steps (SimResult::timeline)
+  bool progress = false;                 // report progress on stderr (sim/progress.hpp)
+  std::string progress_label;            // which of several simulations at once reports ("fair", "fcfs")
 };
 
 /** What the analytic models need from the platform, read without simulating. */

@@ -59,6 +59,8 @@ void StepRecorder::end_step(int rank, double end_s, const StepSplit& split)
   WorkerTrace& t = traces_[static_cast<std::size_t>(rank)];
   t.step_end_s.push_back(end_s);
   t.splits.push_back(split);
+  if (static_cast<int>(t.step_end_s.size()) <= warmup_ + steps_)
+    steps_done_++;
   if (static_cast<int>(t.step_end_s.size()) == warmup_ + steps_)
     workers_measured_++;
 }

@@ -58,12 +58,16 @@ public:
   /** The recorded operations, PS ones clipped to [first measured step start, last measured step end]. */
   std::vector<std::tuple<std::string, std::string, std::string, int, double, double>> timeline() const;
   int steps() const { return steps_; }
+  /** Steps finished so far, warm-up included, counting no worker beyond warm-up + measured steps (for progress). */
+  long steps_done() const { return steps_done_; }
+  long steps_total() const { return static_cast<long>(traces_.size()) * (warmup_ + steps_); }
 
 private:
   std::vector<WorkerTrace> traces_;
   int warmup_;
   int steps_;
   int workers_measured_ = 0;
+  long steps_done_      = 0;
   bool timeline_        = false;
   // (track, resource, name, step, start, end)
   std::vector<std::tuple<std::string, std::string, std::string, int, double, double>> ops_;

@@ -1,6 +1,8 @@
 # `sgdsim sweep` end to end: a 9-point sweep in parallel, its CSV in plan order and its SVG; refusal to reuse a
 # folder; --resume runs only the missing point and gives the same bytes; --emit-jobs + --merge (the cluster
-# path) gives the same CSV and SVG as the local run; --resume with other run options is refused.
+# path) gives the same CSV and SVG as the local run; --resume with other run options is refused; a misspelt
+# option (a run option, or the old --out) fails once, before any folder is made. The output folder is given in
+# each of the forms Boost accepts: --output DIR, --output=DIR, -o DIR.
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR})
 set(common --workload ${SRCDIR}/tests/data/sampled_workload.xml --arch ps-sync,ps-async,ring --workers 1:3
@@ -17,7 +19,7 @@ function(sweep expect_rc out_var err_var)
 endfunction()
 
 # 1. The local run, 2 points at once.
-sweep(0 out err ${common} -j 2 --out ${WORKDIR}/a)
+sweep(0 out err ${common} -j 2 --output ${WORKDIR}/a)
 file(STRINGS ${WORKDIR}/a/sweep.csv rows)
 list(LENGTH rows n)
 if(NOT n EQUAL 10)
@@ -45,7 +47,7 @@ if(NOT n_lines EQUAL 6 OR NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/
 endif()
 
 # 2. The same folder again without --resume or --force: refused, nothing touched.
-sweep(2 out err ${common} --out ${WORKDIR}/a)
+sweep(2 out err ${common} --output ${WORKDIR}/a)
 if(NOT err MATCHES "holds a sweep already")
   message(FATAL_ERROR "reusing a sweep folder: unexpected message ${err}")
 endif()
@@ -55,7 +57,7 @@ file(READ ${WORKDIR}/a/sweep.csv full)
 file(COPY_FILE ${WORKDIR}/a/sweep.csv ${WORKDIR}/full.csv)
 string(REGEX REPLACE "ring_w3,[^\n]*\n$" "" truncated "${full}")
 file(WRITE ${WORKDIR}/a/sweep.csv "${truncated}")
-sweep(0 out err ${common} --resume --out ${WORKDIR}/a)
+sweep(0 out err ${common} --resume --output=${WORKDIR}/a)
 if(NOT err MATCHES "9 points \\(8 done before\\)")
   message(FATAL_ERROR "--resume did not skip the 8 points already in the CSV:\n${err}")
 endif()
@@ -65,7 +67,10 @@ if(NOT diff EQUAL 0)
 endif()
 
 # 4. The cluster path: emit the jobs, run each line with sh, merge.
-sweep(0 out err ${common} --out ${WORKDIR}/b --emit-jobs ${WORKDIR}/jobs.txt)
+sweep(0 out err ${common} -o ${WORKDIR}/b --emit-jobs ${WORKDIR}/jobs.txt)
+if(NOT out MATCHES " sweep --merge --output [^\n]*/b'?\n")
+  message(FATAL_ERROR "--emit-jobs: the printed merge command is not `sweep --merge --output DIR`:\n${out}")
+endif()
 file(STRINGS ${WORKDIR}/jobs.txt jobs)
 list(LENGTH jobs n_jobs)
 if(NOT n_jobs EQUAL 9)
@@ -77,7 +82,7 @@ foreach(job ${jobs})
     message(FATAL_ERROR "job failed (${rc}): ${job}")
   endif()
 endforeach()
-sweep(0 out err --merge --out ${WORKDIR}/b)
+sweep(0 out err --merge --output ${WORKDIR}/b)
 foreach(f sweep.csv sweep.svg)
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORKDIR}/a/${f} ${WORKDIR}/b/${f} RESULT_VARIABLE diff)
   if(NOT diff EQUAL 0)
@@ -86,11 +91,24 @@ foreach(f sweep.csv sweep.svg)
 endforeach()
 
 # 5. --resume with other run options is refused (rows would not be comparable).
-sweep(2 out err ${common} --seed 9 --resume --out ${WORKDIR}/a)
+sweep(2 out err ${common} --seed 9 --resume --output ${WORKDIR}/a)
 if(NOT err MATCHES "was made with other run options")
   message(FATAL_ERROR "--resume with another seed: unexpected message ${err}")
 endif()
-# 6. `sgdsim run --csv` appends the same row format: header once, then one row per run, the sweep's throughput.
+# 6. A misspelt run option (--step for --steps), or the old --out: exit 2, one line that names the sweep and the
+# closest option, before any point runs; the output folder is not made.
+foreach(typo "--step;3;--output" "--out")
+  sweep(2 out err ${common} ${typo} ${WORKDIR}/typo)
+  list(GET typo 0 name)
+  if(NOT err MATCHES "^sgdsim: error: sgdsim sweep: unknown option '${name}', did you mean --(steps|output)\\?[^\n]*\n$")
+    message(FATAL_ERROR "sweep ${typo}: expected one line naming the sweep and the closest option, got:\n${err}")
+  endif()
+  if(EXISTS ${WORKDIR}/typo)
+    message(FATAL_ERROR "sweep ${typo}: the output folder was made")
+  endif()
+endforeach()
+
+# 7. `sgdsim run --csv` appends the same row format: header once, then one row per run, the sweep's throughput.
 foreach(i 1 2)
   execute_process(COMMAND ${SGDSIM} run --workload ${SRCDIR}/tests/data/sampled_workload.xml --arch ps-sync
                           --workers 2 --steps 2 --warmup 1 --csv ${WORKDIR}/runs.csv

@@ -43,3 +43,14 @@ TEST(StepRecorder, KnowsWhenEveryWorkerMeasured)
   EXPECT_TRUE(rec.all_measured());
   EXPECT_EQ(rec.trace(1).step_end_s.size(), 3u);
 }
+
+TEST(StepRecorder, CountsStepsDoneUpToEachWorkersLastMeasuredStep)
+{
+  StepRecorder rec(2, 1, 2); // 6 steps in all
+  EXPECT_EQ(rec.steps_total(), 6);
+  for (int s = 0; s < 5; s++) // an async worker runs on past its 3 steps: those extra steps are not progress
+    rec.end_step(0, s + 1.0, {});
+  EXPECT_EQ(rec.steps_done(), 3);
+  rec.end_step(1, 1.0, {});
+  EXPECT_EQ(rec.steps_done(), 4);
+}

@@ -1,0 +1,24 @@
+// One way to read a command line for every subcommand (issue #24): Boost.Program_options without prefix guessing
+// (`--worker` is not `--workers`), and an unknown name answered with the closest one that exists.
+#pragma once
+
+#include "common/suggest.hpp"
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace sgdsim {
+
+/** The option names of `d`, each as typed on a command line ("--workers", "-j"). */
+std::vector<std::string> option_spellings(const boost::program_options::options_description& d);
+
+/** Parses `args` (args[0] is the command: "run", "sweep", ...) against `d`. Full option names only. Any
+ *  Boost error becomes an InputError "sgdsim COMMAND: ...", with the closest option's name for an unknown one.
+ *  With `pass_through`, unknown options and their values are kept in order in `*pass_through` instead. */
+boost::program_options::parsed_options
+parse_command_line(const std::vector<std::string>& args, const boost::program_options::options_description& d,
+                   const boost::program_options::positional_options_description* positional = nullptr,
+                   std::vector<std::string>* pass_through                                   = nullptr);
+
+} // namespace sgdsim
