@@ -94,7 +94,7 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
     return out;
   }
   if (sc.collective != Collective::RING)
-    return out; // tree and hierarchical: no analytic model (docs/models.md §3.3)
+    return out; // tree and hierarchical: no analytic model (no_prediction_reason)
   // Eq. (13): eq. (11) with its latency-aware term for `calls` all-reduce calls, without overlap.
   const double eq11 =
       ring_step_s(k, m, b, t_f + t_b, alpha, latency_calls) + latency_calls * sc.allreduce_overhead_s + t_upd;
@@ -145,10 +145,31 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
 }
 } // namespace
 
+std::string no_prediction_reason(const Scenario& sc, const NetworkParams& net)
+{
+  // No network between the parties (every worker on the host the route starts from: the simulation leaves B at 0,
+  // README "Parameters from the platform"), or a route of FATPIPE links only: the models have no B to use.
+  std::string why;
+  if (net.bottleneck_Bps == 0) {
+    why = sc.is_ps() ? "PS 0 and all " : "all ";
+    why += std::to_string(sc.workers);
+    why += " workers share one host: the models of docs/models.md need the bandwidth B of a route between hosts, "
+           "§9.3";
+  } else if (!(net.bottleneck_Bps > 0) || !std::isfinite(net.bottleneck_Bps)) {
+    why = "the route between hosts has FATPIPE links only: the models of docs/models.md need the bandwidth B of a "
+          "shared link, §9.3";
+  } else if (sc.arch == Arch::RING && sc.collective != Collective::RING &&
+             sc.collective != Collective::HALVING_DOUBLING) {
+    why = "no analytic model covers the ";
+    why += to_string(sc.collective);
+    why += " all-reduce: simulated only, docs/models.md §3.3";
+  }
+  return why;
+}
+
 std::vector<Prediction> predict(const AnalyticInputs& in)
 {
-  // No network between the parties (e.g. every worker on one multi-GPU host): the models have no B to use.
-  if (!(in.net.bottleneck_Bps > 0) || !std::isfinite(in.net.bottleneck_Bps))
+  if (!no_prediction_reason(in.scenario, in.net).empty())
     return {};
   const Workload& wl              = *in.workload;
   const Scenario& sc              = in.scenario;

@@ -6,6 +6,7 @@
 #include "common/scenario.hpp"
 #include "workload/workload.hpp"
 
+#include <string>
 #include <vector>
 
 namespace sgdsim {
@@ -26,7 +27,11 @@ struct AnalyticInputs {
 };
 
 /** The predictions of every model that applies to the scenario's architecture and options, in a fixed order;
- *  none when the route has no bandwidth to read (every party on one host). */
+ *  none when no_prediction_reason() gives a reason. */
 std::vector<Prediction> predict(const AnalyticInputs& in);
+
+/** Why predict() has no row for this scenario and network, in words for the report ("" when it has rows): no
+ *  bandwidth to read (every party on one host), or a collective that no model of docs/models.md covers. */
+std::string no_prediction_reason(const Scenario& sc, const NetworkParams& net);
 
 } // namespace sgdsim

@@ -87,9 +87,9 @@ int calibrate_command(const std::vector<std::string>& args)
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
   CalibrationFit f               = calibrate(kind, m);
   if (line_rate_Bps > 0 && f.bandwidth_Bps > line_rate_Bps)
-    std::cerr << "sgdsim: warning: the fitted bandwidth, " << fmt("%.4g", f.bandwidth_Bps * 8 / 1e9)
-              << " Gbps, exceeds the line rate, " << fmt("%.4g", line_rate_Bps * 8 / 1e9)
-              << " Gbps: small transfers may pass a shaper's burst unthrottled, or the times are not transfer times; "
+    std::cerr << "sgdsim: warning: the fitted bandwidth, " << format_Gbps(f.bandwidth_Bps)
+              << ", exceeds the line rate, " << format_Gbps(line_rate_Bps)
+              << ": small transfers may pass a shaper's burst unthrottled, or the times are not transfer times; "
                  "fit on larger sizes (--where size_bytes=1048576..)\n";
 
   std::ostringstream o;
@@ -101,8 +101,7 @@ int calibrate_command(const std::vector<std::string>& args)
                                  : "T = 2(K-1)/K bytes / B + c (one node count: c holds the "
                                    "per-message latencies too)"))
     << "\n";
-  o << "  B          " << fmt("%.4g", f.bandwidth_Bps * 8 / 1e9) << " Gbps (" << fmt("%.4g", f.bandwidth_Bps / 1e6)
-    << " MB/s)\n";
+  o << "  B          " << format_Gbps(f.bandwidth_Bps) << " (" << fmt("%.4g", f.bandwidth_Bps / 1e6) << " MB/s)\n";
   if (f.alpha_separable)
     o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message\n";
   o << "  c          " << fmt("%.4g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")
@@ -181,8 +180,10 @@ int calibrate_command(const std::vector<std::string>& args)
     s.latency = fmt("%.6g", route_latency_s / 2 * 1e6) + "us";
     s.command = command_line(args);
     write_file_atomically(out, generate_platform_xml(s));
-    std::cout << "\nwrote " << out << ": " << nodes << " nodes of " << s.speed << ", NIC " << s.nic
-              << " (B / 0.97, LV08's factor), latency " << s.latency << " per link";
+    // Printed for people (the XML above keeps SimGrid's exact values).
+    std::cout << "\nwrote " << out << ": " << nodes << " nodes of " << s.speed << ", NIC "
+              << format_Gbps(f.bandwidth_Bps / kLv08BandwidthFactor) << " (B / 0.97, LV08's factor), latency "
+              << format_us(route_latency_s / 2) << " per link";
     for (const auto& [name, value] : s.host_props)
       std::cout << ", " << name << " " << value;
     std::cout << "\n";

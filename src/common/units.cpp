@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <simgrid/Exception.hpp>
 #include <xbt/parse_units.hpp>
 
@@ -104,6 +105,29 @@ double xml_quantity(const XmlSource& src, const pugi::xml_node& node, const char
   } catch (const UnitProblem& p) {
     src.fail_value(node, field, p.text);
   }
+}
+
+namespace {
+constexpr double kBitsPerByte     = 8;   // an octet
+constexpr double kBitsPerGigabit  = 1e9; // SI giga, as SimGrid's "Gbps" (xbt/parse_units.cpp)
+constexpr double kMicrosPerSecond = 1e6;
+
+std::string format_g4(double x, const char* unit)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g %s", x, unit);
+  return buf;
+}
+} // namespace
+
+std::string format_Gbps(double Bps)
+{
+  return format_g4(Bps * kBitsPerByte / kBitsPerGigabit, "Gbps");
+}
+
+std::string format_us(double s)
+{
+  return format_g4(s * kMicrosPerSecond, "us");
 }
 
 } // namespace sgdsim

@@ -23,4 +23,10 @@ double parse_quantity(Quantity q, const std::string& text, const std::string& co
 /** Parses attribute `field` of `node`; errors name FILE:LINE, the element and the field. */
 double xml_quantity(const XmlSource& src, const pugi::xml_node& node, const char* field, Quantity q);
 
+/** A bandwidth of `Bps` bytes/s for people, in bits as the run header prints it: "%.4g Gbps" (1.25e9 -> "10 Gbps").
+ *  Text only: a value written into a platform keeps SimGrid's exact form. */
+std::string format_Gbps(double Bps);
+/** A time of `s` seconds in microseconds for people: "%.4g us" (5e-05 -> "50 us"). */
+std::string format_us(double s);
+
 } // namespace sgdsim

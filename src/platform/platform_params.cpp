@@ -1,6 +1,5 @@
 #include "platform/platform_params.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -15,18 +14,33 @@ RouteInfo route_info(const sg4::Host* src, const sg4::Host* dst)
   std::vector<sg4::Link*> links;
   double latency = 0;
   src->route_to(dst, links, &latency);
+  info.from_host      = src->get_name();
+  info.to_host        = dst->get_name();
   info.latency_s      = latency;
   info.bottleneck_Bps = std::numeric_limits<double>::infinity();
   info.flow_cap_Bps   = std::numeric_limits<double>::infinity();
   info.first_link_Bps = links.empty() ? std::numeric_limits<double>::infinity() : links.front()->get_bandwidth();
   for (const sg4::Link* link : links) {
     info.link_names.push_back(link->get_name());
-    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE)
-      info.flow_cap_Bps = std::min(info.flow_cap_Bps, link->get_bandwidth());
-    else
-      info.bottleneck_Bps = std::min(info.bottleneck_Bps, link->get_bandwidth());
+    const bool fatpipe = link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE;
+    double& narrowest  = fatpipe ? info.flow_cap_Bps : info.bottleneck_Bps;
+    if (link->get_bandwidth() < narrowest) { // strictly: ties keep the first link of the route
+      narrowest                                             = link->get_bandwidth();
+      (fatpipe ? info.flow_cap_link : info.bottleneck_link) = link->get_name();
+    }
   }
   return info;
+}
+
+RouteInfo route_to_workers(const sg4::Host* from, const std::vector<std::string>& worker_hosts)
+{
+  const sg4::Host* to = from;
+  for (const std::string& h : worker_hosts)
+    if (const sg4::Host* host = sg4::Host::by_name(h); host != from) {
+      to = host;
+      break;
+    }
+  return route_info(from, to);
 }
 
 } // namespace sgdsim

@@ -1,5 +1,8 @@
 #include "report/run_report.hpp"
 
+#include "analytic/predict.hpp"
+#include "common/units.hpp"
+
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -99,6 +102,65 @@ std::string measured_note(const Scenario& sc)
   return note + ", ";
 }
 
+// A route's figures: "bottleneck 10 Gbps (p3_link_0_UP), per-flow cap 10 Gbps (p3_backbone), latency 50 us", each
+// part only where the route has it.
+std::string route_figures(const RouteInfo& r)
+{
+  std::string out;
+  if (std::isfinite(r.bottleneck_Bps)) {
+    out += "bottleneck ";
+    out += format_Gbps(r.bottleneck_Bps);
+    out += " (";
+    out += r.bottleneck_link;
+    out += "), ";
+  }
+  if (std::isfinite(r.flow_cap_Bps)) {
+    out += "per-flow cap ";
+    out += format_Gbps(r.flow_cap_Bps);
+    out += " (";
+    out += r.flow_cap_link;
+    out += "), ";
+  }
+  if (r.link_names.empty())
+    out += "no link, ";
+  out += "latency ";
+  out += format_us(r.latency_s);
+  return out;
+}
+
+// The network line (README "Parameters from the platform"). When every worker runs on the host the route starts
+// from, the simulation reads no route between hosts (B = 0): the line says so, and, where the simulation read it, the
+// route SimGrid gives transfers within that host.
+std::string network_line(const RunReport& rep)
+{
+  const Scenario& sc  = rep.scenario;
+  const RouteInfo* rt = rep.has_simulation && !rep.simulated.route.from_host.empty() ? &rep.simulated.route : nullptr;
+  if (rep.network.bottleneck_Bps != 0)
+    return fmt("  network   %s -> a worker on another host: bottleneck %s, per-flow cap %s, latency %s\n",
+               sc.is_ps() ? "PS 0" : "worker 0",
+               std::isfinite(rep.network.bottleneck_Bps) ? format_Gbps(rep.network.bottleneck_Bps).c_str()
+                                                         : "none (FATPIPE links only)",
+               std::isfinite(rep.network.flow_cap_Bps) ? format_Gbps(rep.network.flow_cap_Bps).c_str() : "none",
+               format_us(rep.network.latency_s).c_str());
+  std::string host = "host ";
+  if (rt != nullptr)
+    host += rt->from_host;
+  else if (rep.has_simulation && sc.is_ps() && !rep.simulated.per_ps.empty())
+    host += rep.simulated.per_ps.front().host;
+  else if (rep.has_simulation && !rep.simulated.per_worker.empty())
+    host += rep.simulated.per_worker.front().host;
+  else // `sgdsim analytic`: the probe's NetworkParams name no host
+    host = sc.is_ps() ? "one host" : "worker 0's host";
+  std::string out = "  network   none between hosts: ";
+  out += sc.is_ps() ? "PS 0 and " : "";
+  out += fmt("all %d workers on %s", sc.workers, host.c_str());
+  if (rt != nullptr) {
+    out += "; within it: ";
+    out += route_figures(*rt);
+  }
+  return out + "\n";
+}
+
 std::string header(const RunReport& rep)
 {
   const Workload& wl = *rep.workload;
@@ -123,11 +185,7 @@ std::string header(const RunReport& rep)
   out += fmt("  platform  %s, %s%s\n", rep.platform_path.c_str(),
              rep.deployment_path.empty() ? "automatic placement" : ("deployment " + rep.deployment_path).c_str(),
              rep.background_path.empty() ? "" : (", background " + rep.background_path).c_str());
-  out += fmt("  network   %s -> a worker on another host: bottleneck %.4g Gbps, per-flow cap %s, latency %.4g us\n",
-             sc.is_ps() ? "PS 0" : "worker 0", rep.network.bottleneck_Bps * 8 / 1e9,
-             std::isfinite(rep.network.flow_cap_Bps) ? fmt("%.4g Gbps", rep.network.flow_cap_Bps * 8 / 1e9).c_str()
-                                                     : "none",
-             rep.network.latency_s * 1e6);
+  out += network_line(rep);
   if (rep.has_simulation)
     out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
@@ -142,6 +200,16 @@ std::string header(const RunReport& rep)
 std::string analytic_rows(const RunReport& rep)
 {
   std::string out;
+  // No model applies: one line that says why, instead of an empty table.
+  if (rep.analytic.empty()) {
+    out = "\nanalytic models: n/a";
+    if (const std::string why = no_prediction_reason(rep.scenario, rep.network); !why.empty()) {
+      out += " (";
+      out += why;
+      out += ")";
+    }
+    return out + "\n";
+  }
   if (rep.has_simulation)
     out += "\nanalytic models                     throughput        step time   vs simulated\n";
   else
@@ -176,10 +244,29 @@ std::string format_table(const RunReport& rep)
   if (const double cost_usd = cost_usd_per_million_examples(sim); std::isfinite(cost_usd))
     out += fmt("  cost               %12.4f USD per million examples (hosts %.2f USD/h)\n", cost_usd,
                sim.cluster_price_per_hour_usd);
-  for (const PsStats& ps : sim.per_ps)
-    out += fmt("  PS %-3d %-11s NIC %.4g Gbps, %d tensors (%.4g MB), utilization down %.1f%% up %.1f%%\n", ps.rank,
-               ps.host.c_str(), ps.nic_Bps * 8 / 1e9, ps.tensors, ps.bytes / 1e6, 100 * ps.downlink_utilization,
-               100 * ps.uplink_utilization);
+  for (std::size_t p = 0; p < sim.per_ps.size(); p++) {
+    const PsStats& ps = sim.per_ps[p];
+    if (ps.nic_Bps > 0)
+      out += fmt("  PS %-3d %-11s NIC %s, %d tensors (%.4g MB), utilization down %.1f%% up %.1f%%\n", ps.rank,
+                 ps.host.c_str(), format_Gbps(ps.nic_Bps).c_str(), ps.tensors, ps.bytes / 1e6,
+                 100 * ps.downlink_utilization, 100 * ps.uplink_utilization);
+    else // every worker on the PS's host: no NIC between them (simulation.cpp leaves nic_Bps at 0)
+      out += fmt("  PS %-3d %-11s no NIC between it and the workers (all on its host), %d tensors (%.4g MB)\n", ps.rank,
+                 ps.host.c_str(), ps.tensors, ps.bytes / 1e6);
+    // Its route to a worker: the narrowest link may lie beyond the PS's own NIC (issue #24).
+    if (p < sim.ps_routes.size() && !sim.ps_routes[p].from_host.empty()) {
+      const RouteInfo& r = sim.ps_routes[p];
+      if (r.to_host == r.from_host) {
+        out += "         route within its host: ";
+      } else {
+        out += "         route to ";
+        out += r.to_host;
+        out += ": ";
+      }
+      out += route_figures(r);
+      out += "\n";
+    }
+  }
   if (!sim.components.empty())
     for (const SimResult& c : sim.components)
       out += fmt("  sharing %-10s %12.2f examples/s, step %.6f s\n", c.sharing.c_str(), c.throughput_examples_per_s,
@@ -202,8 +289,7 @@ std::string format_table(const RunReport& rep)
     out += fmt("  workers            fastest %d (%s) %.6f s per step, slowest %d (%s) %.6f s per step\n", fast->rank,
                fast->host.c_str(), fast->step_time_mean_s, slow->rank, slow->host.c_str(), slow->step_time_mean_s);
   }
-  if (!rep.analytic.empty())
-    out += analytic_rows(rep);
+  out += analytic_rows(rep);
   return out;
 }
 
@@ -277,6 +363,9 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                              {"step_time_s", p.step_time_s},
                              {"rel_diff_vs_simulated", relative_difference(p.throughput_examples_per_s,
                                                                            rep.simulated.throughput_examples_per_s)}});
+  // Why `analytic` is empty (no network between hosts, or a collective no model covers); null when it is not.
+  const std::string no_model = rep.analytic.empty() ? no_prediction_reason(sc, rep.network) : "";
+  j["analytic_note"]         = no_model.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(no_model);
   return j;
 }
 

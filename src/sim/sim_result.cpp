@@ -15,6 +15,56 @@ double mean2(double a, double b)
 {
   return (a + b) / 2.0;
 }
+
+// JSON has no infinity: null stands for "no such link".
+nlohmann::ordered_json finite_or_null(double x)
+{
+  return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json();
+}
+double finite_or_inf(const nlohmann::ordered_json& j)
+{
+  return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
+}
+nlohmann::ordered_json name_or_null(const std::string& name)
+{
+  return name.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(name);
+}
+std::string name_or_empty(const nlohmann::ordered_json& j)
+{
+  return j.is_null() ? std::string() : j.get<std::string>();
+}
+
+nlohmann::ordered_json route_json(const RouteInfo& r)
+{
+  return {{"from", r.from_host},
+          {"to", r.to_host},
+          {"links", r.link_names},
+          {"bottleneck_Bps", finite_or_null(r.bottleneck_Bps)},
+          {"bottleneck_link", name_or_null(r.bottleneck_link)},
+          {"flow_cap_Bps", finite_or_null(r.flow_cap_Bps)},
+          {"flow_cap_link", name_or_null(r.flow_cap_link)},
+          {"first_link_Bps", finite_or_null(r.first_link_Bps)},
+          {"latency_s", r.latency_s}};
+}
+
+// Results written before the route was recorded have none: from_host stays empty.
+RouteInfo route_from_json(const nlohmann::ordered_json& parent)
+{
+  RouteInfo r;
+  if (!parent.contains("route"))
+    return r;
+  const auto& j     = parent.at("route");
+  r.from_host       = j.at("from").get<std::string>();
+  r.to_host         = j.at("to").get<std::string>();
+  r.link_names      = j.at("links").get<std::vector<std::string>>();
+  r.bottleneck_Bps  = finite_or_inf(j.at("bottleneck_Bps"));
+  r.bottleneck_link = name_or_empty(j.at("bottleneck_link"));
+  r.flow_cap_Bps    = finite_or_inf(j.at("flow_cap_Bps"));
+  r.flow_cap_link   = name_or_empty(j.at("flow_cap_link"));
+  r.first_link_Bps  = finite_or_inf(j.at("first_link_Bps"));
+  r.latency_s       = j.at("latency_s").get<double>();
+  return r;
+}
 } // namespace
 
 double cost_usd_per_million_examples(const SimResult& r)
@@ -57,6 +107,8 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
   }
   r.components = {fair, fcfs};
   r.network    = fair.network;
+  r.route      = fair.route;
+  r.ps_routes  = fair.ps_routes;
   r.timeline   = fair.timeline; // the timeline of a hybrid run is its fair simulation's
   return r;
 }
@@ -92,7 +144,8 @@ nlohmann::ordered_json to_json(const SimResult& r)
                                {"comm_exposed_s", w.comm_exposed_s},
                                {"wait_s", w.wait_s}});
   j["per_ps"] = nlohmann::ordered_json::array();
-  for (const PsStats& p : r.per_ps)
+  for (std::size_t i = 0; i < r.per_ps.size(); i++) {
+    const PsStats& p = r.per_ps[i];
     j["per_ps"].push_back({{"rank", p.rank},
                            {"host", p.host},
                            {"speed_ratio", p.speed_ratio},
@@ -101,11 +154,16 @@ nlohmann::ordered_json to_json(const SimResult& r)
                            {"bytes", p.bytes},
                            {"downlink_utilization", p.downlink_utilization},
                            {"uplink_utilization", p.uplink_utilization}});
+    if (i < r.ps_routes.size() && !r.ps_routes[i].from_host.empty())
+      j["per_ps"].back()["route"] = route_json(r.ps_routes[i]);
+  }
   j["network"] = {{"bottleneck_Bps", r.network.bottleneck_Bps},
                   {"flow_cap_Bps", std::isfinite(r.network.flow_cap_Bps)
                                        ? nlohmann::ordered_json(r.network.flow_cap_Bps)
                                        : nlohmann::ordered_json()},
                   {"latency_s", r.network.latency_s}};
+  if (!r.route.from_host.empty())
+    j["route"] = route_json(r.route);
   if (!r.timeline.empty()) {
     j["timeline"] = nlohmann::ordered_json::array();
     for (const TimelineEvent& e : r.timeline)
@@ -141,16 +199,20 @@ SimResult sim_result_from_json(const nlohmann::ordered_json& j)
                                        w.at("speed_ratio").get<double>(), w.at("step_time_mean_s").get<double>(),
                                        w.at("step_time_std_s").get<double>(), w.at("compute_s").get<double>(),
                                        w.at("comm_exposed_s").get<double>(), w.at("wait_s").get<double>()});
-  for (const auto& p : j.at("per_ps"))
+  for (const auto& p : j.at("per_ps")) {
     r.per_ps.push_back(PsStats{p.at("rank").get<int>(), p.at("host").get<std::string>(),
                                p.at("speed_ratio").get<double>(), p.at("nic_Bps").get<double>(),
                                p.at("tensors").get<int>(), p.at("bytes").get<double>(),
                                p.at("downlink_utilization").get<double>(), p.at("uplink_utilization").get<double>()});
+    if (p.contains("route"))
+      r.ps_routes.push_back(route_from_json(p));
+  }
   const auto& net          = j.at("network");
   r.network.bottleneck_Bps = net.at("bottleneck_Bps").get<double>();
   r.network.flow_cap_Bps =
       net.at("flow_cap_Bps").is_null() ? std::numeric_limits<double>::infinity() : net.at("flow_cap_Bps").get<double>();
   r.network.latency_s = net.at("latency_s").get<double>();
+  r.route             = route_from_json(j);
   if (j.contains("timeline"))
     for (const auto& e : j.at("timeline"))
       r.timeline.push_back(TimelineEvent{e.at(0).get<std::string>(), e.at(1).get<std::string>(),

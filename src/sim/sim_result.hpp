@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/network_params.hpp"
+#include "platform/platform_params.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -58,8 +59,14 @@ struct SimResult {
   double cluster_price_per_hour_usd = 0;
   std::vector<WorkerStats> per_worker;
   std::vector<PsStats> per_ps;
-  std::vector<SimResult> components;   // hybrid: the fair and the fcfs runs
-  NetworkParams network;               // read off the platform: route from PS 0 to worker 0
+  std::vector<SimResult> components; // hybrid: the fair and the fcfs runs
+  NetworkParams network;             // read off the platform: route from PS 0 to worker 0
+  /** The route `network` is read on, with its links (README "Parameters from the platform"); when every worker
+   *  shares the host it starts from, the route within that host. from_host empty when not read. */
+  RouteInfo route;
+  /** Per PS rank: its route to the first worker on another host (within its host when every worker runs there),
+   *  for the PS lines of the run header; empty when not read. In the JSON: per_ps[].route. */
+  std::vector<RouteInfo> ps_routes;
   std::vector<TimelineEvent> timeline; // only when asked for (--timeline)
 };
 

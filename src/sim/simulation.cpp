@@ -217,17 +217,23 @@ double cluster_price_per_hour_usd(const sg4::Engine& engine, const Placement& pl
 // The platform's nominal figures, read before the run (a --background schedule changes link bandwidths during it).
 struct NominalNetwork {
   NetworkParams network;
-  std::vector<double> ps_nic_Bps; // per PS: the first link of its route to a worker on another host (0: none)
+  std::vector<double> ps_nic_Bps;   // per PS: the first link of its route to a worker on another host (0: none)
+  RouteInfo route;                  // the route `network` is read on (within the host when every worker is there)
+  std::vector<RouteInfo> ps_routes; // per PS: its route to the first worker on another host (or within its host)
 };
 
 NominalNetwork nominal_network(const sg4::Engine& engine, const Placement& placement)
 {
   NominalNetwork n;
   n.network = network_of(engine, placement);
+  n.route   = route_to_workers(
+        engine.host_by_name(placement.ps_hosts.empty() ? placement.worker_hosts[0] : placement.ps_hosts[0]),
+        placement.worker_hosts);
   for (const std::string& h : placement.ps_hosts) {
     const sg4::Host* host = engine.host_by_name(h);
     const sg4::Host* peer = first_worker_elsewhere(engine, placement, host);
     n.ps_nic_Bps.push_back(host == peer ? 0 : route_info(host, peer).first_link_Bps);
+    n.ps_routes.push_back(route_to_workers(host, placement.worker_hosts));
   }
   return n;
 }
@@ -271,7 +277,9 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
   r.step_time_max_s  = *std::max_element(all_steps.begin(), all_steps.end());
   r.simulated_time_s = sg4::Engine::get_clock();
 
-  r.network = nominal.network;
+  r.network   = nominal.network;
+  r.route     = nominal.route;
+  r.ps_routes = nominal.ps_routes;
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     PsStats ps;
     ps.rank        = static_cast<int>(p);
