@@ -32,15 +32,4 @@ RouteInfo route_info(const sg4::Host* src, const sg4::Host* dst)
   return info;
 }
 
-RouteInfo route_to_workers(const sg4::Host* from, const std::vector<std::string>& worker_hosts)
-{
-  const sg4::Host* to = from;
-  for (const std::string& h : worker_hosts)
-    if (const sg4::Host* host = sg4::Host::by_name(h); host != from) {
-      to = host;
-      break;
-    }
-  return route_info(from, to);
-}
-
 } // namespace sgdsim

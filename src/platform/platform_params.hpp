@@ -25,8 +25,4 @@ struct RouteInfo {
  *  platform declares one, else, in a cluster, the host's own links up and down). */
 RouteInfo route_info(const simgrid::s4u::Host* src, const simgrid::s4u::Host* dst);
 
-/** The route from `from` to the first of `worker_hosts` on another host, as the analytic models read it (README
- *  "Parameters from the platform"); when every worker runs on `from`, the route within `from`. */
-RouteInfo route_to_workers(const simgrid::s4u::Host* from, const std::vector<std::string>& worker_hosts);
-
 } // namespace sgdsim

@@ -131,18 +131,28 @@ const sg4::Host* first_worker_elsewhere(const sg4::Engine& engine, const Placeme
   return from;
 }
 
-NetworkParams network_of(const sg4::Engine& engine, const Placement& placement)
+// The route from `from` to the first worker on another host; within `from` when every worker runs there.
+RouteInfo route_to_workers(const sg4::Engine& engine, const Placement& placement, const sg4::Host* from)
+{
+  return route_info(from, first_worker_elsewhere(engine, placement, from));
+}
+
+// The route the analytic models read (README "Parameters from the platform"). PS architectures: from PS 0 to the
+// first worker on another host (with parameter servers beside workers, as tf_cnn_benchmarks ran them, worker 0 may
+// share PS 0's host: that route is the loopback, not the network); ring: from worker 0 to the first worker on
+// another host (its right neighbour, unless multi-GPU hosts hold several ranks: then the network between nodes).
+RouteInfo network_route(const sg4::Engine& engine, const Placement& placement)
+{
+  return route_to_workers(
+      engine, placement,
+      engine.host_by_name(placement.ps_hosts.empty() ? placement.worker_hosts[0] : placement.ps_hosts[0]));
+}
+
+// The models' figures of `route`; all 0 for a route within one host (no network between the parties).
+NetworkParams network_of(const RouteInfo& route)
 {
   NetworkParams net;
-  // PS architectures: the route from PS 0 to the first worker on another host (with parameter servers beside
-  // workers, as tf_cnn_benchmarks ran them, worker 0 may share PS 0's host: that route is the loopback, not the
-  // network); ring: from worker 0 to the first worker on another host (its right neighbour, unless multi-GPU hosts
-  // hold several ranks: then the network between nodes).
-  const sg4::Host* from = placement.ps_hosts.empty() ? engine.host_by_name(placement.worker_hosts[0])
-                                                     : engine.host_by_name(placement.ps_hosts[0]);
-  const sg4::Host* to   = first_worker_elsewhere(engine, placement, from);
-  if (from != to) {
-    RouteInfo route    = route_info(from, to);
+  if (route.from_host != route.to_host) {
     net.bottleneck_Bps = route.bottleneck_Bps;
     net.flow_cap_Bps   = route.flow_cap_Bps;
     net.latency_s      = route.latency_s;
@@ -217,7 +227,6 @@ double cluster_price_per_hour_usd(const sg4::Engine& engine, const Placement& pl
 // The platform's nominal figures, read before the run (a --background schedule changes link bandwidths during it).
 struct NominalNetwork {
   NetworkParams network;
-  std::vector<double> ps_nic_Bps;   // per PS: the first link of its route to a worker on another host (0: none)
   RouteInfo route;                  // the route `network` is read on (within the host when every worker is there)
   std::vector<RouteInfo> ps_routes; // per PS: its route to the first worker on another host (or within its host)
 };
@@ -225,16 +234,10 @@ struct NominalNetwork {
 NominalNetwork nominal_network(const sg4::Engine& engine, const Placement& placement)
 {
   NominalNetwork n;
-  n.network = network_of(engine, placement);
-  n.route   = route_to_workers(
-        engine.host_by_name(placement.ps_hosts.empty() ? placement.worker_hosts[0] : placement.ps_hosts[0]),
-        placement.worker_hosts);
-  for (const std::string& h : placement.ps_hosts) {
-    const sg4::Host* host = engine.host_by_name(h);
-    const sg4::Host* peer = first_worker_elsewhere(engine, placement, host);
-    n.ps_nic_Bps.push_back(host == peer ? 0 : route_info(host, peer).first_link_Bps);
-    n.ps_routes.push_back(route_to_workers(host, placement.worker_hosts));
-  }
+  n.route   = network_route(engine, placement);
+  n.network = network_of(n.route);
+  for (const std::string& h : placement.ps_hosts)
+    n.ps_routes.push_back(route_to_workers(engine, placement, engine.host_by_name(h)));
   return n;
 }
 
@@ -285,8 +288,10 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
     ps.rank        = static_cast<int>(p);
     ps.host        = placement.ps_hosts[p];
     ps.speed_ratio = sg4::Engine::get_instance()->host_by_name(ps.host)->get_speed() / ctx.workload.reference_speed;
-    ps.nic_Bps     = nominal.ps_nic_Bps[p];
-    ps.tensors     = static_cast<int>(ctx.ps_tensors[p].size());
+    // The first link of its route to a worker on another host; 0 when every worker runs on its host.
+    const RouteInfo& route = nominal.ps_routes[p];
+    ps.nic_Bps             = route.from_host == route.to_host ? 0 : route.first_link_Bps;
+    ps.tensors             = static_cast<int>(ctx.ps_tensors[p].size());
     for (int t : ctx.ps_tensors[p])
       ps.bytes += ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     // Steady state: every worker moves the shard down and up once per step.
@@ -616,7 +621,7 @@ PlatformProbe probe_platform(const SimInputs& in)
 {
   Prepared prep = prepare(in);
   PlatformProbe probe;
-  probe.network      = network_of(*prep.engine, prep.placement);
+  probe.network      = network_of(network_route(*prep.engine, prep.placement));
   probe.workers      = prep.scenario.workers;
   probe.ps           = prep.scenario.ps;
   probe.worker_hosts = prep.placement.worker_hosts;
