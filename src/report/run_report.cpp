@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <tuple>
 
 // simgrid/version.h needs the macros of xbt/base.h first (a separate block keeps clang-format from reordering).
 #include <xbt/base.h>
@@ -107,20 +108,10 @@ std::string measured_note(const Scenario& sc)
 std::string route_figures(const RouteInfo& r)
 {
   std::string out;
-  if (std::isfinite(r.bottleneck_Bps)) {
-    out += "bottleneck ";
-    out += format_Gbps(r.bottleneck_Bps);
-    out += " (";
-    out += r.bottleneck_link;
-    out += "), ";
-  }
-  if (std::isfinite(r.flow_cap_Bps)) {
-    out += "per-flow cap ";
-    out += format_Gbps(r.flow_cap_Bps);
-    out += " (";
-    out += r.flow_cap_link;
-    out += "), ";
-  }
+  for (const auto& [label, Bps, link] : {std::tuple{"bottleneck ", r.bottleneck_Bps, &r.bottleneck_link},
+                                         {"per-flow cap ", r.flow_cap_Bps, &r.flow_cap_link}})
+    if (std::isfinite(Bps))
+      out.append(label).append(format_Gbps(Bps)).append(" (").append(*link).append("), ");
   if (r.link_names.empty())
     out += "no link, ";
   out += "latency ";
