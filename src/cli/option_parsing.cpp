@@ -27,11 +27,9 @@ po::parsed_options parse_command_line(const std::vector<std::string>& args, cons
 {
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
-  // Boost's default style minus allow_guessing: a prefix of an option is not that option.
-  const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
   try {
     po::command_line_parser parser(rest);
-    parser.options(d).style(style);
+    parser.options(d).style(kFullNamesOnly);
     if (positional)
       parser.positional(*positional);
     if (pass_through)

@@ -10,6 +10,10 @@
 
 namespace sgdsim {
 
+/** Boost's default command-line style without allow_guessing: a prefix of an option is not that option. */
+constexpr int kFullNamesOnly = boost::program_options::command_line_style::default_style &
+                               ~boost::program_options::command_line_style::allow_guessing;
+
 /** The option names of `d`, each as typed on a command line ("--workers", "-j"). */
 std::vector<std::string> option_spellings(const boost::program_options::options_description& d);
 

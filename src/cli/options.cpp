@@ -240,6 +240,13 @@ void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
 }
 } // namespace
 
+po::options_description run_options_description()
+{
+  po::options_description all;
+  all.add(command_options("run")).add(scenario_options());
+  return all;
+}
+
 RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
                              const std::string& command)
 {

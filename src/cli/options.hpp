@@ -4,6 +4,7 @@
 
 #include "common/scenario.hpp"
 
+#include <boost/program_options/options_description.hpp>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ std::vector<std::string> default_simgrid_cfg();
  *  up when they are not under the working directory. Throws InputError on any bad option. */
 RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
                              const std::string& command = "run");
+
+/** The options `sgdsim run` reads from its command line (for `sweep`, which passes them on). */
+boost::program_options::options_description run_options_description();
 
 /** The resolved options as a scenario file that reproduces the run (--print-scenario). */
 std::string scenario_file_text(const RunOptions& opts);

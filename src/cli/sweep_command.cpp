@@ -135,54 +135,28 @@ SweepOptions parse_sweep_options(const std::vector<std::string>& args, const po:
   return o;
 }
 
-// The text between `before` and the next `after` in `s`, or "" when `before` is not there.
-std::string text_between(const std::string& s, const std::string& before, const std::string& after)
-{
-  const std::size_t from = s.find(before);
-  if (from == std::string::npos)
-    return "";
-  const std::size_t begin = from + before.size();
-  const std::size_t end   = s.find(after, begin);
-  return end == std::string::npos ? "" : s.substr(begin, end - begin);
-}
-
 // The options that pass through are parsed once, as `sgdsim run` parses them, before anything else happens: a
 // misspelt or unknown name (or a missing or malformed value) is the sweep's command-line error, reported once
 // with the closest name among the sweep's options and run's, not as every point's. Errors that depend on a
 // point's architecture or size are left to check_points.
-void check_run_arguments(const SweepOptions& o, const po::options_description& d, const std::string& data_dir)
+void check_run_arguments(const SweepOptions& o, const po::options_description& d)
 {
   if (o.run_arguments.empty())
     return;
-  std::vector<std::string> argv = {"run"};
-  argv.insert(argv.end(), o.run_arguments.begin(), o.run_arguments.end());
-  std::string message;
+  const po::options_description run = run_options_description();
+  po::variables_map vm;
   try {
-    parse_run_options(argv, data_dir);
-    return;
-  } catch (const InputError& e) {
-    message = e.what();
-  } catch (const std::exception&) {
-    return; // not a command-line error: check_points reports it with the point it belongs to
+    po::store(po::command_line_parser(o.run_arguments).options(run).style(kFullNamesOnly).run(), vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> candidates = option_spellings(d); // the sweep's own names first, then run's
+    for (const std::string& name : option_spellings(run))
+      candidates.push_back(name);
+    throw InputError("sgdsim sweep: unknown option '" + e.get_option_name() + "'" +
+                     did_you_mean(e.get_option_name(), candidates) +
+                     " (sgdsim sweep --help, and sgdsim run --help for the options it passes on)");
+  } catch (const po::error& e) {
+    throw InputError(std::string("sgdsim sweep: ") + e.what());
   }
-  const std::string run_prefix = "sgdsim run: ";
-  if (message.rfind(run_prefix, 0) != 0)
-    return; // a point's error (e.g. an option of the other architecture): check_points reports it
-  std::string error         = "sgdsim sweep: ";
-  const std::string unknown = text_between(message, "unknown option '", "'");
-  if (unknown.empty()) {
-    error.append(message.substr(run_prefix.size()));
-  } else {
-    std::vector<std::string> candidates = option_spellings(d);
-    if (const std::string run_guess = text_between(message, "did you mean ", "?"); !run_guess.empty())
-      candidates.push_back(run_guess); // run's closest name, weighed against the sweep's own
-    error.append("unknown option '")
-        .append(unknown)
-        .append("'")
-        .append(did_you_mean(unknown, candidates))
-        .append(" (sgdsim sweep --help, and sgdsim run --help for the options it passes on)");
-  }
-  throw InputError(error);
 }
 
 struct Paths {
@@ -321,7 +295,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
     std::cout << kUsage << d << kPassThrough;
     return 0;
   }
-  check_run_arguments(o, d, data_dir);
+  check_run_arguments(o, d);
   if (o.merge)
     return merge(o);
 
