@@ -1,0 +1,58 @@
+// libFuzzer harness: a measurements CSV of `sgdsim calibrate` (docs/fuzzing.md), read and fitted as both kinds. The
+// input's first lines may be the harness's own options, as calibrate's command line gives them: "%where COLUMN=VALUE"
+// (repeatable), "%size COLUMN", "%time COLUMN". A fit that calibrate accepts is written into a platform (-o), which
+// `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar.
+#include "fuzz_support.hpp"
+#include "platform/calibration.hpp"
+
+#include <cmath>
+
+using namespace sgdsim;
+
+namespace {
+bool finite_non_negative(double x)
+{
+  return std::isfinite(x) && x >= 0;
+}
+
+void check_fit(const CalibrationFit& f, std::size_t rows)
+{
+  if (!(std::isfinite(f.bandwidth_Bps) && f.bandwidth_Bps > 0) || !finite_non_negative(f.alpha_s) ||
+      !finite_non_negative(f.call_s))
+    fuzz::finding("an accepted fit whose bandwidth is not finite and positive, or alpha or c not finite and >= 0");
+  if (f.linear_s.size() != rows)
+    fuzz::finding("an accepted fit without one fitted time per measurement");
+  // What platform_costs.cpp requires of sgdsim.allreduce_time, which `calibrate -o` writes from by_nodes.
+  for (const AllreduceTimeFit& a : f.by_nodes) {
+    const PiecewiseTime& e = a.eq;
+    if (a.nodes < 2 || !std::isfinite(e.a1_s) || !std::isfinite(e.b1_s) || !(std::isfinite(e.threshold_bytes)) ||
+        !(e.threshold_bytes > 0) || !finite_non_negative(e.a2_s_per_byte) || !std::isfinite(e.b2_s))
+      fuzz::finding("an accepted all-reduce fit that `sgdsim run` would refuse in the platform calibrate writes");
+  }
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+  std::string_view text = fuzz::as_text(data, size);
+  std::vector<std::string> where;
+  std::string size_column, time_column;
+  while (!text.empty() && text[0] == '%') {
+    const std::size_t end       = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (line.substr(0, 7) == "%where ")
+      where.emplace_back(line.substr(7));
+    else if (line.substr(0, 6) == "%size ")
+      size_column = line.substr(6);
+    else if (line.substr(0, 6) == "%time ")
+      time_column = line.substr(6);
+  }
+  const std::string path = fuzz::write_scratch_file("measurements.csv", text);
+  fuzz::expect_input_errors_only([&] {
+    const std::vector<CommMeasurement> m = read_comm_measurements(path, where, size_column, time_column);
+    for (CommKind kind : {CommKind::P2P, CommKind::ALLREDUCE})
+      fuzz::expect_input_errors_only([&] { check_fit(calibrate(kind, m), m.size()); });
+  });
+  return 0;
+}
