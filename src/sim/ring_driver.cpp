@@ -7,17 +7,35 @@
 // flight, which the successors would double (measured in session 4: 28% of the time at 256 nodes). So the callback
 // only records the ended chunks, Engine::on_time_advance wakes the dispatcher actor, and the dispatcher starts the
 // successors once the actors run again: after the finishes, at the same simulated date.
+//
+// Step replay (docs/design.md "Ring step replay"). In a lockstep step every member's chunk starts at one date, on
+// routes alike, and all end in one update of the engine: SimGrid computes K identical flows. The driver checks that
+// on the simulated steps (step_replayable), then replays the middle steps of the all-reduce with one EmulatedChunk
+// that does SimGrid's own arithmetic on the engine's own clock updates. The engine learns of the replayed chunk
+// through a resource model of the driver's (RingReplayClock), which it asks for its next event and updates like
+// the network model, so the dates come out as they would with the K flows. The last step of the all-reduce is
+// simulated again, so that the members finish in SimGrid's order.
 
 #include "sim/ring_driver.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/simix.hpp>
 #include <simgrid/version.h>
 #include <xbt/asserts.h>
+#include <xbt/config.hpp>
+#include <xbt/log.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
+
+XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ring_driver, sgdsim, "The steps-mode ring dispatcher and its step replay");
 
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::resource::Action;
@@ -25,8 +43,10 @@ using simgrid::kernel::resource::Action;
 // SimGrid installs no header for NetworkAction, the type of the flow that Link::on_communication_state_change
 // reports; in 3.32 it derives from Action alone (src/kernel/resource/NetworkModel.hpp: `class NetworkAction : public
 // Action`), so its Action base is at its address. Check that layout again before building against another version.
+// The step replay emulates the network model of 3.32 (NetworkCm02Model under network/optim:Full) as well.
 static_assert(SIMGRID_VERSION_MAJOR == 3 && SIMGRID_VERSION_MINOR == 32,
-              "ring_driver.cpp reads NetworkAction as its Action base: check SimGrid's NetworkModel.hpp");
+              "ring_driver.cpp reads NetworkAction as its Action base and emulates SimGrid 3.32's network model: "
+              "check SimGrid's NetworkModel.hpp and network_cm02.cpp");
 
 namespace sgdsim {
 
@@ -34,7 +54,73 @@ namespace {
 // SimGrid's signals are global and cannot be disconnected through s4u: they are connected once per process (one
 // simulation per process: docs/design.md, SimGrid fact 1) and reach the live driver, if any, through this pointer.
 RingDriver* current_driver = nullptr;
+
+constexpr const char* kReplayClockName = "sgdsim-ring-replay";
 } // namespace
+
+// The replay's clock: a resource model without resources. At each step of the simulation the engine asks every
+// model for the delay to its next event, takes the smallest, and updates every model by it (EngineImpl::solve); this
+// one answers for the chunk that the driver replays, as the network model would for the K flows it stands for.
+class RingReplayClock final : public simgrid::kernel::resource::Model {
+public:
+  RingReplayClock() : Model(kReplayClockName) {}
+  double next_occurring_event(double /*now*/) override
+  {
+    return current_driver != nullptr ? current_driver->replay_next_event() : -1.0;
+  }
+  void update_actions_state(double /*now*/, double delta) override
+  {
+    if (current_driver != nullptr)
+      current_driver->replay_advance(delta);
+  }
+};
+
+// SimGrid 3.32, NetworkCm02Model::comm_action_set_variable: a flow with a latency starts with a disabled variable,
+// enabled once the latency is paid; one without is enabled at once.
+void EmulatedChunk::start(double cost, double latency_s)
+{
+  latency = latency_s;
+  remains = cost;
+  rate    = 0;
+  active  = !(latency_s > 0);
+}
+
+// Model::next_occurring_event_full then NetworkModel::next_occurring_event_full, for one flow: the max-min solve
+// gives an enabled variable its rate, then the delay is the time to send what remains at that rate, or the latency
+// left if smaller.
+double EmulatedChunk::solve(double rate_Bps)
+{
+  if (active)
+    rate = rate_Bps;
+  double min = -1;
+  if (rate > 0)
+    min = remains > 0 ? remains / rate : 0.0;
+  if (latency > 0)
+    min = min < 0 ? latency : std::min(min, latency);
+  return min;
+}
+
+// NetworkCm02Model::update_actions_state_full for one flow (double_update: subtract, then a value below the
+// precision is 0). The bytes move at the rate of the previous solve, which is 0 in the update that enables the
+// variable. Built without floating-point contraction (ISO C++ mode: GCC's -ffp-contract=off), as SimGrid is.
+bool EmulatedChunk::advance(double delta, double surf_precision, double remains_precision)
+{
+  if (latency > 0) {
+    if (latency > delta) {
+      latency -= delta;
+      if (latency < surf_precision)
+        latency = 0;
+    } else {
+      latency = 0;
+    }
+    if (latency <= 0)
+      active = true;
+  }
+  remains -= rate * delta;
+  if (remains < remains_precision)
+    remains = 0;
+  return remains <= 0 && active;
+}
 
 bool ring_driver_applies(const Scenario& sc)
 {
@@ -42,7 +128,13 @@ bool ring_driver_applies(const Scenario& sc)
          !sc.ring_by_worker_actors;
 }
 
-RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts)
+bool ring_replay_applies(const Scenario& sc)
+{
+  const bool one_lane = sc.unit() == AllreduceUnit::FUSION || sc.collectives_in_flight == 1;
+  return ring_driver_applies(sc) && sc.collective == Collective::RING && one_lane && !sc.ring_every_step_simulated;
+}
+
+RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay)
 {
   xbt_assert(current_driver == nullptr, "one RingDriver at a time");
   xbt_assert(!hosts.empty(), "a ring needs members");
@@ -61,7 +153,7 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts)
         [](simgrid::kernel::resource::NetworkAction& flow, Action::State /*previous*/) {
           const auto& action = reinterpret_cast<const Action&>(flow); // see the static_assert above
           if (current_driver != nullptr && action.get_state() == Action::State::FINISHED)
-            current_driver->on_chunk_end(action.get_activity());
+            current_driver->on_chunk_end(action);
         });
     sg4::Engine::on_time_advance_cb([](double) {
       if (current_driver != nullptr)
@@ -69,6 +161,17 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts)
     });
   }
   current_driver = this;
+  replay_ok_     = replay && replay_conditions(hosts);
+  if (replay_ok_) {
+    ended_rates_.reserve(hosts.size());
+    sg4::Engine* engine  = sg4::Engine::get_instance();
+    const auto& models   = engine->get_all_models();
+    const bool installed = std::any_of(models.begin(), models.end(), [](const simgrid::kernel::resource::Model* m) {
+      return m->get_name() == kReplayClockName;
+    });
+    if (!installed) // after the platform's models: it answers last, and ties between models do not matter
+      engine->add_model(std::make_shared<RingReplayClock>());
+  }
   // The dispatcher: one simcall per date at which chunks ended, for all of them. A daemon, so that SimGrid ends the
   // run when the workers are done.
   sg4::Actor::create("ring-dispatcher", hosts.front(), [this] {
@@ -82,6 +185,50 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts)
 RingDriver::~RingDriver()
 {
   current_driver = nullptr;
+  if (replays_ > 0)
+    XBT_VERB("step replay: %ld steps of %ld all-reduces replayed", steps_replayed_, replays_);
+}
+
+// The static conditions of the step replay (docs/design.md "Ring step replay"), besides ring_replay_applies() and
+// a platform that does not change during the run: the network model whose updates EmulatedChunk reproduces, and a
+// ring whose edges are alike: each links two hosts of one speed by a route of the same latency over links of the
+// same bandwidths and sharing policies.
+bool RingDriver::replay_conditions(const std::vector<sg4::Host*>& hosts)
+{
+  namespace cfg     = simgrid::config;
+  const auto model  = cfg::get_value<std::string>("network/model");
+  const bool full   = cfg::get_value<std::string>("network/optim") == "Full";
+  const auto n_host = hosts.size();
+  if (!full || (model != "LV08" && model != "CM02") || n_host < 3)
+    return false;
+  std::vector<sg4::Link*> first;
+  std::vector<sg4::Link*> links;
+  double first_latency = 0;
+  for (std::size_t w = 0; w < n_host; w++) {
+    sg4::Host* const from = hosts[w];
+    sg4::Host* const to   = hosts[(w + 1) % n_host];
+    if (from == to || from->get_speed() != hosts.front()->get_speed())
+      return false;
+    links.clear();
+    double latency = 0; // summed as SimGrid sums a comm's route latency (NetZoneImpl::get_global_route)
+    from->route_to(to, links, &latency);
+    if (w == 0) {
+      first         = links;
+      first_latency = latency;
+      continue;
+    }
+    if (latency != first_latency || links.size() != first.size())
+      return false;
+    for (std::size_t l = 0; l < links.size(); l++)
+      if (links[l]->get_bandwidth() != first[l]->get_bandwidth() ||
+          links[l]->get_sharing_policy() != first[l]->get_sharing_policy())
+        return false;
+  }
+  // NetworkCm02Model::comm_action_set_bounds: the flow's latency_ is the route's times the latency factor.
+  latency_s_         = first_latency * cfg::get_value<double>("network/latency-factor");
+  surf_precision_    = cfg::get_value<double>("surf/precision");
+  remains_precision_ = cfg::get_value<double>("maxmin/precision") * surf_precision_; // Action::update_remains
+  return true;
 }
 
 void RingDriver::allreduce(int self, int next, int n, double bytes)
@@ -98,15 +245,36 @@ void RingDriver::allreduce(int self, int next, int n, double bytes)
 void RingDriver::start_chunk(int self)
 {
   RingMember& m = members_[static_cast<std::size_t>(self)];
-  m.out         = sg4::Comm::sendto_async(m.from, members_[static_cast<std::size_t>(m.next)].from,
-                                          static_cast<std::uint64_t>(m.chunk_bytes));
+  m.sending     = true;
+  if (virtual_starts_) { // the first step of a replay: the replay clock stands for this chunk
+    virtual_started_.push_back(self);
+    return;
+  }
+  const auto bytes = static_cast<std::uint64_t>(m.chunk_bytes);
+  m.out            = sg4::Comm::sendto_async(m.from, members_[static_cast<std::size_t>(m.next)].from, bytes);
   in_flight_.emplace(m.out->get_impl(), self);
+  if (!replay_ok_)
+    return;
+  // The step of the chunks in flight: a lockstep candidate while its chunks all start at one date with one size.
+  const double now  = sg4::Engine::get_clock();
+  const double cost = static_cast<double>(bytes);
+  if (in_flight_.size() == 1) {
+    recording_   = true;
+    step_date_   = now;
+    step_cost_   = cost;
+    step_chunks_ = 1;
+    step_deltas_.clear();
+  } else {
+    step_chunks_++;
+    if (now != step_date_ || cost != step_cost_)
+      recording_ = false;
+  }
 }
 
 void RingDriver::advance(int self)
 {
   RingMember& m = members_[static_cast<std::size_t>(self)];
-  if (m.steps_left == 0 || m.out != nullptr || m.received == m.consumed)
+  if (m.steps_left == 0 || m.sending || m.received == m.consumed)
     return; // not in an all-reduce, or its chunk is still in flight, or the previous member's has not arrived
   m.consumed++;
   if (--m.steps_left == 0)
@@ -115,13 +283,18 @@ void RingDriver::advance(int self)
     start_chunk(self);
 }
 
-void RingDriver::on_chunk_end(const simgrid::kernel::activity::ActivityImpl* comm)
+void RingDriver::on_chunk_end(const Action& flow)
 {
-  auto it = in_flight_.find(comm);
+  auto it = in_flight_.find(flow.get_activity());
   if (it == in_flight_.end())
     return; // another collective's or a parameter server's comm
   ended_.push_back(it->second);
   in_flight_.erase(it);
+  if (recording_) {
+    ended_rates_.push_back(flow.get_rate());
+    if (flow.get_cost() != step_cost_)
+      recording_ = false;
+  }
 }
 
 void RingDriver::on_time_advance()
@@ -135,15 +308,135 @@ void RingDriver::on_time_advance()
 void RingDriver::dispatch()
 {
   kicked_ = false;
+  // Before the ended chunks are handled: whether their step was lockstep, and whether the next steps are replayed.
+  const bool replay_next = replay_ok_ && step_replayable();
+  virtual_starts_        = replay_next;
   // In the order SimGrid ended them (deterministic). SimGrid has finished these comms, so dropping them is safe.
   for (const int self : ended_) {
     RingMember& m = members_[static_cast<std::size_t>(self)];
     m.out         = nullptr;
+    m.sending     = false;
     members_[static_cast<std::size_t>(m.next)].received++;
     advance(self);
     advance(m.next);
   }
   ended_.clear();
+  ended_rates_.clear();
+  if (replay_next)
+    begin_replay();
+}
+
+// Whether the step whose chunks just ended (ended_) was lockstep, and the emulation exact on it: every member's
+// chunk started at one date with one size (start_chunk) and ended in one update of the engine (this batch), at one
+// rate, with no other chunk in flight; their start order, which SimGrid's Full update keeps as their end order, is a
+// rotation of the ring; and an EmulatedChunk at that rate, updated by the engine's own clock updates since the
+// start, ends in that same update, its last delay being the one the engine took. After two such steps at the same
+// rate, with at least one step to replay before the all-reduce's last one, the next steps are replayed.
+bool RingDriver::step_replayable()
+{
+  const bool was_recording = recording_;
+  recording_               = false;
+  const std::size_t n      = members_.size();
+  bool lockstep = !replaying_ && was_recording && in_flight_.empty() && ended_.size() == n && step_chunks_ == n &&
+                  ended_rates_.size() == n && ended_rates_.front() > 0;
+  // Exchanges left to every member, the one that completes now included.
+  const int steps_left = lockstep ? members_[static_cast<std::size_t>(ended_.front())].steps_left : 0;
+  for (std::size_t i = 0; lockstep && i < n; i++) {
+    const RingMember& m = members_[static_cast<std::size_t>(ended_[i])];
+    lockstep            = m.next == ended_[(i + 1) % n] && m.sending && m.steps_left == steps_left &&
+               ended_rates_[i] == ended_rates_.front();
+  }
+  if (lockstep) {
+    const double rate = ended_rates_.front();
+    EmulatedChunk chunk;
+    chunk.start(step_cost_, latency_s_);
+    bool ended = false;
+    for (std::size_t i = 0; lockstep && i < step_deltas_.size(); i++) {
+      const double next = chunk.solve(rate);
+      ended             = chunk.advance(step_deltas_[i], surf_precision_, remains_precision_);
+      // Never past the flow's next event; ending exactly at it, and only in the last update.
+      lockstep =
+          step_deltas_[i] <= next && ended == (i + 1 == step_deltas_.size()) && (!ended || step_deltas_[i] == next);
+    }
+    lockstep = lockstep && ended;
+  }
+  if (!lockstep) {
+    verified_ = 0;
+    return false;
+  }
+  const double rate = ended_rates_.front();
+  verified_         = verified_ > 0 && rate == verified_rate_ ? verified_ + 1 : 1;
+  verified_rate_    = rate;
+  // The exchange that completes now, then at least one to replay, then the last one, simulated.
+  if (verified_ < 2 || steps_left < 3)
+    return false;
+  replay_total_ = steps_left - 2;
+  head_         = members_[static_cast<std::size_t>(ended_.front())].next;
+  return true;
+}
+
+// dispatch() has just started the first replayed step with virtual_starts_: every member's chunk is marked in flight
+// without a comm, in the order the ended ones imply, which for a rotation of the ring is the next rotation.
+void RingDriver::begin_replay()
+{
+  virtual_starts_     = false;
+  const std::size_t n = members_.size();
+  bool rotation       = virtual_started_.size() == n;
+  for (std::size_t i = 0; rotation && i < n; i++) {
+    const int expected = i == 0 ? head_ : members_[static_cast<std::size_t>(virtual_started_[i - 1])].next;
+    rotation           = virtual_started_[i] == expected;
+  }
+  xbt_assert(rotation, "ring step replay: the chunks of a lockstep step did not start in ring order");
+  virtual_started_.clear();
+  replaying_   = true;
+  replay_left_ = replay_total_;
+  chunk_.start(step_cost_, latency_s_);
+  replays_++;
+  XBT_DEBUG("step replay: %d steps of %zu members, %.0f bytes per chunk at %.17g B/s", replay_total_, n, step_cost_,
+            verified_rate_);
+}
+
+double RingDriver::replay_next_event()
+{
+  return replaying_ ? chunk_.solve(verified_rate_) : -1.0;
+}
+
+void RingDriver::replay_advance(double delta)
+{
+  if (!replaying_) {
+    if (recording_)
+      step_deltas_.push_back(delta);
+    return;
+  }
+  if (!chunk_.advance(delta, surf_precision_, remains_precision_))
+    return;
+  steps_replayed_++;
+  if (--replay_left_ > 0) { // the members' next chunks start at once, as the dispatcher would start them
+    head_ = members_[static_cast<std::size_t>(head_)].next;
+    chunk_.start(step_cost_, latency_s_);
+    return;
+  }
+  end_replay();
+}
+
+// The last replayed step ended: every member is where the simulated steps would have left it, its chunk of the
+// second-to-last step in flight, and the chunks "end" in their start order (a rotation of the ring from head_), as
+// SimGrid's would; Engine::on_time_advance then wakes the dispatcher, which starts the last step, simulated.
+void RingDriver::end_replay()
+{
+  replaying_           = false;
+  verified_            = 0;
+  const long completed = replay_total_ - 1; // exchanges completed between the replayed steps
+  for (RingMember& m : members_) {
+    m.received += completed;
+    m.consumed += completed;
+    m.steps_left -= static_cast<int>(completed);
+  }
+  int member = head_;
+  for (std::size_t i = 0; i < members_.size(); i++) {
+    ended_.push_back(member);
+    member = members_[static_cast<std::size_t>(member)].next;
+  }
 }
 
 } // namespace sgdsim

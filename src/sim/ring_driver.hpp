@@ -23,16 +23,44 @@ namespace sgdsim {
  *  workers' actors. */
 bool ring_driver_applies(const Scenario& sc);
 
+/** Whether the RingDriver of a simulation of `sc` may replay steps of lockstep all-reduces instead of simulating
+ *  their chunks (docs/design.md "Ring step replay"): the driver applies, every all-reduce is the ring of all the
+ *  workers (the ring collective, one all-reduce in flight per worker, so that the ring's chunks are the only
+ *  traffic), and the scenario does not ask for every step to be simulated. The platform's conditions are checked
+ *  by the RingDriver itself; simulate() says whether anything changes the platform during the run. */
+bool ring_replay_applies(const Scenario& sc);
+
 /** One worker's state in the steps-mode ring. */
 struct RingMember {
-  simgrid::s4u::CommPtr out;          // its chunk in flight to the next member (null: none in flight)
+  simgrid::s4u::CommPtr out;          // its chunk in flight to the next member (null: none, or a replayed one)
   simgrid::s4u::Host* from = nullptr; // its host
   double chunk_bytes       = 0;       // bytes / n of the current all-reduce
   int next                 = 0;       // the next member's worker rank
   int steps_left           = 0;       // exchanges left in the current all-reduce (0: not in one)
+  bool sending             = false;   // its chunk of the current exchange is in flight (simulated or replayed)
   long received            = 0;       // chunks that arrived from the previous member, over the run
   long consumed            = 0;       // of which used by a completed exchange
   simgrid::s4u::SemaphorePtr done;    // released when this member's all-reduce is over
+};
+
+/** The chunk that every member sends in a replayed step, updated as SimGrid's network model updates a flow under
+ *  network/optim:Full (NetworkModel::next_occurring_event_full, NetworkCm02Model::update_actions_state_full): the
+ *  chunks of a lockstep step are alike, so one stands for all. Plain arithmetic (tested without a simulation in
+ *  tests/scenario/ring_replay_test.cpp). */
+struct EmulatedChunk {
+  double latency = 0;     // the flow's latency_ left to pay before its bytes move
+  double remains = 0;     // bytes left
+  double rate    = 0;     // the rate of the last solve (0 until the solve after the latency is paid)
+  bool active    = false; // its max-min variable is enabled (the latency is paid)
+
+  /** A new flow of `cost` bytes whose route latency (times the latency factor) is `latency`. */
+  void start(double cost, double latency_s);
+  /** The solve before an event, where the max-min rate of an active flow is `rate_Bps`: the delay to this flow's
+   *  next event (latency paid or bytes sent), -1 if none. */
+  double solve(double rate_Bps);
+  /** The engine moved the clock by `delta`; SimGrid's precisions (surf/precision, and maxmin/precision times it).
+   *  True when the flow ends with this update. */
+  bool advance(double delta, double surf_precision, double remains_precision);
 };
 
 /** Runs every steps-mode ring all-reduce of one simulation. At most one RingDriver exists at a time (SimGrid's
@@ -44,11 +72,19 @@ struct RingMember {
  *  2(n-1) exchanges are complete. A chunk's successor starts at the simulated date its predecessors ended.
  *
  *  It charges no per-message software cost and no summation time (both are the worker's own activities between
- *  two chunks): use it only when the scenario has neither. */
+ *  two chunks): use it only when the scenario has neither.
+ *
+ *  Step replay (docs/design.md "Ring step replay"): where `replay` is true and the platform is homogeneous along the
+ *  ring, an all-reduce whose first steps are in lockstep (every member's chunk starts at one date and all end in one
+ *  update of the engine, at one rate, exactly where the EmulatedChunk says) has its middle steps replayed: one
+ *  EmulatedChunk, driven by the engine's own clock updates through a resource model of the driver's, stands for
+ *  the K chunks of each step, and the last step is simulated again. */
 class RingDriver {
 public:
-  /** `hosts[w]`: worker w's host. Connects to SimGrid's signals and creates the dispatcher actor (a daemon). */
-  explicit RingDriver(const std::vector<simgrid::s4u::Host*>& hosts);
+  /** `hosts[w]`: worker w's host. Connects to SimGrid's signals and creates the dispatcher actor (a daemon).
+   *  `replay`: ring_replay_applies() holds and nothing changes the platform during the run (no background file,
+   *  no profile in the platform). */
+  RingDriver(const std::vector<simgrid::s4u::Host*>& hosts, bool replay);
   ~RingDriver();
   RingDriver(const RingDriver&)            = delete;
   RingDriver& operator=(const RingDriver&) = delete;
@@ -59,11 +95,20 @@ public:
   void allreduce(int self, int next, int n, double bytes);
 
 private:
+  friend class RingReplayClock;
   void start_chunk(int self);
   void advance(int self); // completes the member's exchange if both of its halves are done
-  void on_chunk_end(const simgrid::kernel::activity::ActivityImpl* comm);
+  void on_chunk_end(const simgrid::kernel::resource::Action& flow);
   void on_time_advance();
   void dispatch(); // in maestro's context, after SimGrid has finished the chunks that ended
+
+  // Step replay. The static conditions (constructor), then per step of the chunks in flight.
+  bool replay_conditions(const std::vector<simgrid::s4u::Host*>& hosts);
+  bool step_replayable(); // the step whose chunks just ended was lockstep and emulated exactly; may replay the next
+  void begin_replay();
+  void end_replay();
+  double replay_next_event();        // the replay clock: the delay to the replayed chunk's next event, -1 if none
+  void replay_advance(double delta); // the replay clock: the engine moved the clock by `delta`
 
   std::vector<RingMember> members_;
   /** Chunks in flight: the kernel activity of each, to its sender. */
@@ -71,6 +116,30 @@ private:
   std::vector<int> ended_; // senders whose chunk ended since the last dispatch, in SimGrid's order
   bool kicked_ = false;    // the dispatcher has been woken and has not run yet
   simgrid::s4u::SemaphorePtr kick_;
+
+  bool replay_ok_           = false; // the static conditions hold
+  double latency_s_         = 0;     // every ring edge's route latency times the latency factor
+  double surf_precision_    = 0;
+  double remains_precision_ = 0;
+  // The step whose chunks are in flight, while it may still prove lockstep.
+  bool recording_          = false;
+  double step_date_        = 0;     // when its chunks started
+  double step_cost_        = 0;     // their size
+  std::size_t step_chunks_ = 0;     // how many started
+  std::vector<double> step_deltas_; // the engine's clock updates since they started
+  std::vector<double> ended_rates_; // the rate of each ended chunk, as ended_
+  int verified_         = 0;        // consecutive lockstep steps emulated exactly, at one rate
+  double verified_rate_ = 0;
+  // The replay in progress.
+  bool replaying_      = false;
+  bool virtual_starts_ = false;      // start_chunk marks the chunk in flight without a comm
+  std::vector<int> virtual_started_; // members whose chunk start_chunk marked so, in order
+  EmulatedChunk chunk_;              // the replayed step's chunk
+  int replay_left_     = 0;          // replayed steps left, this one included
+  int replay_total_    = 0;          // steps of this replay
+  int head_            = 0;          // the first member of the replayed step's start order (a ring rotation)
+  long steps_replayed_ = 0;          // over the run, for the log
+  long replays_        = 0;
 };
 
 } // namespace sgdsim
