@@ -6,9 +6,11 @@
 #include "cli/subcommand.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/limits.hpp"
 #include "common/network_params.hpp"
 #include "common/units.hpp"
 #include "platform/calibration.hpp"
+#include "platform/platform_check.hpp"
 #include "platform/platform_costs.hpp"
 #include "platform/platform_generator.hpp"
 #include "workload/workload_parser.hpp"
@@ -66,6 +68,7 @@ int calibrate_command(const std::vector<std::string>& args)
   // Every option is checked before anything is fitted or written.
   if (!out.empty()) {
     check_output(out, vm.count("force") > 0);
+    check_not_an_input("-o", out, {measurements, workload});
     if (speed.empty() == workload.empty())
       throw InputError("-o: give the hosts' speed with --speed (e.g. 11.3Tf) or --workload FILE (its reference "
                        "speed), once: the calibrated platform's hosts must run the workloads at their device's speed");
@@ -77,15 +80,33 @@ int calibrate_command(const std::vector<std::string>& args)
       if (vm.count(needs_output))
         throw InputError(std::string("--") + needs_output + ": applies with -o (the platform to write)");
   }
-  if (vm.count("nodes") && (nodes_given < 2 || nodes_given > 1 << 20))
-    throw InputError("--nodes " + std::to_string(nodes_given) + ": must be in [2, 1048576]");
+  if (vm.count("nodes") && (nodes_given < 2 || nodes_given > kMaxPlatformHosts))
+    throw InputError(std::string("--nodes ").append(std::to_string(nodes_given)).append(": must be in [2, ") +
+                     std::to_string(kMaxPlatformHosts) + "] (the most hosts sgdsim loads, docs/design.md \"Limits\")");
   if (!latency_text.empty() && kind != CommKind::P2P)
     throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
   const double line_rate_Bps =
       line_rate_text.empty() ? 0 : parse_quantity(Quantity::BANDWIDTH, line_rate_text, "--line-rate");
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
-  CalibrationFit f               = calibrate(kind, m);
+  CalibrationFit f               = calibrate(kind, m, measurements);
+  if (!out.empty() && f.bandwidth_Bps / kLv08BandwidthFactor < kMinBandwidth_Bps)
+    throw InputError(measurements, 0,
+                     std::string("the fitted bandwidth, ").append(format_Gbps(f.bandwidth_Bps)) +
+                         ", is below 1kbps, the slowest a platform may give: check the size and time columns' units");
+  // The bandwidth rests on how the times grow with the size. Where the bytes account for little of the time even
+  // at the largest size, the noise of the constant term decides it: said, not hidden (issue #21, class 7).
+  const auto largest = std::max_element(
+      m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
+  const double ring_share = kind == CommKind::ALLREDUCE ? 2.0 * (largest->nodes - 1) / largest->nodes : 1.0;
+  const double bytes_share =
+      ring_share * largest->bytes / f.bandwidth_Bps / f.linear_s[static_cast<std::size_t>(largest - m.begin())];
+  constexpr double kLeastBytesShare = 0.1; // below it, 1% of noise on the times moves B by 10% or more
+  if (bytes_share < kLeastBytesShare)
+    std::cerr << "sgdsim: warning: " << measurements << ":" << largest->line << ": at the largest size, "
+              << fmt("%.6g", largest->bytes) << " B, the bytes account for " << fmt("%.2g", 100 * bytes_share)
+              << "% of the fitted time: the bandwidth, " << format_Gbps(f.bandwidth_Bps)
+              << ", is barely determined; measure larger sizes\n";
   if (line_rate_Bps > 0 && f.bandwidth_Bps > line_rate_Bps)
     std::cerr << "sgdsim: warning: the fitted bandwidth, " << format_Gbps(f.bandwidth_Bps)
               << ", exceeds the line rate, " << format_Gbps(line_rate_Bps)

@@ -5,12 +5,14 @@
 #include "common/atomic_file.hpp"
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
 #include "common/units.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/platform_costs.hpp"
 #include "workload/step_sampler.hpp"
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -98,7 +100,7 @@ po::options_description scenario_options()
      "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")
     ("steps", po::value<int>()->default_value(10), "steps measured")
     ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
-    ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the RNG that samples per-layer times")
+    ("seed", po::value<std::string>()->default_value("1"), "seed of the RNG that samples per-layer times")
     ("compute-jitter", po::value<double>()->default_value(0, "0"),
      "coefficient of variation of a uniform noise on every layer's compute time, e.g. 0.02 (README \"Steps\")")
     ("cfg", po::value<std::vector<std::string>>()->composing(),
@@ -161,6 +163,69 @@ int line_of_name(const std::string& path, const std::string& name)
   return 0;
 }
 
+// The numeric SimGrid settings whose out-of-range values SimGrid takes without a word and then aborts mid-run,
+// deadlocks, crashes or computes nonsense (issue #21, class 6); SimGrid 3.32's keys and defaults ("Configuring
+// SimGrid"). A value outside [lo, hi] is refused with `why`.
+struct CfgRange {
+  const char* key;
+  double lo, hi;
+  const char* why;
+};
+constexpr CfgRange kCfgRanges[] = {
+    {"network/bandwidth-factor", 1e-6, 1e6, "a factor on every bandwidth; 0 leaves none and SimGrid aborts"},
+    {"network/latency-factor", 0, 1e6, "a factor on every latency, at least 0"},
+    {"network/TCP-gamma", 0, 1e15, "the largest TCP window in bytes; 0 lifts the bound"},
+    {"network/weight-S", 0, 1e15, "a cost per route in bytes, at least 0"},
+    {"network/loopback-bw", 125, 1e15, "the loopback's bandwidth in bytes per second, at least 1 kbit/s"},
+    {"network/loopback-lat", 0, 1e6, "the loopback's latency in seconds, at least 0"},
+    {"maxmin/precision", 1e-15, 1e-2, "the solver's rounding: above 1% it would show in the results"},
+    {"surf/precision", 1e-15, 1e-2, "the time rounding: above 1% it would show in the results"},
+    {"bmf/precision", 1e-15, 1e-2, "the solver's rounding: above 1% it would show in the results"},
+    {"bmf/max-iterations", 1, 1e9, "at least one iteration"},
+    {"maxmin/concurrency-limit", -1, 1e9, "-1 (no limit) or the flows a resource serves at once, at least 1"},
+    {"contexts/stack-size", 64, 1 << 20,
+     "an actor's stack in KiB: below 64 KiB sgdsim's actors overflow it (bench/README.md ran at 64)"},
+    {"contexts/guard-size", 0, 1 << 20, "guard pages per stack, at least 0"},
+    {"contexts/nthreads", 1, 1, "sgdsim's actors share memory: they must run one at a time"},
+    {"cmonkey/host", -1, -1, "the chaos monkey turns hosts off, and sgdsim's actors do not survive a failure"},
+    {"cmonkey/link", -1, -1, "the chaos monkey turns links off, and sgdsim's actors do not survive a failure"},
+    {"cmonkey/time", -1, -1, "the chaos monkey turns resources off, and sgdsim's actors do not survive a failure"},
+    {"debug/breakpoint", -1, -1, "a breakpoint stops the process with SIGTRAP: for a debugger, not for runs"},
+};
+
+void check_cfg_item(const std::string& item)
+{
+  const std::size_t colon = item.find(':');
+  if (colon == std::string::npos || colon == 0)
+    throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
+  const std::string key = item.substr(0, colon), value = item.substr(colon + 1);
+  if (key == "contexts/factory")
+    throw InputError("--cfg '" + item +
+                     "': SimGrid chooses its context factory when it starts, before --cfg is read; sgdsim uses raw "
+                     "(the fastest, docs/design.md SimGrid fact 11)");
+  for (const CfgRange& r : kCfgRanges) {
+    if (key != r.key)
+      continue;
+    char* end      = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (end == value.c_str() || *end != '\0')
+      return; // not a number: SimGrid's own parser says so
+    // A concurrency limit of 0 lets no flow through: every transfer would wait forever.
+    if (!(v >= r.lo && v <= r.hi) || (key == "maxmin/concurrency-limit" && v == 0))
+      throw InputError("--cfg '" + item + "': " + r.why);
+  }
+}
+
+// Boost reads "-1" as 2^64 - 1 for an unsigned option: a seed is parsed here, whole and non-negative.
+std::uint64_t parse_seed(const std::string& text)
+{
+  std::uint64_t seed   = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw InputError("--seed '" + text + "': expected a whole number in [0, 18446744073709551615]");
+  return seed;
+}
+
 template <class T>
 T get_or(const po::variables_map& vm, const char* name, T fallback)
 {
@@ -201,8 +266,8 @@ void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
         parse_quantity(Quantity::SIZE, vm["first-bucket-size"].as<std::string>(), "--first-bucket-size");
   for (const auto& [name, bytes] :
        {std::pair{"bucket-size", sc.bucket_bytes}, {"first-bucket-size", sc.first_bucket_bytes}})
-    if (vm.count(name) && !(bytes > 0))
-      throw InputError(std::string("--") + name + " " + vm[name].as<std::string>() + ": must be positive");
+    if (vm.count(name) && !(bytes >= 1))
+      throw InputError(std::string("--") + name + " " + vm[name].as<std::string>() + ": must be at least one byte");
   if (vm.count("collectives-in-flight")) {
     sc.collectives_in_flight = vm["collectives-in-flight"].as<int>();
     if (sc.collectives_in_flight < 1 || sc.collectives_in_flight > kMaxCollectivesInFlight)
@@ -217,6 +282,9 @@ void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
       throw InputError("--fusion-buffer: applies to --allreduce-unit fusion, not to --allreduce-unit " +
                        std::string(to_string(unit)));
     sc.fusion_buffer_bytes = parse_quantity(Quantity::SIZE, vm["fusion-buffer"].as<std::string>(), "--fusion-buffer");
+    if (sc.fusion_buffer_bytes > 0 && sc.fusion_buffer_bytes < 1)
+      throw InputError("--fusion-buffer " + vm["fusion-buffer"].as<std::string>() +
+                       ": must be 0 (no fusion) or at least one byte");
   } else if (unit_given && unit == AllreduceUnit::FUSION && sc.fusion_buffer_bytes <= 0) {
     throw InputError("--allreduce-unit fusion: needs a fusion buffer (--fusion-buffer SIZE, or --framework horovod)");
   } else if (unit_given && unit != AllreduceUnit::FUSION) {
@@ -250,18 +318,10 @@ po::options_description run_options_description()
 RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
                              const std::string& command)
 {
+  const po::options_description scenario = scenario_options(); // built once: the command line and the file share it
   po::options_description all;
-  all.add(command_options(command)).add(scenario_options());
+  all.add(command_options(command)).add(scenario);
   RunOptions opts;
-  std::ostringstream help;
-  help << "Usage: sgdsim " << command << " [options]\n\n"
-       << (command == "run" ? "Simulates data-parallel training of a workload on a platform and prints the result "
-                              "beside the analytic models."
-                            : "Prints the analytic models' predictions for a scenario, without simulating.")
-       << "\nQuantities take SimGrid units (1.5ms, 25MB, 10Gbps).\n\n"
-       << all;
-  opts.help_text = help.str();
-
   po::variables_map vm;
   std::vector<std::string> named = args;
   named[0]                       = command;
@@ -271,7 +331,16 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     throw InputError("sgdsim " + command + ": " + e.what());
   }
   if (vm.count("help")) {
-    opts.help = true;
+    // Formatted only when asked: laying out the table of every option was a sixth of a parse's time.
+    std::ostringstream help;
+    help << "Usage: sgdsim " << command << " [options]\n\n"
+         << (command == "run" ? "Simulates data-parallel training of a workload on a platform and prints the result "
+                                "beside the analytic models."
+                              : "Prints the analytic models' predictions for a scenario, without simulating.")
+         << "\nQuantities take SimGrid units (1.5ms, 25MB, 10Gbps).\n\n"
+         << all;
+    opts.help_text = help.str();
+    opts.help      = true;
     return opts;
   }
   if (vm.count("scenario")) {
@@ -281,11 +350,12 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     std::ifstream in(path);
     if (!in)
       throw InputError(path, 0, "cannot read the scenario file");
+    check_utf8_text(path, read_text_file(path)); // Boost would quote UTF-16 or binary bytes into the message
     try {
-      po::store(po::parse_config_file(in, scenario_options()), vm);
+      po::store(po::parse_config_file(in, scenario), vm);
     } catch (const po::unknown_option& e) {
       std::vector<std::string> names;
-      for (const std::string& spelling : option_spellings(scenario_options()))
+      for (const std::string& spelling : option_spellings(scenario))
         names.push_back(spelling.substr(2)); // the file's names have no dashes
       throw InputError(path, line_of_name(path, e.get_option_name()),
                        "unknown option '" + e.get_option_name() + "'" + did_you_mean(e.get_option_name(), names));
@@ -389,13 +459,15 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();
   sc.warmup            = vm["warmup"].as<int>();
-  sc.seed              = vm["seed"].as<std::uint64_t>();
+  sc.seed              = parse_seed(vm["seed"].as<std::string>());
   sc.compute_jitter_cv = vm["compute-jitter"].as<double>();
   if (!(sc.compute_jitter_cv >= 0 && sc.compute_jitter_cv <= kMaxJitterCv))
     throw InputError("--compute-jitter " + std::to_string(sc.compute_jitter_cv) +
                      ": must be in [0, 0.577] (a "
                      "larger coefficient of variation would make uniform factors negative)");
   opts.user_cfg = get_or<std::vector<std::string>>(vm, "cfg", {});
+  for (const std::string& item : opts.user_cfg)
+    check_cfg_item(item);
   // sgdsim's own defaults come first, so that the user's --cfg items override them (SimGrid applies them in order).
   sc.simgrid_cfg = default_simgrid_cfg();
   sc.simgrid_cfg.insert(sc.simgrid_cfg.end(), opts.user_cfg.begin(), opts.user_cfg.end());

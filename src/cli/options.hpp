@@ -31,7 +31,7 @@ struct RunOptions {
   double rho_t                      = 0.6; // analytic: eq. 5 threshold
   double tensor_overhead_s          = 0;   // analytic: [LI20] c
   double tensor_overhead_s_per_byte = 0;   // analytic: [LI20] a
-  std::string help_text;
+  std::string help_text;                   // set only with `help`
 };
 
 /** SimGrid settings sgdsim applies before the user's --cfg items (which override them); recorded in the JSON. */

@@ -6,6 +6,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/text_file.hpp"
+#include "platform/platform_check.hpp"
 #include "platform/platform_generator.hpp"
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
@@ -90,6 +92,9 @@ int deploy_command(const std::vector<std::string>& args)
                         vm))
     return 0;
   check_output(out, vm.count("force") > 0);
+  check_not_an_input("-o", out, {platform});
+  check_regular_input(platform); // a folder would reach SimGrid, which exits on it
+  check_platform_numbers(platform);
   SimInputs in;
   in.platform_path    = platform;
   in.scenario.arch    = ps > 0 ? Arch::PS_SYNC : Arch::RING;

@@ -122,11 +122,12 @@ int analytic_command(const std::vector<std::string>& args, const std::string& da
   report.background_path = opts.background;
   report.workload        = &inputs.workload;
   report.scenario        = resolve_sizes(opts, probe.workers, probe.ps);
-  report.log_settings    = opts.log_settings;
-  report.has_simulation  = false;
-  report.network         = probe.network;
-  report.analytic        = predict(
-             analytic_inputs(opts, inputs.workload, report.scenario, probe.network, probe.speed_ratio, probe.ps_speed_ratio));
+  check_step_takes_time(inputs.workload, report.scenario);
+  report.log_settings   = opts.log_settings;
+  report.has_simulation = false;
+  report.network        = probe.network;
+  report.analytic       = predict(
+            analytic_inputs(opts, inputs.workload, report.scenario, probe.network, probe.speed_ratio, probe.ps_speed_ratio));
   std::cout << format_analytic_table(report);
   if (!opts.json_path.empty())
     write_file_atomically(opts.json_path, report_json(report).dump(2) + "\n");

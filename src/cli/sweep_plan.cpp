@@ -1,6 +1,7 @@
 #include "cli/sweep_plan.hpp"
 
 #include "common/input_error.hpp"
+#include "common/limits.hpp"
 #include "common/scenario.hpp"
 
 #include <algorithm>
@@ -10,8 +11,9 @@
 namespace sgdsim {
 
 namespace {
-// Bounds that catch typos (e.g. 1:100000000) before they create a million processes.
-constexpr long kMaxValue         = 1L << 20;
+// Bounds that catch typos (e.g. 1:100000000) before they create a million processes: a value, the most workers a
+// run takes (common/limits.hpp).
+constexpr long kMaxValue         = kMaxWorkers;
 constexpr std::size_t kMaxPoints = 100000;
 
 std::vector<std::string> split(const std::string& s, char sep)

@@ -11,6 +11,7 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -25,6 +26,9 @@ namespace sgdsim {
 
 namespace {
 using Json = nlohmann::ordered_json;
+// The markers of the summary table that --readme replaces (README.md "Validation").
+constexpr const char* kSummaryBegin = "<!-- validation-summary:begin -->"; // on a line of its own
+constexpr const char* kSummaryEnd   = "<!-- validation-summary:end -->";
 
 // Paths in a case are relative to the repository: the nearest folder above the case that holds validation/.
 fs::path repository_of(const fs::path& case_dir)
@@ -63,6 +67,9 @@ ErrorBounds read_bounds(const Json& j, const std::string& path, const char* fiel
 ValidationCase read_case(const fs::path& dir)
 {
   const std::string path = (dir / "case.json").string();
+  if (fs::exists(dir) && !fs::is_directory(dir))
+    throw InputError(dir.string(), 0,
+                     "not a folder: give a case's folder, which holds case.json (README \"Validation\")");
   if (!fs::exists(path))
     throw InputError(path, 0, "no case.json in this folder (README \"Validation\")");
   Json j = Json::parse(read_text_file(path), nullptr, false);
@@ -188,6 +195,22 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   std::vector<ValidationCase> cases;
   for (const std::string& dir : dirs)
     cases.push_back(read_case(dir));
+  // The outputs are checked before any point runs: the report goes to stdout first, and an output that cannot be
+  // written must not be found out after minutes of simulation (issue #21, class 1).
+  if (!report_dir.empty()) {
+    if (!fs::is_directory(report_dir))
+      throw InputError("--report-dir " + report_dir +
+                       ": not an existing folder (it receives REPORT.md and report.json)");
+    for (const char* name : {"REPORT.md", "report.json"})
+      check_replaceable_output("--report-dir", (fs::path(report_dir) / name).string());
+  }
+  if (!readme.empty()) {
+    const std::string text = read_text_file(readme);
+    const auto b = text.find(std::string(kSummaryBegin) + "\n"), e = text.find(kSummaryEnd);
+    if (b == std::string::npos || e == std::string::npos || e < b)
+      throw InputError(readme, 0, std::string("no ") + kSummaryBegin + " ... " + kSummaryEnd + " markers");
+    check_replaceable_output("--readme", readme);
+  }
 
   // Every point is one `sgdsim run --json`, in its own process.
   char tmpl[] = "/tmp/sgdsim-validate-XXXXXX";
@@ -243,12 +266,11 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     write_file_atomically((fs::path(report_dir) / "report.json").string(), rep.json.dump(2) + "\n");
   }
   if (!readme.empty()) {
-    std::string text        = read_text_file(readme);
-    const std::string begin = "<!-- validation-summary:begin -->\n", end = "<!-- validation-summary:end -->";
-    auto b = text.find(begin), e = text.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b)
-      throw InputError(readme, 0, "no <!-- validation-summary:begin --> ... end --> markers");
-    text = text.substr(0, b + begin.size()) + rep.summary + text.substr(e);
+    std::string text = read_text_file(readme);
+    auto b = text.find(std::string(kSummaryBegin) + "\n"), e = text.find(kSummaryEnd);
+    if (b == std::string::npos || e == std::string::npos || e < b) // changed while the points ran
+      throw InputError(readme, 0, std::string("no ") + kSummaryBegin + " ... " + kSummaryEnd + " markers");
+    text = text.substr(0, b + std::strlen(kSummaryBegin) + 1) + rep.summary + text.substr(e);
     write_file_atomically(readme, text);
   }
   if (!rep.guards_hold)

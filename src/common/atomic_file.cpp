@@ -16,8 +16,21 @@ void check_replaceable_output(const std::string& label, const std::string& path)
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(path, ec);
-  if (ec || st.type() == fs::file_type::not_found || st.type() == fs::file_type::regular)
+  if (ec && st.type() != fs::file_type::not_found)
+    return; // write_file_atomically reports it with the reason (a missing path sets `ec` too)
+  if (st.type() == fs::file_type::not_found || st.type() == fs::file_type::regular) {
+    // The folder, where the temporary file goes, is checked now, not when the result is written after the run
+    // (issue #21, class 1).
+    const fs::path given  = fs::path(path).parent_path();
+    const fs::path folder = given.empty() ? fs::path(".") : given;
+    if (!fs::is_directory(folder, ec))
+      throw InputError(label + (label.empty() ? "" : " ") + path + ": the folder " + folder.string() +
+                       (fs::exists(folder, ec) ? " is not a folder" : " does not exist"));
+    if (::access(folder.c_str(), W_OK) != 0)
+      throw InputError(label + (label.empty() ? "" : " ") + path + ": the folder " + folder.string() +
+                       " is not writable");
     return;
+  }
   const char* what = st.type() == fs::file_type::directory ? "a directory"
                      : st.type() == fs::file_type::symlink ? "a symbolic link"
                      : st.type() == fs::file_type::fifo    ? "a FIFO"
@@ -27,6 +40,16 @@ void check_replaceable_output(const std::string& label, const std::string& path)
                          : "not a regular file";
   throw InputError(label + (label.empty() ? "" : " ") + path + ": exists and is " + what +
                    "; sgdsim replaces only regular files, even with --force: choose another path");
+}
+
+void check_not_an_input(const std::string& label, const std::string& path, const std::vector<std::string>& inputs)
+{
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const std::string& in : inputs)
+    if (!in.empty() && fs::equivalent(in, path, ec) && !ec)
+      throw InputError(label + (label.empty() ? "" : " ") + path +
+                       ": is an input file of this command; choose another output file");
 }
 
 void write_file_atomically(const std::string& path, const std::string& content)

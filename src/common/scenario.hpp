@@ -75,6 +75,10 @@ struct Scenario {
   /** Steps mode: each worker's actor exchanges its own chunks, even where the ring dispatcher could
    *  (sim/ring_driver.hpp). Not a CLI option: tests check that both give the same simulated times. */
   bool ring_by_worker_actors = false;
+  /** Steps mode through the ring dispatcher: every step of every all-reduce is simulated, even where the
+   *  dispatcher could replay the steps of a lockstep ring (docs/design.md "Ring step replay"). Not a CLI option:
+   *  tests check that both give the same results. */
+  bool ring_every_step_simulated = false;
   /** PS updates are executions on the PS host even where their dates could be computed (SimContext::
    *  ps_cpu_exclusive). Not a CLI option: tests check that both give the same simulated times. */
   bool ps_updates_as_executions = false;

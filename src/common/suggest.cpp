@@ -44,9 +44,14 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
     if (cb.size() < 2) // short options are one letter: any letter is "close" to any other
       continue;
     const bool prefix = cb.rfind(bare, 0) == 0 || bare.rfind(cb, 0) == 0;
-    std::size_t d     = prefix ? 1 : edit_distance(bare, cb);
     // A typo: one edit in a name of up to 4 letters, two up to 9, three beyond; or a prefix either way.
     const std::size_t allowed = std::min<std::size_t>(3, 1 + cb.size() / 5);
+    // The distance is at least the difference of the lengths: a long unknown name (a line of a scenario file) is
+    // answered without a table of its length per candidate (300 KB took 4 s).
+    const std::size_t length_gap = bare.size() > cb.size() ? bare.size() - cb.size() : cb.size() - bare.size();
+    if (!prefix && length_gap > allowed)
+      continue;
+    std::size_t d = prefix ? 1 : edit_distance(bare, cb);
     if (d <= allowed && d < best_distance) {
       best          = c;
       best_distance = d;

@@ -1,8 +1,10 @@
 #include "common/units.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <simgrid/Exception.hpp>
 #include <xbt/parse_units.hpp>
 
@@ -76,6 +78,10 @@ double parse_or_problem(Quantity q, const std::string& text)
       break;
     }
   } catch (const simgrid::ParseError&) {
+    // SimGrid refuses a number that overflows (1e400) as if its unit were wrong.
+    errno = 0;
+    if (const double number = std::strtod(text.c_str(), nullptr); errno == ERANGE && std::isinf(number))
+      throw UnitProblem{"is not a finite number (it overflows a double)"};
     throw UnitProblem{std::string("has an unknown unit (use ") + quantity_valid_units(q) + ")"};
   } catch (const std::exception&) {
     throw UnitProblem{std::string("is not a number with a unit (use ") + quantity_valid_units(q) + ")"};

@@ -25,6 +25,8 @@ std::string join(std::initializer_list<const char*> names)
 XmlSource::XmlSource(std::string path) : path_(std::move(path))
 {
   buffer_ = read_text_file(path_);
+  // Names flow into the JSON output, which must be UTF-8; SimGrid's parser decodes no other encoding either.
+  check_utf8_text(path_, buffer_);
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < buffer_.size(); i++)
     if (buffer_[i] == '\n')

@@ -22,13 +22,22 @@ struct AvailabilityProfile {
   std::string simgrid_trace() const;
 };
 
+/** The most changes per simulated second that the repeating profiles of a background file may make together: one
+ *  per 10 us on average. Each costs SimGrid about what a message does (a re-solve of the shared resources), and
+ *  SimGrid handles 0.3-0.65 million of those per second of wall time (bench/README.md), so the background alone
+ *  costs at most about 0.3 s of wall time per simulated second; a period of nanoseconds would flood the event queue
+ *  and never end. */
+constexpr double kMaxBackgroundEventsPerSecond = 1e5;
+
 /** Reads a background file:
  *    <background>
  *      <host name="p3-3" repeat="10s"> <at time="0s" speed="1"/> <at time="2s" speed="0.5"/> </host>
  *      <nic host="p3-0" direction="up|down|both"> <at time="1s" bandwidth="0.6"/> </nic>
  *      <link name="cluster_link_3_UP"> <at time="0s" bandwidth="0.8"/> </link>
  *    </background>
- *  Times strictly increasing within a profile, fractions in (0, 1e3]. Throws InputError naming FILE:LINE. */
+ *  Times strictly increasing within a profile, fractions in [1e-3, 1e3], one element per host and per link (a
+ *  <nic direction="both"> counts for both of its links), repeating profiles within kMaxBackgroundEventsPerSecond.
+ *  Throws InputError naming FILE:LINE. */
 std::vector<AvailabilityProfile> read_background_file(const std::string& path);
 
 } // namespace sgdsim

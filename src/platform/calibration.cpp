@@ -1,11 +1,13 @@
 #include "platform/calibration.hpp"
 
 #include "common/input_error.hpp"
+#include "common/limits.hpp"
 #include "common/text_file.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -69,8 +71,11 @@ double ring_factor(int k)
 } // namespace
 
 namespace {
-// The linear model of `f.kind` fitted to `m` (bandwidth, alpha, c, fixed_at_zero; f.alpha_separable set).
-void fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f)
+enum class LinearFit { OK, SINGULAR, NON_POSITIVE_SLOPE };
+
+// The linear model of `f.kind` fitted to `m` (bandwidth, alpha, c, fixed_at_zero; f.alpha_separable set). Returns
+// why not when the points do not determine it or give no positive bandwidth (`slope`: the time per byte found).
+LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, double* slope = nullptr)
 {
   const CommKind kind         = f.kind;
   const std::vector<double> w = relative_weights(m);
@@ -98,10 +103,8 @@ void fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f)
       rows.push_back(r);
     }
     std::vector<double> q;
-    const bool ok = least_squares(rows, y, w, q);
-    if (!ok)
-      throw InputError("calibrate: the measurements do not determine the parameters (too few distinct sizes or "
-                       "node counts)");
+    if (!least_squares(rows, y, w, q))
+      return LinearFit::SINGULAR;
     p = {0, 0, 0};
     for (std::size_t i = 0; i < cols.size(); i++)
       p[static_cast<std::size_t>(cols[i])] = q[i];
@@ -115,12 +118,32 @@ void fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f)
     active[static_cast<std::size_t>(worst)] = false;
     f.fixed_at_zero.push_back(worst == 1 ? "alpha" : "c");
   }
-  if (!(p[0] > 0))
-    throw InputError("calibrate: the fit gives a non-positive time per byte (" + std::to_string(p[0]) +
-                     " s/byte): the times do not grow with the size; check the --where filters and the columns");
+  if (slope != nullptr)
+    *slope = p[0];
+  if (!(p[0] > 0) || !std::isfinite(1.0 / p[0]))
+    return LinearFit::NON_POSITIVE_SLOPE;
   f.bandwidth_Bps = 1.0 / p[0];
   f.alpha_s       = p[1];
   f.call_s        = p[2];
+  return LinearFit::OK;
+}
+
+std::string describe_bytes(double bytes)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g B", bytes);
+  return buf;
+}
+
+// "line 4 (1000 B in 0.01 s)": a point as the user finds it in the CSV.
+std::string describe_point(const CommMeasurement& x)
+{
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "line %d (%.6g B in %.6g s", x.line, x.bytes, x.time_s);
+  std::string out = buf;
+  if (x.nodes != 2)
+    out.append(", ").append(std::to_string(x.nodes)).append(" nodes");
+  return out.append(")");
 }
 
 double linear_time_s(const CalibrationFit& f, const CommMeasurement& x)
@@ -138,7 +161,9 @@ std::set<double> distinct_sizes(const std::vector<CommMeasurement>& m)
   return sizes;
 }
 // Eq. (37) on the sizes of `m` (one node count): every threshold with two or more points on each side is tried, the
-// one of least weighted squared error kept; none if no threshold leaves two points on each side.
+// one of least weighted squared error kept; none if no threshold leaves two points on each side with a time per byte
+// above it that is finite and not negative (times that fall as sizes grow: `calibrate -o` would write a
+// sgdsim.allreduce_time that `run` refuses).
 std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m, const std::vector<double>& w)
 {
   const std::set<double> sizes = distinct_sizes(m);
@@ -161,7 +186,8 @@ std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m
       }
     }
     std::vector<double> lo, hi;
-    if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi))
+    if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi) || !(hi[0] >= 0) ||
+        !std::isfinite(hi[0]) || !std::isfinite(hi[1]) || !std::isfinite(lo[0]) || !std::isfinite(lo[1]))
       continue;
     double err = 0;
     for (std::size_t i = 0; i < m.size(); i++) {
@@ -177,23 +203,49 @@ std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m
 }
 } // namespace
 
-CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
+CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, const std::string& source)
 {
+  if (m.empty())
+    throw InputError(source, 0, "no measurement to fit");
   const std::set<double> sizes = distinct_sizes(m);
   std::set<int> node_counts;
   for (const CommMeasurement& x : m) {
     node_counts.insert(x.nodes);
     if (kind == CommKind::ALLREDUCE && x.nodes < 2)
-      throw InputError("calibrate: line " + std::to_string(x.line) + ": an all-reduce on " + std::to_string(x.nodes) +
-                       " node moves no data; keep rows with 2 nodes or more (--where)");
+      throw InputError(source, x.line,
+                       std::string("an all-reduce on ").append(std::to_string(x.nodes)) +
+                           " node moves no data; keep rows with 2 nodes or more (--where)");
   }
+  const auto [smallest, largest] = std::minmax_element(
+      m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
   if (sizes.size() < 2)
-    throw InputError("calibrate: the measurements have " + std::to_string(sizes.size()) +
-                     " distinct sizes; at least 2 are needed to separate bandwidth from latency");
+    throw InputError(source, 0,
+                     std::to_string(m.size()) + (m.size() == 1 ? " measurement, " : " measurements, all of ") +
+                         describe_bytes(*sizes.begin()) +
+                         ": at least 2 distinct sizes are needed to separate bandwidth from latency (first: " +
+                         describe_point(m.front()) + ")");
   CalibrationFit f;
   f.kind            = kind;
   f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
-  fit_linear(m, f);
+  double slope      = 0;
+  switch (fit_linear(m, f, &slope)) {
+  case LinearFit::OK:
+    break;
+  case LinearFit::SINGULAR:
+    throw InputError(source, 0,
+                     std::string("the ").append(std::to_string(m.size())) + " measurements (" +
+                         std::to_string(sizes.size()) + " sizes, " + std::to_string(node_counts.size()) +
+                         " node counts) do not determine the parameters; measure more distinct sizes");
+  case LinearFit::NON_POSITIVE_SLOPE: {
+    char per_byte[64];
+    std::snprintf(per_byte, sizeof per_byte, "%.3g", slope);
+    throw InputError(source, 0,
+                     std::string("the fit gives a time per byte of ") + per_byte +
+                         " s, not a positive one (no bandwidth): the times do not grow with the size, from " +
+                         describe_point(*smallest) + " to " + describe_point(*largest) +
+                         "; check the --where filters and the columns");
+  }
+  }
   // One outlying point (a repeat disturbed by something else on the machine) must not bend the fit. Each point is
   // held out in turn; it is an outlier when the fit of the others misses it by more than 5% and fits those others
   // at least twice as well (max error) as the fit of all points does. The worst such point is left out, provided the
@@ -211,7 +263,8 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m)
       if (rest_sizes.size() < 2 || m[i].bytes > 2 * *rest_sizes.rbegin() || m[i].bytes < 0.5 * *rest_sizes.begin())
         continue;
       CalibrationFit g = all;
-      fit_linear(rest, g);
+      if (fit_linear(rest, g) != LinearFit::OK)
+        continue; // the others alone determine nothing: no ground to call the point an outlier
       double max_g = 0, max_all = 0;
       for (const CommMeasurement& x : rest) {
         max_g   = std::max(max_g, std::fabs(linear_time_s(g, x) - x.time_s) / x.time_s);
@@ -287,6 +340,8 @@ double time_unit(const std::string& name)
 std::vector<CommMeasurement> read_comm_measurements(const std::string& path, const std::vector<std::string>& where,
                                                     const std::string& size_column, const std::string& time_column)
 {
+  check_regular_input(path);                   // /dev/zero would be one endless line, a named pipe would block
+  check_utf8_text(path, read_text_file(path)); // UTF-16 or binary would show as columns of no name
   std::ifstream in(path);
   if (!in)
     throw InputError(path, 0, "cannot read the measurements file");
@@ -294,7 +349,14 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
   if (!std::getline(in, line))
     throw InputError(path, 1, "empty file: expected a CSV header");
   const std::vector<std::string> header = split_csv_line(line);
-  auto index_of                         = [&](const std::string& name) {
+  // Two columns of one name: which one holds the values would be a guess.
+  std::map<std::string, std::size_t> column_of;
+  for (std::size_t j = 0; j < header.size(); j++)
+    if (auto [it, fresh] = column_of.emplace(header[j], j); !fresh && !header[j].empty())
+      throw InputError(path, 1,
+                       "column '" + header[j] + "' appears twice (columns " + std::to_string(it->second + 1) + " and " +
+                           std::to_string(j + 1) + "); name each column once");
+  auto index_of = [&](const std::string& name) {
     auto it = std::find(header.begin(), header.end(), name);
     return it == header.end() ? -1 : static_cast<int>(it - header.begin());
   };
@@ -375,19 +437,25 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
   };
   std::vector<CommMeasurement> out;
   for (int n = 2; std::getline(in, line); n++) {
-    if (line.empty())
+    if (line.empty() || line == "\r")
       continue;
     const std::vector<std::string> f = split_csv_line(line);
+    // A row of more or fewer cells than the header shifts its values under other names (a thousands separator,
+    // "1,000", makes two cells of one number).
+    if (f.size() != header.size())
+      throw InputError(path, n,
+                       std::to_string(f.size()) + " cells, but the header has " + std::to_string(header.size()) +
+                           " columns: '" + line + "'");
     if (!kept(f))
       continue;
     auto number = [&](int i, const char* what) {
-      const std::string& s = static_cast<std::size_t>(i) < f.size() ? f[static_cast<std::size_t>(i)] : "";
+      const std::string& s = f[static_cast<std::size_t>(i)];
       char* end            = nullptr;
       double v             = std::strtod(s.c_str(), &end);
-      if (s.empty() || *end != '\0' || !(v > 0))
+      if (s.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v))
         throw InputError(path, n,
                          std::string("column '") + header[static_cast<std::size_t>(i)] + "': '" + s +
-                             "' is not a positive number (" + what + ")");
+                             "' is not a positive finite number (" + what + ")");
       return v;
     };
     CommMeasurement m;
@@ -395,9 +463,13 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
     m.time_s = number(time_i, "time") * time_unit(header[static_cast<std::size_t>(time_i)]);
     if (nodes_i >= 0) {
       const double nodes = number(nodes_i, "nodes");
-      if (nodes != std::floor(nodes) || nodes > 1e6)
+      if (nodes != std::floor(nodes))
         throw InputError(
             path, n, "column 'nodes': '" + f[static_cast<std::size_t>(nodes_i)] + "' is not a whole number of nodes");
+      if (nodes > kMaxWorkers)
+        throw InputError(path, n,
+                         "column 'nodes': '" + f[static_cast<std::size_t>(nodes_i)] + "' is more than " +
+                             std::to_string(kMaxWorkers) + ", the most workers sgdsim runs");
       m.nodes = static_cast<int>(nodes);
     }
     m.line = n;

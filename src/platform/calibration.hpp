@@ -30,25 +30,29 @@ struct CalibrationFit {
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
   std::vector<double> linear_s;           // the fitted time of each measurement
   int dropped_line = 0;                   // CSV line of the one outlying point left out of the linear fit (0: none)
-  // Eq. (37), fitted only with one node count and at least two measurements on each side of the threshold; and
-  // its value at each measurement.
+  // Eq. (37), fitted only with one node count and at least two measurements on each side of the threshold, with a
+  // time per byte above it that is not negative; and its value at each measurement.
   std::optional<PiecewiseTime> piecewise;
   std::vector<double> piecewise_s;
   // Allreduce with several node counts: eq. (37) fitted to each node count's rows alone (docs/models.md §10.7), in
-  // increasing node count; a node count with fewer than 4 sizes has none.
+  // increasing node count; a node count with fewer than 4 sizes, or whose times fall as sizes grow, has none.
   std::vector<AllreduceTimeFit> by_nodes;
 };
 
 /** Weighted least squares on relative errors (every point counts alike whatever its size), with alpha and c kept
  *  non-negative (a negative one is fixed at 0 and the others refitted), robust to one outlying point (left out when
- *  more than 5% and 4 times the median point off the fit; dropped_line). Throws InputError if
- *  the measurements cannot determine the parameters (fewer than 2 sizes, a non-positive bandwidth). */
-CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m);
+ *  more than 5% and 4 times the median point off the fit; dropped_line). Throws InputError naming `source` (the CSV)
+ *  and the points at fault if the measurements cannot determine the parameters (no point, fewer than 2 sizes, a
+ *  singular system, a time per byte that is not positive) or an all-reduce row has fewer than 2 nodes. */
+CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
+                         const std::string& source = "the measurements");
 
 /** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,
  *  *_B, *_KB / *_KiB (x 1024), *_MB / *_MiB (x 2^20); time column: `time_column` or the first of time_s, *_s, *_ms
  *  (x 1e-3); nodes column: `nodes` (2 if absent). `where`: COLUMN=VALUE filters, all of which a row must meet.
- *  Throws InputError naming the file, line and column. */
+ *  Throws InputError naming the file, line and column: not a regular file, a column named twice, a row of another
+ *  number of cells than the header, a size, time or node count that is not a positive finite number (node counts:
+ *  whole, at most kMaxWorkers). */
 std::vector<CommMeasurement> read_comm_measurements(const std::string& path, const std::vector<std::string>& where,
                                                     const std::string& size_column = "",
                                                     const std::string& time_column = "");

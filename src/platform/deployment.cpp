@@ -1,6 +1,7 @@
 #include "platform/deployment.hpp"
 
 #include "common/input_error.hpp"
+#include "common/limits.hpp"
 #include "common/xml_source.hpp"
 
 #include <algorithm>
@@ -21,8 +22,8 @@ constexpr const char* kValue    = "value";
 constexpr const char* kWorker   = "worker";
 constexpr const char* kPs       = "ps";
 constexpr const char* kRole     = "role";
-// Deployments beyond a million actors of one kind are typos; the bound keeps rank vectors small.
-constexpr long kMaxRank = 1000000;
+// Ranks run 0..n-1 and a run has at most kMaxWorkers workers (common/limits.hpp).
+constexpr long kMaxRank = kMaxWorkers - 1;
 
 std::string host_list_summary(const std::vector<HostInfo>& hosts)
 {

@@ -63,13 +63,22 @@ void check_number(const XmlSource& src, const pugi::xml_node& node, const Numeri
       }
     }
   }
-  for (double value : values)
+  for (double value : values) {
     if (a.positive && !(value > 0))
       src.fail_value(
           node, a.field,
           std::string("must be positive (") +
               (a.quantity == Quantity::SPEED ? "a host that computes nothing" : "a link that carries nothing") +
               " never finishes a step)");
+    if (a.positive && a.quantity == Quantity::SPEED && value < kMinSpeed_flops)
+      src.fail_value(node, a.field,
+                     "is below 1Mf, the slowest speed sgdsim takes (a typo or a unit mistake: 1f is one flop per "
+                     "second; a host of the V100's speed is 15.7Tf)");
+    if (a.positive && a.quantity == Quantity::BANDWIDTH && value < kMinBandwidth_Bps)
+      src.fail_value(node, a.field,
+                     "is below 1kbps, the slowest bandwidth sgdsim takes (a typo or a unit mistake: 1Bps is one byte "
+                     "per second; a 10 Gbit/s NIC is 10Gbps)");
+  }
 }
 
 // SimGrid's radical grammar: "0-63" or "0-3,8,10-12"; the number of hosts it names.
@@ -116,8 +125,10 @@ void walk(const XmlSource& src, const pugi::xml_node& node, int depth, int eleme
         core && (std::strcmp(name, "host") == 0 || std::strcmp(name, "cluster") == 0)) {
       char* end        = nullptr;
       const long cores = std::strtol(core.value(), &end, 10);
-      if (end == core.value() || *end != '\0' || cores < 1 || cores > 1 << 20)
-        src.fail_value(child, "core", "must be a whole number of cores in [1, 1048576]");
+      if (end == core.value() || *end != '\0' || cores < 1 || cores > kMaxWorkers)
+        src.fail_value(child, "core",
+                       std::string("must be a whole number of cores in [1, ").append(std::to_string(kMaxWorkers)) +
+                           "] (one worker per core; sgdsim runs at most " + std::to_string(kMaxWorkers) + " workers)");
     }
     if (std::strcmp(name, "host") == 0 || std::strcmp(name, "peer") == 0)
       hosts++;

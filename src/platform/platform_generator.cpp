@@ -2,8 +2,10 @@
 
 #include "common/input_error.hpp"
 #include "common/units.hpp"
+#include "platform/platform_check.hpp"
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 namespace sgdsim {
@@ -13,8 +15,17 @@ constexpr std::array<std::pair<const char*, Topology>, 4> kTopologies = {{{"star
                                                                           {"ring", Topology::RING},
                                                                           {"fat-tree", Topology::FAT_TREE},
                                                                           {"multi-gpu", Topology::MULTI_GPU}}};
-// A bound that catches typos; SimGrid's clusters hold far more, but beyond this a run does not fit a machine.
-constexpr int kMaxNodes = 1 << 20;
+// Quantities the generated file carries: bandwidths and the speed at least what a platform file may give
+// (platform_check.hpp), so that `sgdsim run` takes the file it writes.
+double checked_rate(Quantity q, const std::string& text, const char* option)
+{
+  const double v   = parse_quantity(q, text, option);
+  const bool speed = q == Quantity::SPEED;
+  if (v < (speed ? kMinSpeed_flops : kMinBandwidth_Bps))
+    throw InputError(std::string(option) + " " + text + ": below " + (speed ? "1Mf" : "1kbps") + ", the slowest " +
+                     (speed ? "speed" : "bandwidth") + " sgdsim takes (docs/design.md \"Limits\")");
+  return v;
+}
 
 std::string escape_comment(std::string s)
 {
@@ -42,14 +53,16 @@ const char* to_string(Topology t)
 
 std::string generate_platform_xml(const PlatformSpec& s)
 {
-  if (s.nodes < 1 || s.nodes > kMaxNodes)
-    throw InputError("--nodes " + std::to_string(s.nodes) + ": must be in [1, " + std::to_string(kMaxNodes) + "]");
+  if (s.nodes < 1 || s.nodes > kMaxPlatformHosts)
+    throw InputError(std::string("--nodes ").append(std::to_string(s.nodes)).append(": must be in [1, ") +
+                     std::to_string(kMaxPlatformHosts) +
+                     "] (the most hosts sgdsim loads: twice 16,384 nodes of 8 GPUs, docs/design.md \"Limits\")");
   // Every quantity is checked here, with SimGrid's own unit grammar, so that the file loads.
-  parse_quantity(Quantity::BANDWIDTH, s.nic, "--nic");
+  checked_rate(Quantity::BANDWIDTH, s.nic, "--nic");
   parse_quantity(Quantity::TIME, s.latency, "--latency");
-  parse_quantity(Quantity::SPEED, s.speed, "--speed");
+  checked_rate(Quantity::SPEED, s.speed, "--speed");
   if (!s.flow_cap.empty()) {
-    parse_quantity(Quantity::BANDWIDTH, s.flow_cap, "--flow-cap");
+    checked_rate(Quantity::BANDWIDTH, s.flow_cap, "--flow-cap");
     if (s.topology == Topology::RING || s.topology == Topology::FAT_TREE)
       throw InputError("--flow-cap: star and multi-gpu topologies only (a ring or fat-tree has no backbone link "
                        "to carry it)");
@@ -57,13 +70,13 @@ std::string generate_platform_xml(const PlatformSpec& s)
   if (!s.price_per_hour_usd.empty()) {
     char* end    = nullptr;
     double price = std::strtod(s.price_per_hour_usd.c_str(), &end);
-    if (*end != '\0' || end == s.price_per_hour_usd.c_str() || price < 0)
+    if (*end != '\0' || end == s.price_per_hour_usd.c_str() || !(price >= 0) || !std::isfinite(price))
       throw InputError("--price '" + s.price_per_hour_usd + "': expected USD per hour per node, e.g. 3.06");
   }
   if (s.topology == Topology::MULTI_GPU) {
     if (s.gpus_per_node < 1 || s.gpus_per_node > 1024)
       throw InputError("--gpus-per-node " + std::to_string(s.gpus_per_node) + ": must be in [1, 1024]");
-    parse_quantity(Quantity::BANDWIDTH, s.intra_node, "--intra-node");
+    checked_rate(Quantity::BANDWIDTH, s.intra_node, "--intra-node");
     parse_quantity(Quantity::TIME, s.intra_latency, "--intra-latency");
   } else if (s.gpus_per_node != 1) {
     throw InputError("--gpus-per-node: multi-gpu topology only");

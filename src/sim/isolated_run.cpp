@@ -168,6 +168,7 @@ PlatformProbe probe_platform_isolated(const SimInputs& inputs)
                                                                   : nlohmann::ordered_json();
     out["latency_s"]      = p.network.latency_s;
     out["speed_ratio"]    = p.speed_ratio;
+    out["ps_speed_ratio"] = p.ps_speed_ratio;
     out["workers"]        = p.workers;
     out["ps"]             = p.ps;
     out["worker_hosts"]   = p.worker_hosts;
@@ -180,6 +181,7 @@ PlatformProbe probe_platform_isolated(const SimInputs& inputs)
       j.at("flow_cap_Bps").is_null() ? std::numeric_limits<double>::infinity() : j.at("flow_cap_Bps").get<double>();
   p.network.latency_s = j.at("latency_s").get<double>();
   p.speed_ratio       = j.at("speed_ratio").get<std::vector<double>>();
+  p.ps_speed_ratio    = j.at("ps_speed_ratio").get<std::vector<double>>();
   p.workers           = j.at("workers").get<int>();
   p.ps                = j.at("ps").get<int>();
   p.worker_hosts      = j.at("worker_hosts").get<std::vector<std::string>>();

@@ -74,6 +74,30 @@ void SimGridGuard::set_context(const std::string& context)
     armed = 1;
 }
 
+std::string SimGridGuard::json_escaped(std::string_view text)
+{
+  const std::string quoted = nlohmann::json(std::string(text)).dump(); // "..." with nlohmann's escapes
+  return quoted.substr(1, quoted.size() - 2);
+}
+
+void SimGridGuard::set_context_escaped(std::initializer_list<std::string_view> parts)
+{
+  static constexpr std::string_view kHead = "{\"simgrid_abort\":\"", kTail = "\"}";
+  armed = 0;
+  std::memcpy(reply_buf, kHead.data(), kHead.size());
+  std::size_t n = kHead.size();
+  for (std::string_view part : parts) { // whole parts only, so that no escape sequence is cut
+    if (n + part.size() + kTail.size() > sizeof reply_buf)
+      break;
+    std::memcpy(reply_buf + n, part.data(), part.size());
+    n += part.size();
+  }
+  std::memcpy(reply_buf + n, kTail.data(), kTail.size());
+  reply_len = n + kTail.size();
+  if (saved_stderr_ >= 0)
+    armed = 1;
+}
+
 SimGridGuard::~SimGridGuard()
 {
   if (saved_stderr_ < 0)

@@ -6,7 +6,9 @@
 // (issue #21: bad input never crashes). Outside a child, guards only capture and replay stderr.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace sgdsim {
 
@@ -23,6 +25,11 @@ public:
   SimGridGuard& operator=(const SimGridGuard&) = delete;
   /** Changes the context of the live guard (cheap: no system call). */
   void set_context(const std::string& context);
+  /** The same with the context given in pieces already escaped for JSON (json_escaped), copied straight into the
+   *  reply: for loops that change the context once per item (check_routes: once per pair of hosts). */
+  void set_context_escaped(std::initializer_list<std::string_view> parts);
+  /** `text` as the inside of a JSON string: quotes, backslashes and control characters escaped. */
+  static std::string json_escaped(std::string_view text);
 
 private:
   int saved_stderr_ = -1;

@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include "common/input_error.hpp"
+#include "common/limits.hpp"
 #include "common/suggest.hpp"
 #include "common/text_file.hpp"
 #include "platform/background.hpp"
@@ -17,9 +18,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -28,7 +33,9 @@
 #include <simgrid/s4u.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <unistd.h>
+#include <unordered_map>
 #include <xbt/config.hpp>
 #include <xbt/log.h>
 
@@ -88,14 +95,19 @@ std::string relay_up_mailbox(int ps, int worker)
 
 void validate_scenario(const Scenario& sc)
 {
-  // Bounds: beyond these a run would not fit a machine; they catch typos such as --workers 10000000.
-  constexpr int kMaxWorkers = 1 << 20;
-  constexpr int kMaxSteps   = 1000000;
-  if (sc.workers < 1 || sc.workers > kMaxWorkers)
-    throw InputError("--workers " + std::to_string(sc.workers) + ": must be in [1, " + std::to_string(kMaxWorkers) +
-                     "]");
-  if (sc.is_ps() && (sc.ps < 1 || sc.ps > kMaxWorkers))
-    throw InputError("--ps " + std::to_string(sc.ps) + ": must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  // Bounds: beyond these a run would not fit a machine (common/limits.hpp); they catch typos such as --workers
+  // 10000000. A million steps of the smallest workload is already days of wall time.
+  constexpr int kMaxSteps = 1000000;
+  for (const auto& [option, n, least] : {std::tuple{"--workers", sc.workers, 1}, {"--ps", sc.ps, 1}}) {
+    if (option == std::string("--ps") && !sc.is_ps())
+      continue;
+    if (n > kMaxWorkers)
+      throw InputError(std::string(option) + " " + std::to_string(n) + ": more than " + std::to_string(kMaxWorkers) +
+                       ", the most sgdsim runs (twice 16,384 nodes of 8 GPUs, docs/design.md \"Limits\")");
+    if (n < least)
+      throw InputError(std::string(option) + " " + std::to_string(n) + ": must be in [1, " +
+                       std::to_string(kMaxWorkers) + "]");
+  }
   if (sc.arch == Arch::RING && sc.collective == Collective::HALVING_DOUBLING && (sc.workers & (sc.workers - 1)) != 0)
     throw InputError("--collective halving-doubling: needs a power-of-two number of workers (--workers " +
                      std::to_string(sc.workers) + ")");
@@ -119,6 +131,26 @@ void validate_scenario(const Scenario& sc)
     throw InputError("--steps " + std::to_string(sc.steps) + ": must be in [1, " + std::to_string(kMaxSteps) + "]");
   if (sc.warmup < 0 || sc.warmup > kMaxSteps)
     throw InputError("--warmup " + std::to_string(sc.warmup) + ": must be in [0, " + std::to_string(kMaxSteps) + "]");
+  // The actors must fit the machine (common/limits.hpp): checked here with the options' sizes, before the platform
+  // loads, and again by prepare() with a deployment's. Their stacks: SimGrid's default of 8 MiB, or --cfg's.
+  double stack_kib = 8192;
+  for (const std::string& item : sc.simgrid_cfg)
+    if (item.rfind("contexts/stack-size:", 0) == 0)
+      stack_kib = std::strtod(item.c_str() + std::strlen("contexts/stack-size:"), nullptr);
+  std::string what = std::string("--workers ").append(std::to_string(sc.workers));
+  if (sc.is_ps())
+    what.append(" --ps ").append(std::to_string(sc.ps));
+  check_actors_fit(max_actors(sc), 1024 * stack_kib, what);
+}
+
+void check_step_takes_time(const Workload& wl, const Scenario& sc)
+{
+  // Every PS architecture moves each tensor (at least one byte) over a link; a ring of one worker moves nothing.
+  if (!sc.is_ps() && sc.workers == 1 && !(wl.compute_s() > 0))
+    throw InputError(wl.source_file, 0,
+                     "every forward and backward time is 0, and a ring of 1 worker sends nothing: a step would take "
+                     "no time (an infinite throughput); give the layers their compute times, or run 2 workers or "
+                     "more");
 }
 
 namespace {
@@ -161,6 +193,7 @@ NetworkParams network_of(const RouteInfo& route)
 }
 void check_readable(const std::string& path, const char* what)
 {
+  check_regular_input(path); // SimGrid exits on a folder and blocks on a named pipe
   std::ifstream in(path);
   if (!in)
     throw InputError(path, 0, std::string("cannot read the ") + what + " file");
@@ -376,6 +409,13 @@ std::vector<LinkSchedule> apply_background(sg4::Engine& engine, const std::strin
       throw InputError(path, p.line, "<nic host='" + p.name + "'>: the host has no link to another host");
     links_out.push_back({p.target == AvailabilityProfile::Target::NIC_UP ? links.front() : links.back(), p});
   }
+  // A <nic> and a <link> may name one link: two schedules would overwrite each other's bandwidth.
+  std::map<const sg4::Link*, int> first_line;
+  for (const LinkSchedule& ls : links_out)
+    if (auto [it, fresh] = first_line.emplace(ls.link, ls.profile.line); !fresh)
+      throw InputError(path, ls.profile.line,
+                       "link '" + ls.link->get_name() + "' already has a profile (line " + std::to_string(it->second) +
+                           "): give each link one element, with all its <at> steps");
   return links_out;
 }
 
@@ -423,9 +463,7 @@ void run_link_schedules(std::vector<LinkSchedule> schedules)
 // which changes no result; it only loses the clean crash of a stack overflow. A user's --cfg still overrides it.
 bool needs_guardless_stacks(const Scenario& sc)
 {
-  // An upper bound on the actors of any architecture: each worker's compute and collective actors, and with FCFS
-  // sharing one sender and one receiver per worker at each PS (sim/parameter_server.cpp).
-  const double actors  = static_cast<double>(sc.workers) * (2.0 + 2.0 * std::max(0, sc.ps)) + 2.0 * sc.ps + 16;
+  const double actors  = max_actors(sc);
   double max_map_count = 65530; // Linux's default, when /proc does not say
   std::ifstream in("/proc/sys/vm/max_map_count");
   double v = 0;
@@ -460,13 +498,9 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
 {
   std::vector<std::pair<int, int>> pairs; // indices into `hosts`
   std::vector<std::string> hosts = placement.worker_hosts;
-  std::vector<std::string> roles;
-  for (std::size_t w = 0; w < placement.worker_hosts.size(); w++)
-    roles.push_back("worker " + std::to_string(w));
-  const int workers = static_cast<int>(placement.worker_hosts.size());
+  const int workers              = static_cast<int>(placement.worker_hosts.size());
   for (std::size_t p = 0; p < placement.ps_hosts.size(); p++) {
     hosts.push_back(placement.ps_hosts[p]);
-    roles.push_back("PS " + std::to_string(p));
     for (int w = 0; w < workers; w++) {
       pairs.emplace_back(w, static_cast<int>(hosts.size()) - 1);
       pairs.emplace_back(static_cast<int>(hosts.size()) - 1, w);
@@ -488,25 +522,67 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
         pairs.emplace_back(r, (r + g) % workers);
     }
   }
+  auto role = [workers](int i) {
+    return i < workers ? std::string("worker ").append(std::to_string(i))
+                       : std::string("PS ").append(std::to_string(i - workers));
+  };
+  // A route depends on the two hosts only: each ordered pair of distinct hosts is asked once, at its first place in
+  // `pairs`, so the first pair to fail and the roles named are the same as when every pair is asked (a ring of
+  // 16,384 workers lists about 300,000 pairs, some twice, and ranks of one multi-GPU host share their routes).
+  std::unordered_map<std::string, int> host_id;
+  std::vector<const sg4::Host*> host_of;
+  std::vector<int> id(hosts.size());
+  for (std::size_t i = 0; i < hosts.size(); i++) {
+    auto [it, fresh] = host_id.emplace(hosts[i], static_cast<int>(host_of.size()));
+    if (fresh)
+      host_of.push_back(engine.host_by_name(hosts[i]));
+    id[i] = it->second;
+  }
+  // The context SimGrid's abort or crash is reported with (sim/simgrid_guard.hpp) changes once per pair: its pieces
+  // are escaped once per host and role, and the message itself is built only on failure.
+  std::vector<std::string> host_json, roles;
+  for (std::size_t i = 0; i < hosts.size(); i++) {
+    host_json.push_back(SimGridGuard::json_escaped(hosts[i]));
+    roles.push_back(role(static_cast<int>(i)));
+  }
+  const std::string path_json = SimGridGuard::json_escaped(path);
+  // The first place of each ordered pair of distinct hosts, found by sorting (a hash set of 300,000 pairs cost more
+  // than the routes themselves).
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed; // (from << 32 | to, place in `pairs`)
+  keyed.reserve(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); i++) {
+    const int from = id[static_cast<std::size_t>(pairs[i].first)], to = id[static_cast<std::size_t>(pairs[i].second)];
+    if (from != to)
+      keyed.emplace_back(static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to), i);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<char> first(pairs.size(), 0);
+  for (std::size_t j = 0; j < keyed.size(); j++)
+    if (j == 0 || keyed[j].first != keyed[j - 1].first)
+      first[keyed[j].second] = 1;
   SimGridGuard guard(path + ": checking routes");
   std::vector<sg4::Link*> links;
-  for (const auto& [a, b] : pairs) {
-    const std::string& from = hosts[static_cast<std::size_t>(a)];
-    const std::string& to   = hosts[static_cast<std::size_t>(b)];
-    if (from == to)
+  for (std::size_t i = 0; i < pairs.size(); i++) {
+    if (!first[i])
       continue;
-    const std::string what = path + ": no route from host '" + from + "' (" + roles[static_cast<std::size_t>(a)] +
-                             ") to host '" + to + "' (" + roles[static_cast<std::size_t>(b)] + ")";
-    guard.set_context(what);
+    const auto [a, b] = pairs[i];
+    const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
+    guard.set_context_escaped({path_json, ": no route from host '", host_json[ia], "' (", roles[ia], ") to host '",
+                               host_json[ib], "' (", roles[ib], ")"});
     links.clear();
     double latency_s = 0;
+    auto what        = [&] {
+      return path + ": no route from host '" + hosts[ia] + "' (" + roles[ia] + ") to host '" + hosts[ib] + "' (" +
+             roles[ib] + ")";
+    };
     try {
-      engine.host_by_name(from)->route_to(engine.host_by_name(to), links, &latency_s);
+      host_of[static_cast<std::size_t>(id[ia])]->route_to(host_of[static_cast<std::size_t>(id[ib])], links, &latency_s);
     } catch (const std::exception& e) {
-      throw InputError(what + ": " + e.what());
+      throw InputError(what() + ": " + e.what());
     }
     if (links.empty())
-      throw InputError(what + ": SimGrid finds a route without any link (declare one, e.g. a <route> in a Full zone)");
+      throw InputError(what() +
+                       ": SimGrid finds a route without any link (declare one, e.g. a <route> in a Full zone)");
   }
 }
 
@@ -534,10 +610,16 @@ Prepared prepare(const SimInputs& in)
   prep.engine = std::make_unique<sg4::Engine>(&argc, argv.data());
   // SimGrid's own chatter about configuration changes goes away; the settings are echoed in the JSON output.
   xbt_log_control_set("xbt_cfg.thresh:warning");
-  for (const std::string& setting : in.log_settings)
-    xbt_log_control_set(setting.c_str());
-  if (needs_guardless_stacks(sc))
-    sg4::Engine::set_config("contexts/guard-size:0");
+  for (const std::string& setting : in.log_settings) {
+    // SimGrid aborts on some settings (a file it cannot open) and throws on others (an unknown threshold).
+    try {
+      const SimGridGuard guard("--log '" + setting + "': SimGrid refuses it");
+      xbt_log_control_set(setting.c_str());
+    } catch (const std::exception& e) {
+      const std::string what = e.what();
+      throw InputError("--log '" + setting + "': " + what.substr(0, what.find('\n')));
+    }
+  }
   for (const std::string& item : sc.simgrid_cfg) {
     if (item.find(':') == std::string::npos)
       throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
@@ -571,6 +653,17 @@ Prepared prepare(const SimInputs& in)
   for (const std::string& h : prep.placement.worker_hosts)
     if (prep.engine->host_by_name(h)->get_speed() <= 0)
       throw InputError(in.platform_path, 0, "host '" + h + "': a worker host needs a positive speed");
+  // The actors must fit the machine (issue #21, class 9): validate_scenario counted the options' sizes, a deployment
+  // gives its own.
+  if (!in.deployment_path.empty())
+    check_actors_fit(
+        max_actors(prep.scenario), 1024.0 * simgrid::config::get_value<int>("contexts/stack-size"),
+        std::string(in.deployment_path).append(": ").append(std::to_string(prep.scenario.workers)).append(" workers"));
+  const bool guard_size_given = std::any_of(sc.simgrid_cfg.begin(), sc.simgrid_cfg.end(), [](const std::string& c) {
+    return c.rfind("contexts/guard-size:", 0) == 0;
+  });
+  if (!guard_size_given && needs_guardless_stacks(prep.scenario)) // before any actor exists
+    sg4::Engine::set_config("contexts/guard-size:0");
   prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
   check_routes(*prep.engine, prep.placement, prep.scenario, in.platform_path);
   if (!in.background_path.empty())
@@ -636,7 +729,8 @@ PlatformProbe probe_platform(const SimInputs& in)
 SimResult simulate(const SimInputs& in)
 {
   xbt_assert(in.scenario.sharing != Sharing::HYBRID, "simulate(): hybrid sharing is two simulations");
-  Prepared prep              = prepare(in);
+  Prepared prep = prepare(in);
+  check_step_takes_time(in.workload, prep.scenario);
   sg4::Engine& engine        = *prep.engine;
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
@@ -654,9 +748,12 @@ SimResult simulate(const SimInputs& in)
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
-    if (ring_driver_applies(scenario))
-      ctx.ring_driver = &ring_driver.emplace(lane_hosts);
-    else if (scenario.ring_mode == RingMode::STEPS)
+    if (ring_driver_applies(scenario)) {
+      // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
+      const bool replay =
+          ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);
+      ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay);
+    } else if (scenario.ring_mode == RingMode::STEPS)
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
     ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes);
@@ -726,6 +823,20 @@ SimResult simulate(const SimInputs& in)
     throw std::runtime_error("the simulation deadlocked at t = " + std::to_string(sg4::Engine::get_clock()) +
                              " s before every worker finished its steps (a bug in sgdsim: please report it with "
                              "the command line)");
+  // When the run ends is known only now: a background change planned after it changed nothing, which the user
+  // should hear of (issue #21, class 8).
+  if (!in.background_path.empty()) {
+    int last_line = 0;
+    for (const AvailabilityProfile& p : read_background_file(in.background_path))
+      if (p.line != last_line && p.steps.front().time_s > sg4::Engine::get_clock()) {
+        last_line = p.line; // a <nic direction="both"> is two profiles of one line
+        std::fprintf(stderr,
+                     "sgdsim: warning: %s:%d: the first change of '%s', at %.6g s, comes after the run ended at %.6g "
+                     "s: it changed nothing\n",
+                     in.background_path.c_str(), p.line, p.name.c_str(), p.steps.front().time_s,
+                     sg4::Engine::get_clock());
+      }
+  }
   SimResult result                  = summarize(ctx, recorder, placement, nominal);
   result.cluster_price_per_hour_usd = prep.price_per_hour_usd;
   for (auto& [track, resource, name, step, start, end] : recorder.timeline())

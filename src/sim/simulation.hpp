@@ -45,4 +45,9 @@ SimResult simulate(const SimInputs& inputs);
 /** Checks the scenario's numbers (workers, ps, steps...); throws InputError naming the option. */
 void validate_scenario(const Scenario& sc);
 
+/** Throws InputError naming the workload file if a step would take no time at all (nothing computed, nothing sent:
+ *  a ring of one worker on a workload whose every forward and backward time is 0), whose throughput would be
+ *  infinite. `sc` holds the run's sizes (a deployment's, where there is one). */
+void check_step_takes_time(const Workload& wl, const Scenario& sc);
+
 } // namespace sgdsim

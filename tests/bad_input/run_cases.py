@@ -6,7 +6,9 @@ where the format has lines), and no file left behind but the inputs.
 A case file holds cases separated by lines "== TITLE"; in a case:
   file NAME KIND      then the file's lines up to "end"; KIND: raw, platform (wrapped in SimGrid's platform header
                       and footer, so that line 4 is the first line given), workload (wrapped in <workload ...>, first
-                      line given is line 3)
+                      line given is line 3), bytes (each line a Python bytes literal), fifo (a named pipe) or dir (a
+                      folder; both take no lines). NAME may hold folders (c/case.json): they are made, and {c}
+                      names the folder.
   run ARGS...         the sgdsim command line (after "sgdsim"), split like a shell line
   error TEXT          a substring the error line must contain
 In ARGS and TEXT, {NAME} is the path of file NAME, {repo} the repository. Each case runs in an empty folder.
@@ -46,7 +48,7 @@ def parse(path):
                 sys.exit(f"{path}:{number}: text before the first '== TITLE'")
             elif line.startswith("file "):
                 _, name, kind = line.split()
-                if kind not in ("raw", "platform", "workload", "bytes"):
+                if kind not in ("raw", "platform", "workload", "bytes", "fifo", "dir"):
                     sys.exit(f"{path}:{number}: unknown file kind {kind}")
                 case["files"].append((name, kind, []))
                 in_file = name
@@ -63,7 +65,12 @@ def parse(path):
 
 
 def substitute(text, paths):
-    return re.sub(r"\{([A-Za-z0-9_.-]+)\}", lambda m: paths.get(m.group(1), m.group(0)), text)
+    return re.sub(r"\{([A-Za-z0-9_./-]+)\}", lambda m: paths.get(m.group(1), m.group(0)), text)
+
+
+def tree(top):
+    """Every path under `top`, relative to it: a file left behind in a case's folder counts too."""
+    return sorted(os.path.relpath(os.path.join(d, n), top) for d, dirs, files in os.walk(top) for n in dirs + files)
 
 
 def run_case(sgdsim, repo, case):
@@ -72,6 +79,16 @@ def run_case(sgdsim, repo, case):
         for name, kind, lines in case["files"]:
             path = os.path.join(tmp, name)
             paths[name] = path
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            for parent in range(name.count("/")):  # {c} for the folder of c/case.json
+                folder = "/".join(name.split("/")[:parent + 1])
+                paths.setdefault(folder, os.path.join(tmp, folder))
+            if kind == "fifo":
+                os.mkfifo(path)
+                continue
+            if kind == "dir":
+                os.makedirs(path, exist_ok=True)
+                continue
             text = "\n".join(lines) + "\n"
             if kind == "platform":
                 text = PLATFORM_HEAD + text + "</platform>\n"
@@ -84,7 +101,7 @@ def run_case(sgdsim, repo, case):
             else:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
-        before = sorted(os.listdir(tmp))
+        before = tree(tmp)
         args = [substitute(a, paths) for a in shlex.split(case["run"])]
         expected = substitute(case["error"], paths)
         try:
@@ -105,7 +122,7 @@ def run_case(sgdsim, repo, case):
             problems.append("the line does not start with 'sgdsim: error: '")
         if expected not in err:
             problems.append(f"expected text not found: {expected!r}")
-        after = sorted(os.listdir(tmp))
+        after = tree(tmp)
         if after != before:
             problems.append(f"files left behind: {sorted(set(after) - set(before))}")
         if problems:

@@ -37,6 +37,18 @@ TEST(PlatformProbe, HeterogeneousNicsAndSpeeds)
   EXPECT_EQ(p.speed_ratio, (std::vector<double>{1.0, 0.5}));
 }
 
+TEST(PlatformProbe, ParameterServerSpeedReachesTheAnalyticModels)
+{
+  // The PS host runs at a quarter of the reference speed: its update takes 4x ps_update in the simulation
+  // (docs/models.md §10.4), and the analytic models must be told so (the probe runs in a child process).
+  std::string plat = tiny::star_platform({{"0.25Gf", "2GBps"}, {"1Gf", "1GBps"}, {"0.5Gf", "1GBps"}});
+  SimInputs in     = tiny::inputs(plat, tiny::one_tensor_workload("1MB", "1ms", "1ms"),
+                                  tiny::scenario(Arch::PS_SYNC, 2, Sharing::FAIR, true));
+  PlatformProbe p  = probe_platform_isolated(in);
+  EXPECT_EQ(p.ps_speed_ratio, (std::vector<double>{0.25}));
+  EXPECT_EQ(p.speed_ratio, (std::vector<double>{1.0, 0.5}));
+}
+
 TEST(PlatformProbe, SimulationReportsTheSameNetwork)
 {
   std::string plat = tiny::star_platform(3, "25Gbps", "10us", "10Gbps");

@@ -43,3 +43,21 @@ TEST(AtomicFile, NeverReplacesAFifoALinkOrAFolder)
   EXPECT_EQ(got, "kept");
   EXPECT_NO_THROW(check_replaceable_output("-o", (dir / "absent").string()));
 }
+
+TEST(AtomicFile, RefusesAMissingFolderAndAnInputUpFront)
+{
+  const fs::path dir = fs::path(testing::TempDir()) / "atomic_up_front";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "in.csv") << "size_bytes,time_s\n";
+  try {
+    check_replaceable_output("--json", (dir / "nowhere" / "out.json").string());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+  }
+  // The same file under another spelling is still the input.
+  const std::string same = (dir / "." / "in.csv").string();
+  EXPECT_THROW(check_not_an_input("-o", same, {"", (dir / "in.csv").string()}), InputError);
+  EXPECT_NO_THROW(check_not_an_input("-o", (dir / "out.xml").string(), {(dir / "in.csv").string()}));
+}

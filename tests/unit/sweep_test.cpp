@@ -66,7 +66,7 @@ TEST(SweepPlan, WorkerLists)
   EXPECT_EQ(parse_int_list("--workers", "8,1,2:3,8"), (std::vector<int>{1, 2, 3, 8}));
   EXPECT_EQ(list_error("1:x"),
             "--workers '1:x': 'x' is not an integer (expected e.g. 1:32, 1:64:x2, 4:32:4 or 1,2,4,8)");
-  EXPECT_EQ(list_error("0:4"), "--workers '0:4': 0 must be in [1, 1048576]");
+  EXPECT_EQ(list_error("0:4"), "--workers '0:4': 0 must be in [1, 262144]");
   EXPECT_EQ(list_error("8:4"), "--workers '8:4': '8:4' ends before it starts");
   EXPECT_EQ(list_error("1:8:x1"), "--workers '1:8:x1': '1:8:x1': a factor must be at least x2");
   EXPECT_EQ(list_error("1:2:3:4"), "--workers '1:2:3:4': '1:2:3:4' has more than three parts (FIRST:LAST[:STEP])");
