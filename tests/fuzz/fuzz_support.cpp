@@ -47,7 +47,7 @@ std::string write_scratch_file(const std::string& name, std::string_view data)
   const std::string path = scratch_dir() + "/" + name;
   // POSIX calls rather than a stream: this runs once per file and execution, millions of times. Overwritten in place
   // and cut to size, not truncated to 0 first: on ext4, closing a file truncated to 0 and rewritten flushes it to
-  // disk (auto_da_alloc), which made a disk-backed $TMPDIR 30 times slower.
+  // disk (auto_da_alloc), which made a disk-backed $TMPDIR 10 to 30 times slower.
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT, 0600);
   bool ok      = fd >= 0;
   for (std::size_t done = 0; ok && done < data.size();) {

@@ -65,21 +65,25 @@ void collect_hosts(const pugi::xml_node& node, std::vector<HostInfo>& hosts)
     }
   }
 }
+
+// The path of the scratch file `name`, written with the section's text, or removed if the input has no such section.
+std::string section_file(const std::map<std::string, std::string>& sections, const char* section,
+                         const std::string& name)
+{
+  const auto it = sections.find(section);
+  return it == sections.end() ? fuzz::remove_scratch_file(name) : fuzz::write_scratch_file(name, it->second);
+}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
   const std::map<std::string, std::string> sections = fuzz::split_sections(fuzz::as_text(data, size));
-  auto file                                         = [&](const char* section, const std::string& name) {
-    const auto it = sections.find(section);
-    return it == sections.end() ? fuzz::remove_scratch_file(name) : fuzz::write_scratch_file(name, it->second);
-  };
   const std::string scenario =
       fuzz::write_scratch_file("scenario.cfg", sections.count("scenario") ? sections.at("scenario") : "");
-  const std::string platform   = file("platform", "platform.xml");
-  const std::string workload   = file("workload", "workload.xml");
-  const std::string deployment = file("deployment", "deployment.xml");
-  const std::string background = file("background", "background.xml");
+  const std::string platform   = section_file(sections, "platform", "platform.xml");
+  const std::string workload   = section_file(sections, "workload", "workload.xml");
+  const std::string deployment = section_file(sections, "deployment", "deployment.xml");
+  const std::string background = section_file(sections, "background", "background.xml");
 
   std::vector<std::string> args = {"run"};
   std::istringstream extra(sections.count("args") ? sections.at("args") : "");
