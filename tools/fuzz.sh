@@ -6,8 +6,8 @@
 #
 # Usage: tools/fuzz.sh [-t SECONDS] [-j PARALLEL] [-b BUILD_DIR] [HARNESS...]
 #   -t  seconds per harness (default 60; CI: 30)       -j  harnesses at once (default 2)
-#   -b  build folder (default build-fuzz); the corpora grow in BUILD_DIR/fuzz/corpus across runs, findings land in
-#       BUILD_DIR/fuzz/findings/HARNESS/ (reproduce one: BUILD_DIR/tests/fuzz/fuzz_HARNESS FILE)
+#   -b  build folder (default build-fuzz); the corpora grow in BUILD_DIR/fuzz/corpus across runs, the last run's
+#       findings are in BUILD_DIR/fuzz/findings/HARNESS/ (reproduce one: BUILD_DIR/tests/fuzz/fuzz_HARNESS FILE)
 # Harnesses: workload deployment background platform calibration scenario run_inputs (default: all).
 set -eu
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ shift $((OPTIND - 1))
 harnesses=${*:-workload deployment background platform calibration scenario run_inputs}
 cxx=${FUZZ_CXX:-clang++}
 if ! command -v "$cxx" >/dev/null 2>&1; then
-  echo "tools/fuzz.sh: $cxx not found (apt-get install clang, or FUZZ_CXX=clang++-NN)" >&2
+  echo "tools/fuzz.sh: $cxx not found (apt-get install clang libclang-rt-dev, or FUZZ_CXX=clang++-NN)" >&2
   exit 2
 fi
 
@@ -59,6 +59,7 @@ run_one() { # HARNESS: fuzzes it for $seconds; its log is $work/logs/HARNESS.log
   h=$1
   max_len=8192
   [ "$h" = run_inputs ] && max_len=16384 # several files in one input
+  rm -rf "$work/findings/$h" # this run's findings only
   mkdir -p "$work/corpus/$h" "$work/findings/$h"
   "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=$max_len \
     -dict="tests/fuzz/dict/$h.dict" -print_final_stats=1 -artifact_prefix="$work/findings/$h/" \

@@ -21,12 +21,25 @@ std::vector<std::string> option_spellings(const po::options_description& d)
   return out;
 }
 
+std::string boost_placeholder_in(const std::string& text)
+{
+  // The names Boost 1.74 substitutes (libs/program_options/src/errors.cpp, value_semantic.cpp, config_file.cpp).
+  for (const char* p : {"%canonical_option%", "%invalid_line%", "%option%", "%original_token%", "%prefix%", "%value%"})
+    if (text.find(p) != std::string::npos)
+      return p;
+  return "";
+}
+
 po::parsed_options parse_command_line(const std::vector<std::string>& args, const po::options_description& d,
                                       const po::positional_options_description* positional,
                                       std::vector<std::string>* pass_through)
 {
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  for (const std::string& arg : rest)
+    if (const std::string p = boost_placeholder_in(arg); !p.empty())
+      throw InputError("sgdsim " + command + ": argument '" + arg + "': '" + p +
+                       "' cannot be part of an option or a value (the option parser's error messages never end on it)");
   try {
     po::command_line_parser parser(rest);
     parser.options(d).style(kFullNamesOnly);

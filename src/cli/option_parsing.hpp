@@ -17,8 +17,15 @@ constexpr int kFullNamesOnly = boost::program_options::command_line_style::defau
 /** The option names of `d`, each as typed on a command line ("--workers", "-j"). */
 std::vector<std::string> option_spellings(const boost::program_options::options_description& d);
 
+/** The first of Boost.Program_options' message placeholders ("%value%", "%canonical_option%", ...) in `text`, or ""
+ *  if none. Boost formats an error by replacing each placeholder with the text at fault for as long as one is left:
+ *  an argument or a scenario line holding its own placeholder made every error message loop forever (found by
+ *  fuzz_scenario: `sgdsim run --workers %value%` hung). Such text is refused before Boost reads it. */
+std::string boost_placeholder_in(const std::string& text);
+
 /** Parses `args` (args[0] is the command: "run", "sweep", ...) against `d`. Full option names only. Any
- *  Boost error becomes an InputError "sgdsim COMMAND: ...", with the closest option's name for an unknown one.
+ *  Boost error becomes an InputError "sgdsim COMMAND: ...", with the closest option's name for an unknown one; so
+ *  does an argument holding a Boost placeholder (boost_placeholder_in).
  *  With `pass_through`, unknown options and their values are kept in order in `*pass_through` instead. */
 boost::program_options::parsed_options
 parse_command_line(const std::vector<std::string>& args, const boost::program_options::options_description& d,

@@ -350,7 +350,17 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     std::ifstream in(path);
     if (!in)
       throw InputError(path, 0, "cannot read the scenario file");
-    check_utf8_text(path, read_text_file(path)); // Boost would quote UTF-16 or binary bytes into the message
+    const std::string text = read_text_file(path);
+    check_utf8_text(path, text); // Boost would quote UTF-16 or binary bytes into the message
+    // A line holding one of Boost's placeholders would hang the parser's error message (boost_placeholder_in).
+    std::istringstream lines(text);
+    std::string line;
+    for (int n = 1; std::getline(lines, line); n++)
+      if (const std::string p = boost_placeholder_in(line); !p.empty())
+        throw InputError(path, n,
+                         "'" + p +
+                             "' cannot be part of a scenario file (the option parser's error messages never end "
+                             "on it)");
     try {
       po::store(po::parse_config_file(in, scenario), vm);
     } catch (const po::unknown_option& e) {
