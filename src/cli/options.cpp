@@ -345,13 +345,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   }
   if (vm.count("scenario")) {
     const std::string path = vm["scenario"].as<std::string>();
-    if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
-      throw InputError(path, 0, "not a regular file (a folder, a device or a pipe): cannot be a scenario file");
-    std::ifstream in(path);
-    if (!in)
-      throw InputError(path, 0, "cannot read the scenario file");
-    const std::string text = read_text_file(path);
-    check_utf8_text(path, text); // Boost would quote UTF-16 or binary bytes into the message
+    const std::string text = read_text_file(path); // refuses folders, devices and pipes (check_regular_input)
+    check_utf8_text(path, text);                   // Boost would quote UTF-16 or binary bytes into the message
     // A line holding one of Boost's placeholders would hang the parser's error message (boost_placeholder_in).
     std::istringstream lines(text);
     std::string line;
@@ -362,6 +357,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                              "' cannot be part of a scenario file (the option parser's error messages never end "
                              "on it)");
     try {
+      std::istringstream in(text); // parsed from what was read and checked, not read a second time
       po::store(po::parse_config_file(in, scenario), vm);
     } catch (const po::unknown_option& e) {
       std::vector<std::string> names;

@@ -18,13 +18,12 @@ void check_regular_input(const std::string& path)
   const fs::file_status st = fs::status(path, ec); // follows links: a link to a regular file is one
   if (ec || st.type() == fs::file_type::not_found || st.type() == fs::file_type::regular)
     return; // a missing file is reported by the reader, with the reason
-  const char* what = st.type() == fs::file_type::directory ? "a folder"
-                     : st.type() == fs::file_type::fifo    ? "a named pipe"
-                     : st.type() == fs::file_type::socket  ? "a socket"
-                     : st.type() == fs::file_type::block || st.type() == fs::file_type::character
-                         ? "a device"
-                         : "not a regular file";
-  throw InputError(path, 0, std::string("is ") + what + ", not a file: give the path of a regular file");
+  const char* what = st.type() == fs::file_type::directory                                        ? "a folder"
+                     : st.type() == fs::file_type::fifo                                           ? "a named pipe"
+                     : st.type() == fs::file_type::socket                                         ? "a socket"
+                     : st.type() == fs::file_type::block || st.type() == fs::file_type::character ? "a device"
+                                                                                                  : "a special file";
+  throw InputError(path, 0, std::string("not a regular file (") + what + "): give the path of a regular file");
 }
 
 std::string read_text_file(const std::string& path)
