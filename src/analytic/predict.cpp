@@ -249,7 +249,7 @@ std::vector<Prediction> predict(const AnalyticInputs& in)
     // The simulated PS pays --message-overhead after receiving each gradient ([LI20]'s c) and before sending each
     // tensor; the replay charges it after each reception, on both links.
     ref.tensor_overhead_s          = in.tensor_overhead_s + sc.message_overhead_s;
-    ref.tensor_overhead_s_per_byte = in.tensor_overhead_s_per_byte;
+    ref.tensor_overhead_s_per_byte = in.tensor_overhead_s_per_byte + sc.message_s_per_byte;
     ref.steps                      = sc.steps;
     ref.warmup                     = sc.warmup;
     ref.seed                       = sc.seed;

@@ -65,7 +65,8 @@ po::options_description scenario_options()
     ("framework", po::value<std::string>(),
      "the framework whose communication to reproduce, which sets other options' defaults (README \"Gradient units "
      "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, none; PS: none "
-     "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing)")
+     "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing), tf-ps-1.3 (TensorFlow <= "
+     "1.3: hybrid sharing and gRPC's 5.87 ns per message byte between hosts)")
     ("allreduce-unit", po::value<std::string>(),
      "ring: what one all-reduce carries: tensor, layer, bucket, fusion (default: the framework's)")
     ("bucket-size", po::value<std::string>(),
@@ -83,6 +84,10 @@ po::options_description scenario_options()
      "software cost of each message, e.g. 20us (default 0, or the platform's sgdsim.message_overhead): ring, paid by "
      "the sender of each collective message; PS, paid by the PS before it sends each tensor and after it receives "
      "each gradient")
+    ("message-overhead-per-byte", po::value<std::string>(),
+     "PS: software cost per byte of each message, e.g. 5ns ([LI20]'s a: deserialization and copies; default 0), "
+     "paid where --message-overhead is; from a point-to-point benchmark of the framework's own transport "
+     "(docs/models.md §10.5)")
     ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("measured-allreduce", po::value<std::string>(),
@@ -452,6 +457,16 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("message-overhead"))
     sc.message_overhead_s =
         parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
+  if (vm.count("message-overhead-per-byte")) {
+    const std::string v = vm["message-overhead-per-byte"].as<std::string>();
+    if (!sc.is_ps())
+      throw InputError("--message-overhead-per-byte " + v + ": applies to the PS architectures, not to --arch ring");
+    sc.message_s_per_byte = parse_quantity(Quantity::TIME, v, "--message-overhead-per-byte");
+    // 1 us per byte is a transport moving 1 MB/s: far below any framework's, so most likely a unit mistake.
+    if (sc.message_s_per_byte > 1e-6)
+      throw InputError("--message-overhead-per-byte " + v +
+                       ": more than 1us per byte (a transport slower than 1 MB/s); the value is per byte, e.g. 5ns");
+  }
   if (vm.count("allreduce-overhead"))
     sc.allreduce_overhead_s =
         parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");
@@ -559,6 +574,8 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "release-quantum = " << sc.release_quantum_s << "s\n";
     if (sc.message_overhead_s != 0)
       out << "message-overhead = " << sc.message_overhead_s << "s\n";
+    if (sc.message_s_per_byte != 0)
+      out << "message-overhead-per-byte = " << sc.message_s_per_byte << "s\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

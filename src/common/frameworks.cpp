@@ -20,21 +20,31 @@ const std::vector<FrameworkProfile>& framework_profiles()
   // - TensorFlow's PS (gRPC): [LI22] §3.1.1 measured its Sync-PS step between equal sharing and FCFS and modelled
   //   it as their average (docs/models.md §2.1, eq. (9)); raw TCP streams (Gloo send/recv: the project's own
   //   testbed, validation/testbed/README.md) share the PS's NIC as SimGrid's max-min does (fair).
+  // - TensorFlow <= 1.3's gRPC: TensorFlow's own point-to-point benchmark (benchmark_grpc_recv.py, one tensor moved
+  //   between two processes by RecvTensor) reached 100-200 MB/s between two machines on a 10 Gbit/s link before
+  //   the gRPC upgrade of August 2017 and 800 MB/s after it (tensorflow/tensorflow#6116, 2017-08-09). At the
+  //   middle, 150 MB/s, a byte costs 1/150 MB/s - 1/1.25 GB/s (the link's own time) = 5.87 ns of software
+  //   ([LI20] eq. (19)'s a; docs/models.md §10.5).
+  constexpr double kGrpc2017SPerByte                  = 1.0 / 150e6 - 1.0 / 1.25e9;
   static const std::vector<FrameworkProfile> profiles = {
       {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", true, AllreduceUnit::LAYER,
-       25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR},
+       25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR, 0},
       {"pytorch-ddp", "PyTorch DDP on NCCL: 25 MiB buckets (first 1 MiB) in backward order, one collective at a time",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR, 0},
       {"pytorch-ddp-gloo", "PyTorch DDP on Gloo: 25 MiB buckets (first 1 MiB), two collectives at once (2 threads)",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, Sharing::FAIR},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, Sharing::FAIR, 0},
       {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, Sharing::FAIR},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, Sharing::FAIR, 0},
       {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, Sharing::FAIR},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, Sharing::FAIR, 0},
       {"none", "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR, 0},
       {"tf-ps", "TensorFlow's parameter servers over gRPC: transfers between equal sharing and FCFS ([LI22] hybrid)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::HYBRID},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::HYBRID, 0},
+      {"tf-ps-1.3",
+       "TensorFlow <= 1.3's parameter servers, gRPC before its August 2017 upgrade: 150 MB/s per tensor stream between "
+       "hosts, hybrid sharing",
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::HYBRID, kGrpc2017SPerByte},
   };
   return profiles;
 }
@@ -57,7 +67,8 @@ void apply_framework(const FrameworkProfile& profile, Scenario& sc)
 {
   sc.framework = profile.name;
   if (!profile.for_ring) {
-    sc.sharing = profile.sharing;
+    sc.sharing            = profile.sharing;
+    sc.message_s_per_byte = profile.message_s_per_byte;
     return;
   }
   sc.bucket_bytes          = profile.bucket_bytes;

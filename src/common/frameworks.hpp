@@ -22,7 +22,8 @@ struct FrameworkProfile {
   double fusion_timeout_s;    // FUSION only
   int collectives_in_flight;
   // PS profiles:
-  Sharing sharing; // how concurrent transfers share the PS's NIC
+  Sharing sharing;           // how concurrent transfers share the PS's NIC
+  double message_s_per_byte; // software cost per byte of each PS message between hosts (docs/models.md §10.5)
 };
 
 /** Every profile, in the order of --help: ring profiles ("none" first), then PS profiles ("none" first). */
@@ -33,7 +34,8 @@ const std::vector<FrameworkProfile>& framework_profiles();
 const FrameworkProfile& find_framework(const std::string& name, bool ring, const std::string& context);
 
 /** Sets the scenario's defaults from `profile` (ring: its unit, bucket and fusion sizes, cycle time and collectives
- *  in flight; PS: its link sharing) and records its name; options the user gave are applied after this. */
+ *  in flight; PS: its link sharing and per-byte message cost) and records its name; options the user gave are applied
+ * after this. */
 void apply_framework(const FrameworkProfile& profile, Scenario& sc);
 
 } // namespace sgdsim

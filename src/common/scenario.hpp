@@ -58,7 +58,10 @@ struct Scenario {
   bool ada_fusion             = false; // fuse a layer only if docs/models.md eq. (36) says it pays
   double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
   double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
-  double reduce_s_per_byte    = 0;     // summation cost per byte received in the reduce-scatter
+  /** ps-*: [LI20] eq. (19)'s a, the software cost per byte of each PS message (deserialization, copies: what a
+   *  framework's transport adds to the wire per byte, docs/models.md §10.5), charged where message_overhead_s is. */
+  double message_s_per_byte = 0;
+  double reduce_s_per_byte  = 0; // summation cost per byte received in the reduce-scatter
   /** Ring: an all-reduce pays what measured_allreduce_s(allreduce_time, K, bytes), the platform's measured time,
    *  exceeds the network's time by (docs/models.md §10.7); set only where the platform carries one
    *  (sgdsim.allreduce_time). */

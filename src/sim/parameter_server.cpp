@@ -41,7 +41,8 @@ double release_date(double now_s, double quantum_s)
 }
 
 // Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order. Each message
-// first pays the software cost of sending it (--message-overhead, docs/models.md §10.5), which holds the connection.
+// first pays the software cost of sending it (--message-overhead and --message-overhead-per-byte times its size,
+// docs/models.md §10.5), which holds the connection.
 // A stream connection (docs/models.md §10.5) sends the shard's messages back to back and each arrives the route's
 // latency after its last byte: the whole shard is shifted by that latency once, paid here before the first byte
 // (the links' own latencies are 0 then).
@@ -51,9 +52,10 @@ void send_shard(const SimContext& ctx, int rank, int w)
   if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
     sg4::this_actor::sleep_for(latency_s);
   for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
-    if (ctx.scenario.message_overhead_s > 0)
-      sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
-    mb->put(ctx.message(w, t), static_cast<std::uint64_t>(ctx.workload.tensors[static_cast<std::size_t>(t)].bytes));
+    const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
+    if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)
+      sg4::this_actor::sleep_for(cost_s);
+    mb->put(ctx.message(w, t), static_cast<std::uint64_t>(bytes));
   }
 }
 
@@ -71,15 +73,17 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   sg4::Host* host          = sg4::this_actor::get_host();
   const int k              = ctx.ps_clients();
   const std::string prefix = "ps" + std::to_string(rank);
-  // A gradient counts as arrived once its software cost of reception is paid (--message-overhead, [LI20]'s
-  // per-tensor overhead after reception); the connection takes the next one only then. On a stream connection
-  // (docs/models.md §10.5) a gradient also arrives the route's latency after its last byte, and the next one's
-  // bytes flow meanwhile: a receive is always posted, and the delivery waits for the latency, not the wire.
-  const double overhead_s = ctx.scenario.message_overhead_s;
-  const bool stream       = !ctx.stream_latency_s.empty();
-  auto deliver            = [shared, overhead_s](TensorMsg* grad) {
-    if (overhead_s > 0)
-      sg4::this_actor::sleep_for(overhead_s);
+  // A gradient counts as arrived once its software cost of reception is paid (--message-overhead and
+  // --message-overhead-per-byte, [LI20]'s per-tensor overhead a size + c after reception); the connection takes the
+  // next one only then. On a stream connection (docs/models.md §10.5) a gradient also arrives the route's latency after
+  // its last byte, and the next one's bytes flow meanwhile: a receive is always posted, and the delivery waits for the
+  // latency, not the wire.
+  const bool stream = !ctx.stream_latency_s.empty();
+  auto deliver      = [&ctx, rank, shared](TensorMsg* grad) {
+    const double cost_s =
+        ctx.message_cost_s(rank, grad->worker, ctx.workload.tensors[static_cast<std::size_t>(grad->tensor)].bytes);
+    if (cost_s > 0)
+      sg4::this_actor::sleep_for(cost_s);
     shared->arrivals.push_back(grad);
     shared->arrivals_ready->release();
   };

@@ -79,6 +79,20 @@ struct SimContext {
                                     : stream_latency_s[static_cast<std::size_t>(ps)][static_cast<std::size_t>(client)];
   }
 
+  /** ps-*: per PS rank and client, the software cost per byte of each message between them (scenario.
+   *  message_s_per_byte where the two are on different hosts, 0 on one host: the transport's figure is measured
+   *  between machines, docs/models.md §10.5). Empty where message_s_per_byte is 0. */
+  std::vector<std::vector<double>> message_s_per_byte;
+  /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
+  double message_cost_s(int ps, int client, double bytes) const
+  {
+    const double per_byte_s =
+        message_s_per_byte.empty()
+            ? 0.0
+            : message_s_per_byte[static_cast<std::size_t>(ps)][static_cast<std::size_t>(client)] * bytes;
+    return scenario.message_overhead_s + per_byte_s;
+  }
+
   /** The PS's clients: the workers, or with hierarchical PS (gpus_per_node > 1) the nodes' relays. */
   int ps_clients() const { return hierarchical_ps() ? scenario.workers / scenario.gpus_per_node : scenario.workers; }
   bool hierarchical_ps() const { return scenario.is_ps() && scenario.gpus_per_node > 1; }

@@ -735,7 +735,7 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -774,6 +774,17 @@ SimResult simulate(const SimInputs& in)
                                             platform_declares_profiles(in.platform_path), ctx.ps_tensors);
     if (scenario.ps_updates_as_executions)
       ctx.ps_cpu_exclusive.assign(ctx.ps_cpu_exclusive.size(), 0);
+    if (scenario.message_s_per_byte > 0) { // between hosts only (SimContext::message_s_per_byte)
+      const int gpus = ctx.hierarchical_ps() ? scenario.gpus_per_node : 1;
+      for (const std::string& h : placement.ps_hosts) {
+        std::vector<double> per_client;
+        for (int c = 0; c < ctx.ps_clients(); c++)
+          per_client.push_back(ctx.worker_host_ptrs[static_cast<std::size_t>(c * gpus)]->get_name() == h
+                                   ? 0.0
+                                   : scenario.message_s_per_byte);
+        ctx.message_s_per_byte.push_back(std::move(per_client));
+      }
+    }
     ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)
       for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)

@@ -181,6 +181,43 @@ TEST(PsScenario, PerMessageCostHoldsEachConnection)
   EXPECT_NEAR(step_s("1ms") - step_s(""), 8e-3, 1e-9);
 }
 
+TEST(PsScenario, PerByteMessageCostScalesWithTheTensor)
+{
+  // [LI20] eq. (19)'s a: the same 4 x 1 MB shard as above, a = 1 ns per byte, so 1 ms per message, paid where the
+  // constant is. Connection held (stream off): 4 downlinks and 4 uplinks, 8 ms. On a stream the PS's receiver has
+  // the next gradient's bytes flowing while it pays for the previous one (docs/models.md §10.5), so the uplinks
+  // add only the last gradient's 1 ms: 4 + 1 ms. And a 2 MB tensor pays twice what a 1 MB one does.
+  auto step_s = [](const std::string& size, double s_per_byte, bool stream) {
+    Scenario sc           = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 3, 1);
+    sc.message_s_per_byte = s_per_byte;
+    sc.stream             = stream;
+    return simulate_isolated(
+               tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::layered_workload(4, size, "1ms", "2ms"), sc))
+        .step_time_mean_s;
+  };
+  EXPECT_NEAR(step_s("1MB", 1e-9, false) - step_s("1MB", 0, false), 8e-3, 1e-9);
+  EXPECT_NEAR(step_s("1MB", 1e-9, true) - step_s("1MB", 0, true), 5e-3, 1e-9);
+  EXPECT_NEAR(step_s("2MB", 1e-9, false) - step_s("2MB", 0, false), 16e-3, 1e-9);
+}
+
+TEST(PsScenario, PerByteMessageCostOnlyBetweenHosts)
+{
+  // The per-byte cost is a transport's between two machines (docs/models.md §10.5): a worker on the PS's own host
+  // pays none, a worker on another host pays it. PS on h0; worker 0 on h0 or on h1; one 1 MB tensor, a = 1 ns/B.
+  auto step_s = [](const std::string& worker_host, double s_per_byte) {
+    Scenario sc           = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 3, 1);
+    sc.message_s_per_byte = s_per_byte;
+    SimInputs in  = tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::one_tensor_workload("1MB", "1ms", "2ms"), sc);
+    std::string x = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <actor host=\"h0\" function=\"ps\">"
+                    "<argument value=\"0\"/></actor>\n  <actor host=\"";
+    x.append(worker_host).append("\" function=\"worker\"><argument value=\"0\"/></actor>\n</platform>\n");
+    in.deployment_path = tiny::write_file("deploy-" + worker_host + ".xml", x);
+    return simulate_isolated(in).step_time_mean_s;
+  };
+  EXPECT_NEAR(step_s("h1", 1e-9) - step_s("h1", 0), 2e-3, 1e-9) << "a downlink and an uplink of 1 MB, 1 ms each";
+  EXPECT_EQ(step_s("h0", 1e-9), step_s("h0", 0)) << "PS and worker on one host pay no per-byte cost";
+}
+
 TEST(PsScenario, StreamConnectionsPayTheRouteLatencyOncePerBurst)
 {
   // One worker, no overlap, 4 layers of one 1 MB tensor on 1 GB/s NICs, 50 us per link (100 us per route), 12 ms of

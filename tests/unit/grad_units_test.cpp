@@ -110,8 +110,15 @@ TEST(Frameworks, PsProfilesSetTheSharing)
   apply_framework(find_framework("tf-ps", false, "--framework"), sc);
   EXPECT_EQ(sc.sharing, Sharing::HYBRID) << "[LI22]'s hybrid, measured on TensorFlow's gRPC PS";
   EXPECT_EQ(sc.framework, "tf-ps");
+  EXPECT_EQ(sc.message_s_per_byte, 0);
+  // TensorFlow <= 1.3: 150 MB/s per tensor stream between machines on a 10 Gbit/s link (docs/models.md §10.5),
+  // less the link's own 0.8 ns per byte.
+  apply_framework(find_framework("tf-ps-1.3", false, "--framework"), sc);
+  EXPECT_EQ(sc.sharing, Sharing::HYBRID);
+  EXPECT_NEAR(sc.message_s_per_byte, 5.8667e-9, 1e-13);
   apply_framework(find_framework("none", false, "--framework"), sc);
   EXPECT_EQ(sc.sharing, Sharing::FAIR);
+  EXPECT_EQ(sc.message_s_per_byte, 0) << "a profile without a per-byte cost clears the previous one";
 }
 
 TEST(Frameworks, UnknownNameListsTheValidOnes)
@@ -128,6 +135,6 @@ TEST(Frameworks, UnknownNameListsTheValidOnes)
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "--framework 'horovod': unknown framework for the PS architectures (valid: none, tf-ps)");
+              "--framework 'horovod': unknown framework for the PS architectures (valid: none, tf-ps, tf-ps-1.3)");
   }
 }
