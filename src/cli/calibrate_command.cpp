@@ -54,6 +54,10 @@ int calibrate_command(const std::vector<std::string>& args)
      "(sgdsim.message_overhead). Default: c is all latency")
     ("line-rate", po::value<std::string>(&line_rate_text),
      "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
+    ("split-per-byte",
+     "p2p, -o, with --line-rate: the NIC gets the line rate, and the time per byte the fit holds beyond it becomes "
+     "the framework's software cost per byte (sgdsim.message_overhead_per_byte: paid per PS connection, not shared "
+     "on the NIC; docs/models.md §10.5). For a benchmark of a framework's own transport between two hosts")
     ("force", "overwrite the output file");
   // clang-format on
   po::variables_map vm;
@@ -88,6 +92,10 @@ int calibrate_command(const std::vector<std::string>& args)
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
   const double line_rate_Bps =
       line_rate_text.empty() ? 0 : parse_quantity(Quantity::BANDWIDTH, line_rate_text, "--line-rate");
+  const bool split_per_byte = vm.count("split-per-byte") > 0;
+  if (split_per_byte && (kind != CommKind::P2P || out.empty() || line_rate_Bps <= 0))
+    throw InputError("--split-per-byte: needs --kind p2p, -o and --line-rate (the wire's rate, against which the "
+                     "fitted time per byte is split)");
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
   CalibrationFit f               = calibrate(kind, m, measurements);
   if (!out.empty() && f.bandwidth_Bps / kLv08BandwidthFactor < kMinBandwidth_Bps)
@@ -185,9 +193,21 @@ int calibrate_command(const std::vector<std::string>& args)
     if (vm.count("nodes"))
       nodes = nodes_given;
     PlatformSpec s;
-    s.nodes                = nodes;
-    s.speed                = speed;
-    s.nic                  = fmt("%.6g", f.bandwidth_Bps / kLv08BandwidthFactor) + "Bps";
+    s.nodes = nodes;
+    s.speed = speed;
+    s.nic   = fmt("%.6g", f.bandwidth_Bps / kLv08BandwidthFactor) + "Bps";
+    // --split-per-byte: 1/B = 1/(0.97 line rate) + a, the wire at the line rate (LV08's factor applied by SimGrid)
+    // and a the software's time per byte (docs/models.md §10.5). A fit at or above the wire's rate leaves no a.
+    const double wire_Bps   = line_rate_Bps * kLv08BandwidthFactor;
+    const double s_per_byte = split_per_byte ? 1.0 / f.bandwidth_Bps - 1.0 / wire_Bps : 0.0;
+    if (split_per_byte && s_per_byte > 0) {
+      s.nic = fmt("%.6g", line_rate_Bps) + "Bps";
+      s.host_props.emplace_back("sgdsim.message_overhead_per_byte", fmt("%.6g", s_per_byte * 1e9) + "ns");
+    } else if (split_per_byte) {
+      std::cerr << "sgdsim: warning: --split-per-byte: the fitted bandwidth, " << format_Gbps(f.bandwidth_Bps)
+                << ", is not below the wire's " << format_Gbps(wire_Bps)
+                << " (the line rate times LV08's 0.97): no software cost per byte to split off\n";
+    }
     double route_latency_s = kind == CommKind::P2P ? f.call_s : (f.alpha_separable ? f.alpha_s : 0.0);
     if (kind == CommKind::P2P && latency_s >= 0) {
       route_latency_s = latency_s; // measured apart: it stands even where the fit's c is smaller (c fixed at 0)
@@ -203,8 +223,10 @@ int calibrate_command(const std::vector<std::string>& args)
     write_file_atomically(out, generate_platform_xml(s));
     // Printed for people (the XML above keeps SimGrid's exact values).
     std::cout << "\nwrote " << out << ": " << nodes << " nodes of " << s.speed << ", NIC "
-              << format_Gbps(f.bandwidth_Bps / kLv08BandwidthFactor) << " (B / 0.97, LV08's factor), latency "
-              << format_us(route_latency_s / 2) << " per link";
+              << (split_per_byte && s_per_byte > 0
+                      ? format_Gbps(line_rate_Bps) + " (the line rate)"
+                      : format_Gbps(f.bandwidth_Bps / kLv08BandwidthFactor) + " (B / 0.97, LV08's factor)")
+              << ", latency " << format_us(route_latency_s / 2) << " per link";
     for (const auto& [name, value] : s.host_props)
       std::cout << ", " << name << " " << value;
     std::cout << "\n";

@@ -506,6 +506,10 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     const PlatformCosts costs = read_platform_costs(opts.platform);
     if (costs.message_overhead_s && !vm.count("message-overhead"))
       sc.message_overhead_s = *costs.message_overhead_s;
+    // Measured on the user's cluster, it overrides the framework profile's figure (the ring does not use it: its
+    // messages are the collective library's, calibrated with --kind allreduce).
+    if (costs.message_s_per_byte && !vm.count("message-overhead-per-byte") && sc.is_ps())
+      sc.message_s_per_byte = *costs.message_s_per_byte;
     if (costs.allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
       sc.allreduce_overhead_s = *costs.allreduce_overhead_s;
     if (!sc.is_ps())

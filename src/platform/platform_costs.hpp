@@ -16,6 +16,7 @@ namespace sgdsim {
 struct PlatformCosts {
   std::optional<double> allreduce_overhead_s; // sgdsim.allreduce_overhead: per all-reduce call (--allreduce-overhead)
   std::optional<double> message_overhead_s;   // sgdsim.message_overhead: per message (--message-overhead)
+  std::optional<double> message_s_per_byte;   // sgdsim.message_overhead_per_byte: PS (--message-overhead-per-byte)
   // sgdsim.allreduce_time: the all-reduce microbenchmark's eq. (37) per node count (docs/models.md §10.7), written by
   // `calibrate --kind allreduce -o` from several node counts; the value is "K:a1,b1,threshold,a2,b2 K:..." in
   // seconds, seconds, bytes, seconds per byte, seconds. Increasing K; empty when absent.

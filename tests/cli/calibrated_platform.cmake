@@ -36,3 +36,30 @@ execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibratio
 if(NOT rc EQUAL 2 OR NOT err MATCHES "-o: give the hosts' speed with --speed" OR EXISTS ${WORK}/nospeed.xml)
   message(FATAL_ERROR "-o without a speed must be refused and write nothing (${rc}): ${err}")
 endif()
+# --split-per-byte (docs/models.md §10.5): the NIC gets the line rate, 1 Gbps, and what the fit's 100 MB/s takes per
+# byte beyond the wire (0.97 x 125 MB/s, LV08) becomes sgdsim.message_overhead_per_byte: 1/1e8 - 1/1.2125e8 s =
+# 1.75258 ns. A PS run over it then reproduces the fit: one 10 MB tensor, one worker on another host, no compute,
+# each way 10 MB / 100 MB/s + 200 us (50 us latency, 150 us per message): a step of 0.2004 s.
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/p2p.csv --kind p2p --latency 50us
+                        --speed 2Tf --nodes 2 --line-rate 1Gbps --split-per-byte -o ${WORK}/split.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/split.xml xml)
+foreach(expected "bw=\"1.25e\\+08Bps\"" "<prop id=\"sgdsim.message_overhead_per_byte\" value=\"1.75258ns\"/>")
+  if(NOT rc EQUAL 0 OR NOT xml MATCHES "${expected}")
+    message(FATAL_ERROR "--split-per-byte: expected '${expected}' (${rc}, ${err}):\n${xml}")
+  endif()
+endforeach()
+file(WRITE ${WORK}/one.xml "<?xml version='1.0'?>\n<workload name=\"one\" batch=\"1\" device=\"test\" "
+                           "reference_speed=\"2Tf\" ps_update=\"0s\">\n  <layer name=\"fc\" fwd=\"0s\" bwd=\"0s\">"
+                           "<tensor name=\"fc.weight\" size=\"10MB\"/></layer>\n</workload>\n")
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/split.xml --workload ${WORK}/one.xml --arch ps-sync
+                        --sharing fair --workers 1 --overlap off --steps 2 --warmup 1 -q
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "step time +0.200400 s mean")
+  message(FATAL_ERROR "a PS run over the split platform must reproduce the fit, 0.2004 s (${rc}): ${out}${err}")
+endif()
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/p2p.csv --split-per-byte
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--split-per-byte: needs --kind p2p, -o and --line-rate")
+  message(FATAL_ERROR "--split-per-byte without -o and --line-rate must be refused (${rc}): ${err}")
+endif()
