@@ -8,7 +8,8 @@
 #   -t  seconds per harness (default 60; CI: 30)       -j  harnesses at once (default 2)
 #   -b  build folder (default build-fuzz); the corpora grow in BUILD_DIR/fuzz/corpus across runs, the last run's
 #       findings are in BUILD_DIR/fuzz/findings/HARNESS/ (reproduce one: BUILD_DIR/tests/fuzz/fuzz_HARNESS FILE)
-# Harnesses: workload deployment background platform calibration scenario run_inputs (default: all).
+# Harnesses: workload deployment background platform calibration scenario run_inputs validation_case (default:
+# all).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -20,11 +21,11 @@ while getopts t:j:b: opt; do
   t) seconds=$OPTARG ;;
   j) parallel=$OPTARG ;;
   b) build=$OPTARG ;;
-  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-harnesses=${*:-workload deployment background platform calibration scenario run_inputs}
+harnesses=${*:-workload deployment background platform calibration scenario run_inputs validation_case}
 cxx=${FUZZ_CXX:-clang++}
 if ! command -v "$cxx" >/dev/null 2>&1; then
   echo "tools/fuzz.sh: $cxx not found (apt-get install clang libclang-rt-dev, or FUZZ_CXX=clang++-NN)" >&2
@@ -84,7 +85,7 @@ wait
 wall=$(($(date +%s) - start))
 
 # The figures of each log: libFuzzer's final stats, the coverage of its last status line, the artifacts written.
-printf '%-12s %12s %8s %7s %7s %7s %9s\n' harness executions exec/s cov ft corpus findings
+printf '%-16s %12s %8s %7s %7s %7s %9s\n' harness executions exec/s cov ft corpus findings
 total=0
 found=0
 for h in $harnesses; do
@@ -100,11 +101,11 @@ for h in $harnesses; do
   if grep -q '^exit ' "$log" && [ "$artifacts" -eq 0 ]; then
     artifacts=1 # stopped without an artifact (the harness itself failed): the log says why
   fi
-  printf '%-12s %12s %8s %7s %7s %7s %9s\n' "$h" "${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$artifacts"
+  printf '%-16s %12s %8s %7s %7s %7s %9s\n' "$h" "${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$artifacts"
   total=$((total + ${runs:-0}))
   found=$((found + artifacts))
 done
-printf '%-12s %12s in %s s of wall time, %s finding(s)\n' total "$total" "$wall" "$found"
+printf '%-16s %12s in %s s of wall time, %s finding(s)\n' total "$total" "$wall" "$found"
 if [ "$found" -gt 0 ]; then
   echo "findings: $work/findings/ (logs: $work/logs/)" >&2
   exit 1

@@ -11,7 +11,9 @@
 #include "platform/platform_costs.hpp"
 #include "workload/step_sampler.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -111,7 +113,8 @@ po::options_description scenario_options()
     ("cfg", po::value<std::vector<std::string>>()->composing(),
      "SimGrid configuration item NAME:VALUE, repeatable (e.g. --cfg=network/model:CM02); recorded in the JSON")
     ("log", po::value<std::vector<std::string>>()->composing(),
-     "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug)")
+     "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug); an appender's file "
+     "(app:file:PATH) is an output like --json's")
     ("rho-t", po::value<double>()->default_value(0.6, "0.6"),
      "analytic: threshold of the async hybrid model (docs/models.md eq. (5)); [LI22]: 0.5 on 1 Gbps CPU clusters, "
      "0.6 on AWS")
@@ -148,7 +151,8 @@ po::options_description command_options(const std::string& command)
       ("progress", po::value<std::string>()->default_value("auto"),
        "report steps done, simulated time and the time left on stderr, once a second: auto (when stderr is a "
        "terminal), on, off")
-      ("quiet,q", "print nothing on stderr but errors (no progress, no wall-time line)");
+      ("quiet,q", "no progress and no wall-time line on stderr (errors, warnings about the inputs and what --log "
+       "sends there still go to stderr)");
   // clang-format on
   return d;
 }
@@ -168,59 +172,6 @@ int line_of_name(const std::string& path, const std::string& name)
   return 0;
 }
 
-// The numeric SimGrid settings whose out-of-range values SimGrid takes without a word and then aborts mid-run,
-// deadlocks, crashes or computes nonsense (issue #21, class 6); SimGrid 3.32's keys and defaults ("Configuring
-// SimGrid"). A value outside [lo, hi] is refused with `why`.
-struct CfgRange {
-  const char* key;
-  double lo, hi;
-  const char* why;
-};
-constexpr CfgRange kCfgRanges[] = {
-    {"network/bandwidth-factor", 1e-6, 1e6, "a factor on every bandwidth; 0 leaves none and SimGrid aborts"},
-    {"network/latency-factor", 0, 1e6, "a factor on every latency, at least 0"},
-    {"network/TCP-gamma", 0, 1e15, "the largest TCP window in bytes; 0 lifts the bound"},
-    {"network/weight-S", 0, 1e15, "a cost per route in bytes, at least 0"},
-    {"network/loopback-bw", 125, 1e15, "the loopback's bandwidth in bytes per second, at least 1 kbit/s"},
-    {"network/loopback-lat", 0, 1e6, "the loopback's latency in seconds, at least 0"},
-    {"maxmin/precision", 1e-15, 1e-2, "the solver's rounding: above 1% it would show in the results"},
-    {"surf/precision", 1e-15, 1e-2, "the time rounding: above 1% it would show in the results"},
-    {"bmf/precision", 1e-15, 1e-2, "the solver's rounding: above 1% it would show in the results"},
-    {"bmf/max-iterations", 1, 1e9, "at least one iteration"},
-    {"maxmin/concurrency-limit", -1, 1e9, "-1 (no limit) or the flows a resource serves at once, at least 1"},
-    {"contexts/stack-size", 64, 1 << 20,
-     "an actor's stack in KiB: below 64 KiB sgdsim's actors overflow it (bench/README.md ran at 64)"},
-    {"contexts/guard-size", 0, 1 << 20, "guard pages per stack, at least 0"},
-    {"contexts/nthreads", 1, 1, "sgdsim's actors share memory: they must run one at a time"},
-    {"cmonkey/host", -1, -1, "the chaos monkey turns hosts off, and sgdsim's actors do not survive a failure"},
-    {"cmonkey/link", -1, -1, "the chaos monkey turns links off, and sgdsim's actors do not survive a failure"},
-    {"cmonkey/time", -1, -1, "the chaos monkey turns resources off, and sgdsim's actors do not survive a failure"},
-    {"debug/breakpoint", -1, -1, "a breakpoint stops the process with SIGTRAP: for a debugger, not for runs"},
-};
-
-void check_cfg_item(const std::string& item)
-{
-  const std::size_t colon = item.find(':');
-  if (colon == std::string::npos || colon == 0)
-    throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
-  const std::string key = item.substr(0, colon), value = item.substr(colon + 1);
-  if (key == "contexts/factory")
-    throw InputError("--cfg '" + item +
-                     "': SimGrid chooses its context factory when it starts, before --cfg is read; sgdsim uses raw "
-                     "(the fastest, docs/design.md SimGrid fact 11)");
-  for (const CfgRange& r : kCfgRanges) {
-    if (key != r.key)
-      continue;
-    char* end      = nullptr;
-    const double v = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || *end != '\0')
-      return; // not a number: SimGrid's own parser says so
-    // A concurrency limit of 0 lets no flow through: every transfer would wait forever.
-    if (!(v >= r.lo && v <= r.hi) || (key == "maxmin/concurrency-limit" && v == 0))
-      throw InputError("--cfg '" + item + "': " + r.why);
-  }
-}
-
 // Boost reads "-1" as 2^64 - 1 for an unsigned option: a seed is parsed here, whole and non-negative.
 std::uint64_t parse_seed(const std::string& text)
 {
@@ -237,21 +188,6 @@ T get_or(const po::variables_map& vm, const char* name, T fallback)
   return vm.count(name) ? vm[name].as<T>() : fallback;
 }
 } // namespace
-
-std::vector<std::string> default_simgrid_cfg()
-{
-  // SimGrid's default model (LV08) multiplies every message's latency by 13.01, a calibration on fresh TCP
-  // transfers that emulates slow start. sgdsim sends one message per tensor over persistent connections, which do
-  // not restart slow start: with the factor, a ResNet-50 step pays 161 such penalties per connection, and FCFS
-  // sharing (which serializes them) came out slower than fair sharing, the opposite of [LI22] eq. 7-8. The
-  // bandwidth factor (0.97) and the ACK cross-traffic of LV08 are kept. README "The network".
-  // network/optim:Full re-solves the whole max-min system at each event instead of maintaining SimGrid's lazy
-  // update heap. Both compute the same sharing; they differ by floating-point rounding only (at most 1e-5
-  // relative on a step time across the tests and validation cases). Full was as fast or faster on every benchmark:
-  // 37% faster for Async-PS at 128 workers, 7% for the step-by-step ring, the same for the stream-mode ring
-  // (bench/README.md).
-  return {"network/latency-factor:1", "network/optim:Full"};
-}
 
 namespace {
 // Ring: the framework profile first, then the options the user gave, which override it (README "Frameworks").
@@ -310,6 +246,36 @@ void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
     throw InputError("--collectives-in-flight " + std::to_string(sc.collectives_in_flight) +
                      ": several all-reduces at once apply to --collective ring, not to " + to_string(sc.collective) +
                      (vm.count("collectives-in-flight") ? "" : " (set by --framework " + sc.framework + ")"));
+}
+} // namespace
+
+namespace {
+// The files SimGrid writes (--log appenders, the trace) pass the checks of sgdsim's own outputs: never an input,
+// never another output, only a regular file (or a new one in a writable folder), and an existing one only with
+// --force.
+void check_simgrid_files(const RunOptions& opts, const std::string& scenario_path)
+{
+  namespace fs         = std::filesystem;
+  const auto same_path = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal())
+      return true;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec) && !ec;
+  };
+  std::vector<std::pair<std::string, std::string>> outputs = {
+      {"--json", opts.json_path}, {"--timeline", opts.timeline_path}, {"--csv", opts.csv_path}};
+  for (const SimGridOutput& f : opts.simgrid_files) {
+    for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background, scenario_path})
+      if (!in.empty() && same_path(in, f.path))
+        throw InputError(f.label + ": " + f.path + " is an input file of this run; choose another output file");
+    for (const auto& [label, path] : outputs)
+      if (!path.empty() && same_path(path, f.path))
+        throw InputError(f.label + ": " + f.path + " is also the file of " + label + "; choose another file");
+    check_replaceable_output(f.label + ":", f.path);
+    if (fs::exists(f.path) && !opts.force)
+      throw InputError(f.label + ": " + f.path + ": the file exists (use --force to overwrite it)");
+    outputs.emplace_back(f.label, f.path);
+  }
 }
 } // namespace
 
@@ -492,8 +458,16 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   // sgdsim's own defaults come first, so that the user's --cfg items override them (SimGrid applies them in order).
   sc.simgrid_cfg = default_simgrid_cfg();
   sc.simgrid_cfg.insert(sc.simgrid_cfg.end(), opts.user_cfg.begin(), opts.user_cfg.end());
-  opts.log_settings = get_or<std::vector<std::string>>(vm, "log", {});
-  opts.rho_t        = vm["rho-t"].as<double>();
+  for (const std::string& value : get_or<std::vector<std::string>>(vm, "log", {})) {
+    std::vector<std::string> files;
+    for (const std::string& setting : check_log_value(value, &files))
+      opts.log_settings.push_back(setting);
+    for (const std::string& file : files)
+      opts.simgrid_files.push_back({"--log '" + value + "'", file});
+  }
+  if (const std::string trace = simgrid_trace_file(sc.simgrid_cfg); !trace.empty())
+    opts.simgrid_files.push_back({"--cfg tracing/filename", trace});
+  opts.rho_t = vm["rho-t"].as<double>();
   if (!(opts.rho_t >= 0 && opts.rho_t <= 1))
     throw InputError("--rho-t " + std::to_string(opts.rho_t) + ": must be in [0, 1]");
   opts.tensor_overhead_s = parse_quantity(Quantity::TIME, vm["tensor-overhead"].as<std::string>(), "--tensor-overhead");
@@ -549,6 +523,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
           std::filesystem::equivalent(in, opts.csv_path))
         throw InputError("--csv " + opts.csv_path + ": is an input file of this run; choose another output file");
   }
+  check_simgrid_files(opts, vm.count("scenario") ? vm["scenario"].as<std::string>() : "");
   return opts;
 }
 

@@ -2,6 +2,7 @@
 // syntax (--scenario FILE, one "name = value" per line), so that a validation case is a file.
 #pragma once
 
+#include "cli/simgrid_settings.hpp"
 #include "common/scenario.hpp"
 
 #include <boost/program_options/options_description.hpp>
@@ -9,6 +10,12 @@
 #include <vector>
 
 namespace sgdsim {
+
+/** A file SimGrid itself writes during a run: a --log appender's file or the --cfg tracing file. */
+struct SimGridOutput {
+  std::string label; // "--log 'SETTING'" or "--cfg tracing/filename"
+  std::string path;
+};
 
 struct RunOptions {
   std::string platform;      // resolved path
@@ -20,22 +27,20 @@ struct RunOptions {
   std::string csv_path;      // empty: no CSV row
   bool force           = false;
   bool print_scenario  = false;
-  bool quiet           = false; // nothing on stderr but errors
+  bool quiet           = false; // no progress, no wall-time line (errors and warnings still go to stderr)
   std::string progress = "off"; // auto (stderr is a terminal), on, off
   bool help            = false;
   bool workers_given   = false;
   bool ps_given        = false;
-  Scenario scenario;                 // scenario.simgrid_cfg: default_simgrid_cfg() followed by user_cfg
-  std::vector<std::string> user_cfg; // the --cfg items the user gave
-  std::vector<std::string> log_settings;
-  double rho_t                      = 0.6; // analytic: eq. 5 threshold
-  double tensor_overhead_s          = 0;   // analytic: [LI20] c
-  double tensor_overhead_s_per_byte = 0;   // analytic: [LI20] a
-  std::string help_text;                   // set only with `help`
+  Scenario scenario;                        // scenario.simgrid_cfg: default_simgrid_cfg() followed by user_cfg
+  std::vector<std::string> user_cfg;        // the --cfg items the user gave
+  std::vector<std::string> log_settings;    // one SimGrid log setting each (a --log value split at its spaces)
+  std::vector<SimGridOutput> simgrid_files; // what the --log appenders and --cfg tracing write, checked as outputs
+  double rho_t                      = 0.6;  // analytic: eq. 5 threshold
+  double tensor_overhead_s          = 0;    // analytic: [LI20] c
+  double tensor_overhead_s_per_byte = 0;    // analytic: [LI20] a
+  std::string help_text;                    // set only with `help`
 };
-
-/** SimGrid settings sgdsim applies before the user's --cfg items (which override them); recorded in the JSON. */
-std::vector<std::string> default_simgrid_cfg();
 
 /** Parses `sgdsim run` arguments (argv[0] is "run"). `data_dir` is where the shipped default inputs are looked
  *  up when they are not under the working directory. Throws InputError on any bad option. */

@@ -11,8 +11,10 @@
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -67,6 +69,40 @@ SimInputs sim_inputs(const RunOptions& opts)
   return inputs;
 }
 
+// SimGrid writes the --log appenders' files and the trace itself, in the simulation process: each goes to a
+// temporary file beside its path, renamed there once the command succeeded and removed otherwise, as sgdsim's own
+// outputs are (write_file_atomically), so that a failed run leaves no partial file and replaces nothing.
+class SimGridFiles {
+public:
+  SimGridFiles(const RunOptions& opts, SimInputs& inputs)
+  {
+    const std::string suffix = ".tmp." + std::to_string(::getpid());
+    for (const SimGridOutput& f : opts.simgrid_files)
+      files_.emplace_back(f.path + suffix, f.path);
+    for (std::string& setting : inputs.log_settings)
+      if (const std::string file = log_setting_file(setting); !file.empty())
+        setting = log_setting_with_file(setting, file + suffix);
+    if (const std::string trace = simgrid_trace_file(inputs.scenario.simgrid_cfg); !trace.empty())
+      inputs.scenario.simgrid_cfg.push_back("tracing/filename:" + trace + suffix);
+  }
+  SimGridFiles(const SimGridFiles&)            = delete;
+  SimGridFiles& operator=(const SimGridFiles&) = delete;
+  ~SimGridFiles()
+  {
+    for (const auto& [tmp, path] : files_)
+      std::remove(tmp.c_str()); // after commit(), nothing is left to remove
+  }
+  void commit()
+  {
+    for (const auto& [tmp, path] : files_)
+      if (std::filesystem::exists(tmp) && std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw InputError(path, 0, std::string("cannot write SimGrid's output file: ") + std::strerror(errno));
+  }
+
+private:
+  std::vector<std::pair<std::string, std::string>> files_; // temporary, final
+};
+
 // With a deployment, the sizes come from it; options that disagree are errors.
 Scenario resolve_sizes(const RunOptions& opts, int workers, int ps)
 {
@@ -115,7 +151,8 @@ int analytic_command(const std::vector<std::string>& args, const std::string& da
   }
   SimInputs inputs        = sim_inputs(opts);
   inputs.scenario.sharing = Sharing::FAIR; // the probe loads the platform only; sharing plays no part
-  PlatformProbe probe     = probe_platform_isolated(inputs);
+  SimGridFiles simgrid_files(opts, inputs);
+  PlatformProbe probe = probe_platform_isolated(inputs);
   RunReport report;
   report.platform_path   = opts.platform;
   report.deployment_path = opts.deployment;
@@ -131,6 +168,7 @@ int analytic_command(const std::vector<std::string>& args, const std::string& da
   std::cout << format_analytic_table(report);
   if (!opts.json_path.empty())
     write_file_atomically(opts.json_path, report_json(report).dump(2) + "\n");
+  simgrid_files.commit();
   return 0;
 }
 
@@ -148,6 +186,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   SimInputs inputs = sim_inputs(opts);
   inputs.timeline  = !opts.timeline_path.empty();
   inputs.progress  = opts.progress == "on" || (opts.progress == "auto" && ::isatty(STDERR_FILENO) == 1);
+  SimGridFiles simgrid_files(opts, inputs);
 
   const auto wall_start = std::chrono::steady_clock::now();
   RunReport report;
@@ -172,6 +211,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     write_file_atomically(opts.timeline_path, chrome_trace(report.simulated).dump() + "\n");
   if (!opts.csv_path.empty())
     append_csv_row(opts.csv_path, report);
+  simgrid_files.commit();
   if (!opts.quiet)
     std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time\n",
                  opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s);

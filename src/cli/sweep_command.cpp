@@ -199,6 +199,9 @@ void check_points(const SweepPlan& plan, const std::string& data_dir)
     }
     if (opts.help)
       throw InputError("--help: give it alone (sgdsim sweep --help, or sgdsim run --help for the run options)");
+    if (!opts.simgrid_files.empty())
+      throw InputError(opts.simgrid_files.front().label + ": every point of a sweep would write " +
+                       opts.simgrid_files.front().path + "; run the point alone with sgdsim run");
     const std::string series = p.arch + "/" + std::to_string(p.ps);
     if (!largest.count(series) || largest[series]->workers < p.workers)
       largest[series] = &p;

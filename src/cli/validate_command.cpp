@@ -64,8 +64,11 @@ ErrorBounds read_bounds(const Json& j, const std::string& path, const char* fiel
   return b;
 }
 
-ValidationCase read_case(const fs::path& dir)
+} // namespace
+
+ValidationCase read_validation_case(const std::string& case_dir)
 {
+  const fs::path dir(case_dir);
   const std::string path = (dir / "case.json").string();
   if (fs::exists(dir) && !fs::is_directory(dir))
     throw InputError(dir.string(), 0,
@@ -142,8 +145,6 @@ ValidationCase read_case(const fs::path& dir)
   return c;
 }
 
-} // namespace
-
 int validate_command(const std::vector<std::string>& args, const std::string& data_dir)
 {
   std::vector<std::string> dirs;
@@ -194,7 +195,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   }
   std::vector<ValidationCase> cases;
   for (const std::string& dir : dirs)
-    cases.push_back(read_case(dir));
+    cases.push_back(read_validation_case(dir));
   // The outputs are checked before any point runs: the report goes to stdout first, and an output that cannot be
   // written must not be found out after minutes of simulation (issue #21, class 1).
   if (!report_dir.empty()) {

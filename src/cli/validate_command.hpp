@@ -2,10 +2,16 @@
 // every analytic model with the measurements (README "Validation").
 #pragma once
 
+#include "report/validation_report.hpp"
+
 #include <string>
 #include <vector>
 
 namespace sgdsim {
+
+/** Reads and checks CASE_DIR/case.json (README "Validation"); paths in its run arguments are resolved against the
+ *  repository above the case. Throws InputError naming the file on anything malformed. */
+ValidationCase read_validation_case(const std::string& case_dir);
 
 /** Returns 0 if every case is within its guard and every check holds (or is a known failure), 1 otherwise; a missed
  *  target is reported, never an error. Throws InputError on a bad case. */

@@ -19,7 +19,8 @@ sys.dont_write_bytecode = True  # nothing left in the tree
 import run_cases  # noqa: E402  (the suite's own reader of its case files)
 
 MAX_SEED = 8192  # bytes; tools/fuzz.sh's -max_len for single files (twice that for containers)
-HARNESSES = ["workload", "deployment", "background", "platform", "calibration", "scenario", "run_inputs"]
+HARNESSES = ["workload", "deployment", "background", "platform", "calibration", "scenario", "run_inputs",
+             "validation_case"]
 # The file options of `sgdsim run` and the run_inputs section each fills.
 FILE_OPTIONS = {"--platform": "platform", "--workload": "workload", "--deployment": "deployment",
                 "--background": "background", "--scenario": "scenario"}
@@ -86,6 +87,11 @@ def add_files(corpus):
         corpus.add("calibration", read(path))
     for path in sorted(glob.glob(os.path.join(REPO, "tests", "data", "**", "*.cfg"), recursive=True)):
         corpus.add("scenario", read(path))
+    # The JSON documents read back: validation cases (and the bad_input suite's case.json files, below) and sweep
+    # plans.
+    for path in sorted(glob.glob(os.path.join(REPO, "validation", "**", "case.json"), recursive=True) +
+                       glob.glob(os.path.join(REPO, "docs", "**", "sweep-plan.json"), recursive=True)):
+        corpus.add("validation_case", read(path))
     # The harnesses' own options: calibrate's --where, --size-column and --time-column.
     corpus.add("calibration", b"%where op=p2p\n%size size_bytes\n%time time_s\n" +
                read("tests/data/calibration/p2p.csv"))
@@ -149,6 +155,8 @@ def add_bad_input_cases(corpus):
                         text = run_cases.WORKLOAD_HEAD + text + "</workload>\n"
                     data = text.encode()
                 contents[name] = data
+                if name.endswith(".json"):  # a malformed validation case or sweep plan
+                    corpus.add("validation_case", data)
             words = shlex.split(case["run"])
             if not words:
                 continue
