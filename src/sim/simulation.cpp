@@ -46,6 +46,17 @@ namespace sg4 = simgrid::s4u;
 namespace sgdsim {
 
 namespace {
+// Each actor's stack (contexts/stack-size, KiB) unless --cfg gives one. An actor touches a page or two of it, but
+// with SimGrid's default of 8 MiB the resident memory still grows with the reserved size (the allocator's map of
+// the stacks' extents, about a page per actor): a stream-mode ring took 34.1 KB per node at 65,536 nodes with 8 MiB
+// and 27.0 KB with 256 KiB (bench/README.md, session 11). The whole test suite passes with 64 KiB, the least --cfg
+// accepts. Sanitizer builds keep SimGrid's default: their frames are larger and their contexts are threads.
+#ifdef SGDSIM_SANITIZER_BUILD
+constexpr int kActorStackKiB = 8192;
+#else
+constexpr int kActorStackKiB = 256;
+#endif
+
 // Engine::on_time_advance feeds the progress reporter. SimGrid's signals outlive the engine, so the callback is
 // connected once per process and reads the reporter of the run in progress, if any (one engine per process).
 ProgressReporter* current_progress       = nullptr;
@@ -132,8 +143,8 @@ void validate_scenario(const Scenario& sc)
   if (sc.warmup < 0 || sc.warmup > kMaxSteps)
     throw InputError("--warmup " + std::to_string(sc.warmup) + ": must be in [0, " + std::to_string(kMaxSteps) + "]");
   // The actors must fit the machine (common/limits.hpp): checked here with the options' sizes, before the platform
-  // loads, and again by prepare() with a deployment's. Their stacks: SimGrid's default of 8 MiB, or --cfg's.
-  double stack_kib = 8192;
+  // loads, and again by prepare() with a deployment's. Their stacks: sgdsim's default (kActorStackKiB), or --cfg's.
+  double stack_kib = kActorStackKiB;
   for (const std::string& item : sc.simgrid_cfg)
     if (item.rfind("contexts/stack-size:", 0) == 0)
       stack_kib = std::strtod(item.c_str() + std::strlen("contexts/stack-size:"), nullptr);
@@ -620,6 +631,8 @@ Prepared prepare(const SimInputs& in)
       throw InputError("--log '" + setting + "': " + what.substr(0, what.find('\n')));
     }
   }
+  // Before the user's settings, which may replace it; not echoed in the outputs (it changes no result).
+  sg4::Engine::set_config("contexts/stack-size:" + std::to_string(kActorStackKiB));
   for (const std::string& item : sc.simgrid_cfg) {
     if (item.find(':') == std::string::npos)
       throw InputError("--cfg '" + item + "': expected NAME:VALUE (e.g. network/model:CM02)");
