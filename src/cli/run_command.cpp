@@ -188,21 +188,52 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   inputs.progress  = opts.progress == "on" || (opts.progress == "auto" && ::isatty(STDERR_FILENO) == 1);
   SimGridFiles simgrid_files(opts, inputs);
 
+  // The analytic models need the platform's figures only: while the simulation runs in its child, a probe of the
+  // platform (another child) gives them and the models are computed here, on the other core. Used only where the
+  // probe's figures equal the simulation's (they do unless a bug differs), and not when SimGrid writes log or trace
+  // files, which the probe would write too.
+  struct Early {
+    PlatformProbe probe;
+    std::vector<Prediction> analytic;
+    bool done = false;
+  } early;
+  auto analytic_meanwhile = [&] {
+    if (!opts.simgrid_files.empty() || !opts.log_settings.empty())
+      return;
+    SimInputs probe_inputs        = inputs;
+    probe_inputs.scenario.sharing = Sharing::FAIR; // the probe loads the platform only
+    probe_inputs.progress         = false;
+    early.probe                   = probe_platform_isolated(probe_inputs);
+    early.analytic =
+        predict(analytic_inputs(opts, inputs.workload, resolve_sizes(opts, early.probe.workers, early.probe.ps),
+                                early.probe.network, early.probe.speed_ratio, early.probe.ps_speed_ratio));
+    early.done = true;
+  };
+
   const auto wall_start = std::chrono::steady_clock::now();
   RunReport report;
-  report.simulated    = simulate_isolated(inputs);
+  report.simulated    = simulate_isolated(inputs, analytic_meanwhile);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  report.platform_path   = opts.platform;
-  report.deployment_path = opts.deployment;
-  report.background_path = opts.background;
-  report.workload        = &inputs.workload;
-  report.scenario        = resolve_sizes(opts, static_cast<int>(report.simulated.per_worker.size()),
-                                         static_cast<int>(report.simulated.per_ps.size()));
-  report.log_settings    = opts.log_settings;
-  report.network         = report.simulated.network;
-  report.analytic        = predict(analytic_inputs(opts, inputs.workload, report.scenario, report.simulated.network,
-                                                   speed_ratios(report.simulated), ps_speed_ratios(report.simulated)));
+  report.platform_path     = opts.platform;
+  report.deployment_path   = opts.deployment;
+  report.background_path   = opts.background;
+  report.workload          = &inputs.workload;
+  report.scenario          = resolve_sizes(opts, static_cast<int>(report.simulated.per_worker.size()),
+                                           static_cast<int>(report.simulated.per_ps.size()));
+  report.log_settings      = opts.log_settings;
+  report.network           = report.simulated.network;
+  const NetworkParams& net = report.simulated.network;
+  const bool early_holds =
+      early.done && early.probe.workers == report.scenario.workers && early.probe.ps == report.scenario.ps &&
+      early.probe.network.bottleneck_Bps == net.bottleneck_Bps &&
+      early.probe.network.flow_cap_Bps == net.flow_cap_Bps && early.probe.network.latency_s == net.latency_s &&
+      early.probe.speed_ratio == speed_ratios(report.simulated) &&
+      early.probe.ps_speed_ratio == ps_speed_ratios(report.simulated);
+  report.analytic = early_holds
+                        ? std::move(early.analytic)
+                        : predict(analytic_inputs(opts, inputs.workload, report.scenario, net,
+                                                  speed_ratios(report.simulated), ps_speed_ratios(report.simulated)));
   std::cout << format_table(report);
   std::cout.flush();
   if (!opts.json_path.empty())

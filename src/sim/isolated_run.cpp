@@ -131,8 +131,22 @@ Child start_simulation(const SimInputs& inputs)
 
 SimResult simulate_isolated(const SimInputs& inputs)
 {
-  if (inputs.scenario.sharing != Sharing::HYBRID)
-    return finish_child(start_simulation(inputs));
+  return simulate_isolated(inputs, [] {});
+}
+
+SimResult simulate_isolated(const SimInputs& inputs, const std::function<void()>& meanwhile)
+{
+  auto run_meanwhile = [&meanwhile] {
+    try {
+      meanwhile();
+    } catch (...) { // the caller finds its result unset and does without it
+    }
+  };
+  if (inputs.scenario.sharing != Sharing::HYBRID) {
+    const Child child = start_simulation(inputs);
+    run_meanwhile();
+    return finish_child(child);
+  }
   SimInputs fair        = inputs;
   fair.scenario.sharing = Sharing::FAIR;
   fair.progress_label   = "fair";
@@ -141,6 +155,7 @@ SimResult simulate_isolated(const SimInputs& inputs)
   fcfs.progress_label   = "fcfs";
   Child a               = start_simulation(fair);
   Child b               = start_simulation(fcfs);
+  run_meanwhile();
   SimResult ra;
   try {
     ra = finish_child(a);

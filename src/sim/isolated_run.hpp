@@ -5,11 +5,17 @@
 
 #include "sim/simulation.hpp"
 
+#include <functional>
+
 namespace sgdsim {
 
 /** Runs simulate(inputs) in a child process (two for hybrid sharing) and returns its result. Rethrows the
  *  child's InputError as an InputError with the same message; other failures as std::runtime_error. */
 SimResult simulate_isolated(const SimInputs& inputs);
+
+/** The same, and runs `meanwhile` in this process while the children simulate (on another core, where there is
+ *  one). An exception from `meanwhile` is swallowed: the caller notices what `meanwhile` did not set. */
+SimResult simulate_isolated(const SimInputs& inputs, const std::function<void()>& meanwhile);
 
 /** Runs probe_platform(inputs) in a child process. */
 PlatformProbe probe_platform_isolated(const SimInputs& inputs);
