@@ -198,7 +198,11 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     bool done = false;
   } early;
   auto analytic_meanwhile = [&] {
-    if (!opts.simgrid_files.empty() || !opts.log_settings.empty())
+    // Above 16,384 workers the probe's copy of the platform would add hundreds of MB beside the simulation's, which
+    // the memory check (common/limits.hpp) does not count: the models then wait for the simulation, as before.
+    constexpr int kMostWorkersForEarlyProbe = 16384;
+    if (!opts.simgrid_files.empty() || !opts.log_settings.empty() ||
+        inputs.scenario.workers > kMostWorkersForEarlyProbe)
       return;
     SimInputs probe_inputs        = inputs;
     probe_inputs.scenario.sharing = Sharing::FAIR; // the probe loads the platform only
