@@ -87,8 +87,9 @@ po::options_description scenario_options()
      "the sender of each collective message; PS, paid by the PS before it sends each tensor and after it receives "
      "each gradient")
     ("message-overhead-per-byte", po::value<std::string>(),
-     "PS: software cost per byte of each message, e.g. 5ns ([LI20]'s a: deserialization and copies; default 0), "
-     "paid where --message-overhead is; from a point-to-point benchmark of the framework's own transport "
+     "PS: software cost per byte of each message between hosts, e.g. 5ns ([LI20]'s a: deserialization and copies; "
+     "default: the platform's sgdsim.message_overhead_per_byte, else the framework's, 0 but for tf-ps-1.3), paid "
+     "where --message-overhead is; from a point-to-point benchmark of the framework's own transport "
      "(docs/models.md §10.5)")
     ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
