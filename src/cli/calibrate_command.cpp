@@ -200,7 +200,8 @@ int calibrate_command(const std::vector<std::string>& args)
     // and a the software's time per byte (docs/models.md §10.5). A fit at or above the wire's rate leaves no a.
     const double wire_Bps   = line_rate_Bps * kLv08BandwidthFactor;
     const double s_per_byte = split_per_byte ? 1.0 / f.bandwidth_Bps - 1.0 / wire_Bps : 0.0;
-    if (split_per_byte && s_per_byte > 0) {
+    const bool split        = s_per_byte > 0;
+    if (split) {
       s.nic = fmt("%.6g", line_rate_Bps) + "Bps";
       s.host_props.emplace_back("sgdsim.message_overhead_per_byte", fmt("%.6g", s_per_byte * 1e9) + "ns");
     } else if (split_per_byte) {
@@ -223,9 +224,8 @@ int calibrate_command(const std::vector<std::string>& args)
     write_file_atomically(out, generate_platform_xml(s));
     // Printed for people (the XML above keeps SimGrid's exact values).
     std::cout << "\nwrote " << out << ": " << nodes << " nodes of " << s.speed << ", NIC "
-              << (split_per_byte && s_per_byte > 0
-                      ? format_Gbps(line_rate_Bps) + " (the line rate)"
-                      : format_Gbps(f.bandwidth_Bps / kLv08BandwidthFactor) + " (B / 0.97, LV08's factor)")
+              << (split ? format_Gbps(line_rate_Bps) + " (the line rate)"
+                        : format_Gbps(f.bandwidth_Bps / kLv08BandwidthFactor) + " (B / 0.97, LV08's factor)")
               << ", latency " << format_us(route_latency_s / 2) << " per link";
     for (const auto& [name, value] : s.host_props)
       std::cout << ", " << name << " " << value;

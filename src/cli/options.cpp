@@ -386,7 +386,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("sharing"))
     sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
-  for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream"})
+  for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
@@ -425,12 +425,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     sc.message_overhead_s =
         parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
   if (vm.count("message-overhead-per-byte")) {
-    const std::string v = vm["message-overhead-per-byte"].as<std::string>();
-    if (!sc.is_ps())
-      throw InputError("--message-overhead-per-byte " + v + ": applies to the PS architectures, not to --arch ring");
+    const std::string v   = vm["message-overhead-per-byte"].as<std::string>();
     sc.message_s_per_byte = parse_quantity(Quantity::TIME, v, "--message-overhead-per-byte");
-    // 1 us per byte is a transport moving 1 MB/s: far below any framework's, so most likely a unit mistake.
-    if (sc.message_s_per_byte > 1e-6)
+    if (sc.message_s_per_byte > kMaxMessageSPerByte)
       throw InputError("--message-overhead-per-byte " + v +
                        ": more than 1us per byte (a transport slower than 1 MB/s); the value is per byte, e.g. 5ns");
   }

@@ -228,12 +228,10 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   report.log_settings      = opts.log_settings;
   report.network           = report.simulated.network;
   const NetworkParams& net = report.simulated.network;
-  const bool early_holds =
-      early.done && early.probe.workers == report.scenario.workers && early.probe.ps == report.scenario.ps &&
-      early.probe.network.bottleneck_Bps == net.bottleneck_Bps &&
-      early.probe.network.flow_cap_Bps == net.flow_cap_Bps && early.probe.network.latency_s == net.latency_s &&
-      early.probe.speed_ratio == speed_ratios(report.simulated) &&
-      early.probe.ps_speed_ratio == ps_speed_ratios(report.simulated);
+  const bool early_holds   = early.done && early.probe.workers == report.scenario.workers &&
+                           early.probe.ps == report.scenario.ps && early.probe.network == net &&
+                           early.probe.speed_ratio == speed_ratios(report.simulated) &&
+                           early.probe.ps_speed_ratio == ps_speed_ratios(report.simulated);
   report.analytic = early_holds
                         ? std::move(early.analytic)
                         : predict(analytic_inputs(opts, inputs.workload, report.scenario, net,

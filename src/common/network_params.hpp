@@ -14,6 +14,7 @@ struct NetworkParams {
   double bottleneck_Bps = 0; // B: the narrowest shared (non-FATPIPE) link of the route
   double flow_cap_Bps   = std::numeric_limits<double>::infinity(); // narrowest FATPIPE link: a single flow's cap
   double latency_s      = 0; // sum of the route's link latencies (before any network-model factor)
+  bool operator==(const NetworkParams&) const = default;
 };
 
 } // namespace sgdsim

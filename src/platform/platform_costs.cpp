@@ -79,8 +79,7 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
                      "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_time, "
                      "sgdsim.message_overhead, sgdsim.message_overhead_per_byte)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
-    // Per byte: 1 us is a transport of 1 MB/s, far below any framework's (the same bound as the option's).
-    if (slot == &costs.message_s_per_byte && s > 1e-6)
+    if (slot == &costs.message_s_per_byte && s > kMaxMessageSPerByte)
       src.fail_value(prop, "value", "more than 1us per byte (a transport slower than 1 MB/s)");
     if (slot->has_value() && **slot != s)
       src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");

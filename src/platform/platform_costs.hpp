@@ -13,6 +13,11 @@
 
 namespace sgdsim {
 
+/** The largest software cost per message byte sgdsim takes (--message-overhead-per-byte, the platform's
+ *  sgdsim.message_overhead_per_byte): 1 us per byte is a transport of 1 MB/s, far below any framework's, so most
+ *  likely a unit mistake. */
+constexpr double kMaxMessageSPerByte = 1e-6;
+
 struct PlatformCosts {
   std::optional<double> allreduce_overhead_s; // sgdsim.allreduce_overhead: per all-reduce call (--allreduce-overhead)
   std::optional<double> message_overhead_s;   // sgdsim.message_overhead: per message (--message-overhead)
