@@ -251,10 +251,10 @@ void parse_gradient_sync(const po::variables_map& vm, Scenario& sc)
 } // namespace
 
 namespace {
-// The files SimGrid writes (--log appenders, the trace) pass the checks of sgdsim's own outputs: never an input,
-// never another output, only a regular file (or a new one in a writable folder), and an existing one only with
-// --force.
-void check_simgrid_files(const RunOptions& opts, const std::string& scenario_path)
+// Every file a run writes: sgdsim's outputs (--json, --timeline, --csv) and SimGrid's (--log appenders, the trace).
+// None may be an input of the run or another output; each must be a regular file or a new one in a writable folder;
+// an existing one is replaced only with --force (--csv appends a row, so it may exist).
+void check_output_files(const RunOptions& opts, const std::string& scenario_path)
 {
   namespace fs         = std::filesystem;
   const auto same_path = [](const std::string& a, const std::string& b) {
@@ -263,19 +263,30 @@ void check_simgrid_files(const RunOptions& opts, const std::string& scenario_pat
       return true;
     return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec) && !ec;
   };
-  std::vector<std::pair<std::string, std::string>> outputs = {
-      {"--json", opts.json_path}, {"--timeline", opts.timeline_path}, {"--csv", opts.csv_path}};
-  for (const SimGridOutput& f : opts.simgrid_files) {
+  struct Output {
+    std::string label, path;
+    bool appends; // --csv: a row is appended to an existing file
+    bool simgrid; // the label is a setting ("--log 'root.app:file:a.log'"): the path is named after it
+  };
+  std::vector<Output> outputs = {{"--json", opts.json_path, false, false},
+                                 {"--timeline", opts.timeline_path, false, false},
+                                 {"--csv", opts.csv_path, true, false}};
+  for (const SimGridOutput& f : opts.simgrid_files)
+    outputs.push_back({f.label, f.path, false, true});
+  for (std::size_t i = 0; i < outputs.size(); i++) {
+    const Output& out = outputs[i];
+    if (out.path.empty())
+      continue;
+    const std::string head = out.label + (out.simgrid ? ": " : " ") + out.path;
     for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background, scenario_path})
-      if (!in.empty() && same_path(in, f.path))
-        throw InputError(f.label + ": " + f.path + " is an input file of this run; choose another output file");
-    for (const auto& [label, path] : outputs)
-      if (!path.empty() && same_path(path, f.path))
-        throw InputError(f.label + ": " + f.path + " is also the file of " + label + "; choose another file");
-    check_replaceable_output(f.label + ":", f.path);
-    if (fs::exists(f.path) && !opts.force)
-      throw InputError(f.label + ": " + f.path + ": the file exists (use --force to overwrite it)");
-    outputs.emplace_back(f.label, f.path);
+      if (!in.empty() && same_path(in, out.path))
+        throw InputError(head + ": is an input file of this run; choose another output file");
+    for (std::size_t j = 0; j < i; j++)
+      if (!outputs[j].path.empty() && same_path(outputs[j].path, out.path))
+        throw InputError(head + ": is also the file of " + outputs[j].label + "; choose another file");
+    check_replaceable_output(out.simgrid ? out.label + ":" : out.label, out.path);
+    if (!out.appends && fs::exists(out.path) && !opts.force)
+      throw InputError(head + ": the file exists (use --force to overwrite it)");
   }
 }
 } // namespace
@@ -499,29 +510,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                      std::string(to_string(sc.collective)));
   sc.measured_allreduce =
       !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
-  if (!opts.json_path.empty() && opts.json_path == opts.timeline_path)
-    throw InputError("--timeline " + opts.timeline_path + ": the same file as --json");
-  for (const std::string* out : {&opts.json_path, &opts.timeline_path}) {
-    if (out->empty())
-      continue;
-    for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background})
-      if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(*out) &&
-          std::filesystem::equivalent(in, *out))
-        throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
-                         ": is an input file of this run; choose another output file");
-    check_replaceable_output(out == &opts.json_path ? "--json" : "--timeline", *out);
-    if (std::filesystem::exists(*out) && !opts.force)
-      throw InputError((out == &opts.json_path ? "--json " : "--timeline ") + *out +
-                       ": the file exists (use --force to overwrite it)");
-  }
-  if (!opts.csv_path.empty()) {
-    check_replaceable_output("--csv", opts.csv_path);
-    for (const std::string& in : {opts.platform, opts.workload, opts.deployment, opts.background})
-      if (!in.empty() && std::filesystem::exists(in) && std::filesystem::exists(opts.csv_path) &&
-          std::filesystem::equivalent(in, opts.csv_path))
-        throw InputError("--csv " + opts.csv_path + ": is an input file of this run; choose another output file");
-  }
-  check_simgrid_files(opts, vm.count("scenario") ? vm["scenario"].as<std::string>() : "");
+  check_output_files(opts, vm.count("scenario") ? vm["scenario"].as<std::string>() : "");
   return opts;
 }
 
