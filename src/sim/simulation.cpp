@@ -684,28 +684,38 @@ Prepared prepare(const SimInputs& in)
   return prep;
 }
 
+// A figure per PS rank and client (a worker, or with hierarchical PS a node's relay), from the two hosts.
+template <class Figure>
+std::vector<std::vector<double>> per_ps_client(sg4::Engine& engine, const Placement& placement, const SimContext& ctx,
+                                               Figure figure)
+{
+  const int gpus = ctx.hierarchical_ps() ? ctx.scenario.gpus_per_node : 1;
+  std::vector<std::vector<double>> table;
+  for (const std::string& h : placement.ps_hosts) {
+    sg4::Host* ps = engine.host_by_name(h);
+    std::vector<double> row;
+    for (int c = 0; c < ctx.ps_clients(); c++)
+      row.push_back(figure(ps, ctx.worker_host_ptrs[static_cast<std::size_t>(c * gpus)]));
+    table.push_back(std::move(row));
+  }
+  return table;
+}
+
 // PS connections as TCP streams (docs/models.md §10.5): each route's latency moves from the links, where SimGrid
 // pays it before every message's bytes, to the PS's actors, which add it once to a burst of messages. Every
 // transfer of a PS architecture is a message of a PS connection, so no link keeps a latency. The route from the
 // PS to the client stands for both directions (the platforms' routes are symmetric).
 void make_streams(sg4::Engine& engine, const Placement& placement, SimContext& ctx)
 {
-  const double factor = simgrid::config::get_value<double>("network/latency-factor");
-  const int gpus      = ctx.hierarchical_ps() ? ctx.scenario.gpus_per_node : 1;
-  for (const std::string& h : placement.ps_hosts) {
-    sg4::Host* ps = engine.host_by_name(h);
-    std::vector<double> latency_s;
-    for (int c = 0; c < ctx.ps_clients(); c++) {
-      sg4::Host* client = ctx.worker_host_ptrs[static_cast<std::size_t>(c * gpus)];
-      double route_s    = 0;
-      if (client != ps) {
-        std::vector<sg4::Link*> links;
-        ps->route_to(client, links, &route_s);
-      }
-      latency_s.push_back(route_s * factor);
+  const double factor  = simgrid::config::get_value<double>("network/latency-factor");
+  ctx.stream_latency_s = per_ps_client(engine, placement, ctx, [factor](sg4::Host* ps, sg4::Host* client) {
+    double route_s = 0;
+    if (client != ps) {
+      std::vector<sg4::Link*> links;
+      ps->route_to(client, links, &route_s);
     }
-    ctx.stream_latency_s.push_back(std::move(latency_s));
-  }
+    return route_s * factor;
+  });
   for (sg4::Link* link : engine.get_all_links())
     link->set_latency(0);
 }
@@ -787,17 +797,10 @@ SimResult simulate(const SimInputs& in)
                                             platform_declares_profiles(in.platform_path), ctx.ps_tensors);
     if (scenario.ps_updates_as_executions)
       ctx.ps_cpu_exclusive.assign(ctx.ps_cpu_exclusive.size(), 0);
-    if (scenario.message_s_per_byte > 0) { // between hosts only (SimContext::message_s_per_byte)
-      const int gpus = ctx.hierarchical_ps() ? scenario.gpus_per_node : 1;
-      for (const std::string& h : placement.ps_hosts) {
-        std::vector<double> per_client;
-        for (int c = 0; c < ctx.ps_clients(); c++)
-          per_client.push_back(ctx.worker_host_ptrs[static_cast<std::size_t>(c * gpus)]->get_name() == h
-                                   ? 0.0
-                                   : scenario.message_s_per_byte);
-        ctx.message_s_per_byte.push_back(std::move(per_client));
-      }
-    }
+    if (scenario.message_s_per_byte > 0) // between hosts only (SimContext::message_s_per_byte)
+      ctx.message_s_per_byte = per_ps_client(engine, placement, ctx, [&scenario](sg4::Host* ps, sg4::Host* client) {
+        return client == ps ? 0.0 : scenario.message_s_per_byte;
+      });
     ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)
       for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)
