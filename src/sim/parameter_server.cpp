@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <simgrid/s4u.hpp>
 
@@ -23,12 +24,15 @@ namespace sgdsim {
 namespace {
 /** State shared by a PS's actors, which all run on the PS host (no simulated cost to share it). */
 struct PsShared {
-  std::deque<TensorMsg*> arrivals; // gradients received, not yet applied, in arrival order
+  std::deque<std::pair<TensorMsg*, double>> arrivals; // gradients received, not yet applied, and their arrival dates
   sg4::SemaphorePtr arrivals_ready = sg4::Semaphore::create(0);
   std::vector<sg4::SemaphorePtr> send_to; // fair: one per worker, released when its parameters are due
   std::deque<int> fcfs_queue;             // fcfs: workers whose parameters are due, in order
   sg4::SemaphorePtr fcfs_ready = sg4::Semaphore::create(0);
   std::vector<double> due_s; // per worker: when its parameters of the last release are due (--release-quantum)
+  // Set where applying a gradient never blocks (the updates' dates are computed): the receivers then apply each
+  // gradient themselves, which spares the main actor a wake-up per gradient (bench/README.md, session 12).
+  std::function<void(TensorMsg*, double arrival_s)> apply_inline;
 };
 
 // The first multiple of `quantum_s` at or after `now_s` (now_s itself when quantum_s is 0). A date already on
@@ -76,21 +80,52 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   // A gradient counts as arrived once its software cost of reception is paid (--message-overhead and
   // --message-overhead-per-byte, [LI20]'s per-tensor overhead a size + c after reception); the connection takes the
   // next one only then. On a stream connection (docs/models.md §10.5) a gradient also arrives the route's latency after
-  // its last byte, and the next one's bytes flow meanwhile: a receive is always posted, and the delivery waits for the
-  // latency, not the wire.
+  // its last byte, and the next ones' bytes flow meanwhile.
   const bool stream = !ctx.stream_latency_s.empty();
-  auto deliver      = [&ctx, rank, shared](TensorMsg* grad) {
+  // Hands a gradient, arrived at `arrival_s` (now or later), to the PS: applied at once where that never blocks
+  // (apply_inline), else queued for the main actor, which waits for the arrival.
+  auto land = [shared](TensorMsg* grad, double arrival_s) {
+    if (shared->apply_inline) {
+      shared->apply_inline(grad, arrival_s);
+      return;
+    }
+    shared->arrivals.emplace_back(grad, arrival_s);
+    shared->arrivals_ready->release();
+  };
+  auto deliver = [&ctx, rank, land](TensorMsg* grad) {
     const double cost_s =
         ctx.message_cost_s(rank, grad->worker, ctx.workload.tensors[static_cast<std::size_t>(grad->tensor)].bytes);
     if (cost_s > 0)
       sg4::this_actor::sleep_for(cost_s);
-    shared->arrivals.push_back(grad);
-    shared->arrivals_ready->release();
+    land(grad, sg4::Engine::get_clock());
   };
-  auto receiver = [&ctx, rank, deliver, stream](sg4::Mailbox* mb) {
+  // Without software costs, and with one latency for all of this PS's clients, a stream connection's receive is
+  // always posted: the latency never holds the wire (as a socket's buffer takes the next bytes), and the gradients,
+  // handed over as their last bytes come in, arrive in that order. Otherwise one receive is posted ahead while the
+  // previous gradient waits for its arrival and pays its cost.
+  const std::vector<double> no_latencies;
+  const auto& latencies_s = stream ? ctx.stream_latency_s[static_cast<std::size_t>(rank)] : no_latencies;
+  const bool pipelined =
+      stream && ctx.scenario.message_overhead_s <= 0 &&
+      (ctx.message_s_per_byte.empty() ||
+       std::all_of(ctx.message_s_per_byte[static_cast<std::size_t>(rank)].begin(),
+                   ctx.message_s_per_byte[static_cast<std::size_t>(rank)].end(), [](double a) { return a <= 0; })) &&
+      std::all_of(latencies_s.begin(), latencies_s.end(), [&](double l) { return l == latencies_s.front(); });
+  auto receiver = [&ctx, rank, deliver, land, stream, pipelined](sg4::Mailbox* mb) {
     if (!stream)
       for (;;)
         deliver(mb->get<TensorMsg>());
+    if (pipelined) {
+      TensorMsg* slot   = nullptr;
+      sg4::CommPtr comm = mb->get_async<TensorMsg>(&slot);
+      for (;;) {
+        comm->wait();
+        TensorMsg* grad        = slot;
+        const double arrival_s = comm->get_finish_time() + ctx.stream_latency(rank, grad->worker);
+        comm                   = mb->get_async<TensorMsg>(&slot);
+        land(grad, arrival_s);
+      }
+    }
     std::array<TensorMsg*, 2> slot{nullptr, nullptr};
     std::size_t cur   = 0;
     sg4::CommPtr comm = mb->get_async<TensorMsg>(&slot[cur]);
@@ -183,9 +218,9 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   // the network (bench/README.md, session 6). Elsewhere the update is an execution on the host.
   const bool computed_queue = ctx.ps_cpu_exclusive[static_cast<std::size_t>(rank)] != 0;
   double cpu_free_s         = 0; // computed queue: when the updates queued so far end
-  // Applies the update of tensor `t` and returns when it ends (now, or a later date for a computed queue).
-  auto apply_update = [&](int t) {
-    const double now_s = sg4::Engine::get_clock();
+  // Applies the update of tensor `t`, arrived at `now_s`, and returns when it ends (now_s, or a later date for a
+  // computed queue). An execution starts now: only a computed queue gets gradients dated ahead (apply_inline).
+  auto apply_update = [&](int t, double now_s) {
     if (flops_per_byte <= 0)
       return now_s;
     const double flops = flops_per_byte * ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
@@ -212,30 +247,42 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   std::vector<std::size_t> applied_of(static_cast<std::size_t>(k), 0); // async: per worker, this step
   std::size_t applied = 0;                                             // sync: tensors updated this step
   int rounds          = 0;
-  for (;;) {
-    shared->arrivals_ready->acquire();
-    TensorMsg* grad = shared->arrivals.front();
-    shared->arrivals.pop_front();
+  auto apply          = [&](const TensorMsg* grad, double arrival_s) {
     if (sync) {
       if (++received[static_cast<std::size_t>(grad->tensor)] < k)
-        continue;
+        return;
       received[static_cast<std::size_t>(grad->tensor)] = 0;
-      const double updated_s                           = apply_update(grad->tensor);
+      const double updated_s                           = apply_update(grad->tensor, arrival_s);
       if (++applied < shard.size())
-        continue;
+        return;
       applied = 0;
       XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rounds, updated_s);
       if (++rounds < ctx.total_steps())
         for (int w = 0; w < k; w++)
           release(w, updated_s);
     } else {
-      const double updated_s = apply_update(grad->tensor);
+      const double updated_s = apply_update(grad->tensor, arrival_s);
       auto& count            = applied_of[static_cast<std::size_t>(grad->worker)];
       if (++count == shard.size()) {
         count = 0;
         release(grad->worker, updated_s);
       }
     }
+  };
+  if (computed_queue || flops_per_byte <= 0) {
+    // Nothing here blocks: the receivers apply each gradient as it arrives, in the order they deliver them, which is
+    // the order this actor would take them from the queue. This actor's state must outlive them: it waits forever.
+    shared->apply_inline = apply;
+    shared->arrivals_ready->acquire(); // never released
+    return;
+  }
+  for (;;) {
+    shared->arrivals_ready->acquire();
+    const auto [grad, arrival_s] = shared->arrivals.front();
+    shared->arrivals.pop_front();
+    if (arrival_s > sg4::Engine::get_clock())
+      sg4::this_actor::sleep_until(arrival_s);
+    apply(grad, sg4::Engine::get_clock());
   }
 }
 
