@@ -83,6 +83,9 @@ struct SimContext {
    *  message_s_per_byte where the two are on different hosts, 0 on one host: the transport's figure is measured
    *  between machines, docs/models.md §10.5). Empty where message_s_per_byte is 0. */
   std::vector<std::vector<double>> message_s_per_byte;
+  /** Async hierarchical PS: per node, the steps its GPUs run, once one of them has seen every worker measured (-1
+   *  before; sim/worker.cpp). */
+  mutable std::vector<int> node_steps;
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
   {

@@ -758,7 +758,7 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -793,6 +793,7 @@ SimResult simulate(const SimInputs& in)
     ctx.ps_tensors.resize(static_cast<std::size_t>(scenario.ps));
     for (std::size_t t = 0; t < ctx.tensor_ps.size(); t++)
       ctx.ps_tensors[static_cast<std::size_t>(ctx.tensor_ps[t])].push_back(static_cast<int>(t));
+    ctx.node_steps.assign(static_cast<std::size_t>(ctx.ps_clients()), -1);
     ctx.ps_cpu_exclusive = ps_cpu_exclusive(prep.placement, prep.varying_speed_hosts,
                                             platform_declares_profiles(in.platform_path), ctx.ps_tensors);
     if (scenario.ps_updates_as_executions)

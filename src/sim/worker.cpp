@@ -39,8 +39,25 @@ void PsWorker::operator()()
 {
   const bool async = ctx_.scenario.arch == Arch::PS_ASYNC;
   // Async workers go on past their measured steps until every worker has measured its own: see StepRecorder.
-  for (int step = 0; step < ctx_.total_steps() || (async && !recorder_.all_measured()); step++)
+  // With hierarchical PS the GPUs of a node must stop after the same step, since their relay waits for every GPU's
+  // gradients: one that stopped would leave the others waiting forever (SimGrid then ended the run on a "deadlock").
+  // The first GPU of a node that would stop runs this one more step and the node stops after it: the others are at
+  // most at this step, as a GPU cannot finish a step before the relay has forwarded it every GPU's parameters.
+  int* node_steps = async && ctx_.hierarchical_ps()
+                        ? &ctx_.node_steps[static_cast<std::size_t>(rank_ / ctx_.scenario.gpus_per_node)]
+                        : nullptr;
+  for (int step = 0;; step++) {
+    const bool done = step >= ctx_.total_steps() && (!async || recorder_.all_measured());
+    if (node_steps) {
+      if (done && *node_steps < 0)
+        *node_steps = step + 1;
+      if (*node_steps >= 0 && step >= *node_steps)
+        break;
+    } else if (done) {
+      break;
+    }
     run_step();
+  }
 }
 
 bool PsWorker::layer_ready(int layer) const

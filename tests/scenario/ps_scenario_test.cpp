@@ -145,6 +145,26 @@ TEST(PsScenario, HierarchicalPsSendsOneTransferPerNode)
   EXPECT_NEAR(simulate_isolated(inputs(plat, wl, nodes)).step_time_mean_s, 0.6, 0.6 * 1e-6);
 }
 
+TEST(PsScenario, AsyncHierarchicalPsEndsWithoutDeadlock)
+{
+  // Async workers run past their measured steps until all have measured; the GPUs of a node must stop after the same
+  // step, or their relay waits for the gradients of one that stopped and SimGrid ends the run on a "deadlock". 4
+  // nodes of 2 GPUs with different speeds (so that they measure at different times), 2 PS.
+  std::vector<tiny::HostSpec> hosts(10);
+  for (std::size_t i = 0; i < hosts.size(); i++)
+    hosts[i].speed = std::to_string(1 + i % 3) + "Gf";
+  std::string plat = tiny::star_platform(hosts);
+  std::string wl   = tiny::layered_workload(4, "20MB", "1ms", "2ms", "1ms");
+  Scenario sc      = scenario(Arch::PS_ASYNC, 8, Sharing::FAIR, true);
+  sc.ps            = 2;
+  sc.gpus_per_node = 2;
+  testing::internal::CaptureStderr(); // the simulation's child process writes SimGrid's log there too
+  const SimResult r     = simulate_isolated(inputs(plat, wl, sc));
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_GT(r.step_time_mean_s, 0);
+  EXPECT_EQ(log.find("Deadlock"), std::string::npos) << log.substr(0, 2000);
+}
+
 TEST(PsScenario, CostPerExampleSumsThePricesOfTheHostsUsed)
 {
   // 1 PS (h0, 1 USD/h) and 2 workers (h1, h2 at 2 USD/h); h3 (100 USD/h) is not used. A 1-byte tensor and
