@@ -103,6 +103,12 @@ po::options_description scenario_options()
      "ps-*: on (default): messages on a PS connection form a TCP stream, the route latency delays each one's "
      "delivery without holding the connection; off: each message pays the route latency before its bytes, serially "
      "(docs/models.md §10.5)")
+    ("flow-spread-in", po::value<double>(),
+     "ps-*: spread of the sharing weights of the workers' connections into their PS, redrawn each step: TCP's unequal "
+     "sharing of a link among concurrent flows, from tools/measure/fit_incast.py (default 0: fair; docs/models.md "
+     "§10.6)")
+    ("flow-spread-out", po::value<double>(),
+     "ps-*: the same for the connections out of the PS (default 0: fair)")
     ("release-quantum", po::value<std::string>(),
      "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
      "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")
@@ -397,7 +403,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("sharing"))
     sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
-  for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte"})
+  for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte",
+                              "flow-spread-in", "flow-spread-out"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
@@ -452,6 +459,22 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     sc.stream = parse_on_off(vm["stream"].as<std::string>(), "--stream");
   if (vm.count("release-quantum"))
     sc.release_quantum_s = parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
+  for (auto [name, field] :
+       {std::pair{"flow-spread-in", &sc.flow_spread_in}, {"flow-spread-out", &sc.flow_spread_out}}) {
+    if (!vm.count(name))
+      continue;
+    *field = vm[name].as<double>();
+    if (!(*field >= 0 && *field <= Scenario::kMaxFlowSpread))
+      throw InputError(std::string("--") + name + " " + std::to_string(*field) +
+                       ": must be in [0, 2] (weights from exp(-spread) to exp(spread))");
+    if (*field > 0 && !sc.stream)
+      throw InputError(std::string("--") + name +
+                       ": needs --stream on (the weights ride on the links' latencies, "
+                       "which streams leave free)");
+    if (*field > 0 && sc.gpus_per_node > 1)
+      throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
+                       std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
+  }
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();
   sc.warmup            = vm["warmup"].as<int>();
@@ -542,6 +565,10 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "message-overhead = " << sc.message_overhead_s << "s\n";
     if (sc.message_s_per_byte != 0)
       out << "message-overhead-per-byte = " << sc.message_s_per_byte << "s\n";
+    if (sc.flow_spread_in != 0)
+      out << "flow-spread-in = " << sc.flow_spread_in << "\n";
+    if (sc.flow_spread_out != 0)
+      out << "flow-spread-out = " << sc.flow_spread_out << "\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

@@ -48,6 +48,14 @@ struct Scenario {
    *  message's delivery but does not hold the connection, so back-to-back messages pay it once. false: every
    *  message pays the route latency before its bytes, one after the other (sgdsim 0.1). */
   bool stream = true;
+  /** ps-*: TCP's unequal sharing of a host's link among concurrent flows (docs/models.md §10.6): each step, every
+   *  worker's connection into its PS (in) and out of it (out) gets a sharing weight exp(spread x u), u uniform in
+   *  [-1, 1], drawn from the seed; 0: SimGrid's fair max-min sharing. Fitted from `measure.py incast`
+   *  (tools/measure/fit_incast.py). */
+  double flow_spread_in  = 0;
+  double flow_spread_out = 0;
+  /** The largest spread: weights from exp(-2) to exp(2), 55x apart (the testbed's fit is 0.45). */
+  static constexpr double kMaxFlowSpread = 2;
   // Decentralized (ring) options, docs/models.md §3 and §7.
   Collective collective       = Collective::RING;
   int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads

@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 #include <vector>
 
@@ -86,6 +87,9 @@ struct SimContext {
   /** Async hierarchical PS: per node, the steps its GPUs run, once one of them has seen every worker measured (-1
    *  before; sim/worker.cpp). */
   mutable std::vector<int> node_steps;
+  /** --flow-spread-in/out: per worker, its own links into its PS and out of it (the first link of each route to a
+   *  PS, the last of each route back), whose latency carries its connections' sharing weight (sim/worker.cpp). */
+  std::vector<std::vector<simgrid::s4u::Link*>> weight_links_in, weight_links_out;
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
   {

@@ -643,6 +643,14 @@ Prepared prepare(const SimInputs& in)
       throw InputError("--cfg '" + item + "': " + cfg_error(item, e.what()));
     }
   }
+  if (sc.flow_spread_in > 0 || sc.flow_spread_out > 0) {
+    // The weights ride on the routes' latencies, which are a flow's whole sharing penalty only without weight-S
+    // (docs/models.md §10.6).
+    for (const std::string& item : sc.simgrid_cfg)
+      if (item.rfind("network/weight-S:", 0) == 0)
+        throw InputError("--cfg '" + item + "': --flow-spread-in/out set network/weight-S to 0 themselves");
+    sg4::Engine::set_config("network/weight-S:0");
+  }
   try {
     const SimGridGuard guard(in.platform_path + ": SimGrid cannot load the platform");
     prep.engine->load_platform(in.platform_path); // a simgrid::ParseError names the file and the line
@@ -720,6 +728,48 @@ void make_streams(sg4::Engine& engine, const Placement& placement, SimContext& c
     link->set_latency(0);
 }
 
+// --flow-spread-in/out (docs/models.md §10.6): each worker's connections get their sharing weight through the latency
+// of a link only they cross: the first link of the worker's route to each PS (in), the last of each route back (out).
+// A link that another worker's connections cross as well, or none, would weigh them all alike: an input error.
+void find_weight_links(sg4::Engine& engine, const Placement& placement, SimContext& ctx, const std::string& platform)
+{
+  std::map<sg4::Link*, int> owner; // link -> worker
+  auto own = [&](sg4::Link* link, int w, const char* dir) {
+    auto [it, fresh] = owner.emplace(link, w);
+    if (!fresh && it->second != w)
+      throw InputError(platform, 0,
+                       std::string("--flow-spread-") + dir +
+                           " needs a link of its own per worker, next to it on its "
+                           "routes to the PS: link '" +
+                           link->get_name() + "' is on those of workers " + std::to_string(it->second) + " and " +
+                           std::to_string(w));
+  };
+  for (int w = 0; w < ctx.scenario.workers; w++) {
+    sg4::Host* me = ctx.worker_host_ptrs[static_cast<std::size_t>(w)];
+    std::vector<sg4::Link*> in_links, out_links;
+    for (const std::string& h : placement.ps_hosts) {
+      sg4::Host* ps = engine.host_by_name(h);
+      std::vector<sg4::Link*> up, down;
+      me->route_to(ps, up, nullptr);
+      ps->route_to(me, down, nullptr);
+      if (up.empty() || down.empty())
+        throw InputError(platform, 0,
+                         "--flow-spread-in/out: worker " + std::to_string(w) +
+                             " is on the host of a "
+                             "PS (" +
+                             h + "): its connection to it crosses no link to weigh");
+      own(up.front(), w, "in");
+      own(down.back(), w, "out");
+      if (std::find(in_links.begin(), in_links.end(), up.front()) == in_links.end())
+        in_links.push_back(up.front());
+      if (std::find(out_links.begin(), out_links.end(), down.back()) == out_links.end())
+        out_links.push_back(down.back());
+    }
+    ctx.weight_links_in.push_back(std::move(in_links));
+    ctx.weight_links_out.push_back(std::move(out_links));
+  }
+}
+
 // Whether the platform file declares profiles (availability_file, state_file, trace_connect; SimGrid's platform
 // DTD 4.1), which may change any host's speed: SimGrid has no accessor for a host's profiles.
 bool platform_declares_profiles(const std::string& platform_path)
@@ -758,11 +808,13 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}, {}, {}, {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
     ctx.worker_host_ptrs.push_back(engine.host_by_name(h));
+  if (scenario.is_ps() && (scenario.flow_spread_in > 0 || scenario.flow_spread_out > 0))
+    find_weight_links(engine, placement, ctx, in.platform_path); // before any actor: an input error exits cleanly
   // Steps-mode rings run through the ring dispatcher where it applies (ring_driver.hpp), otherwise the workers'
   // actors exchange the chunks through their inboxes. Each lane (all-reduces in flight at once) is a ring of its
   // own: members lane * workers + rank.

@@ -9,6 +9,7 @@
 #include "workload/step_sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
@@ -19,7 +20,8 @@ namespace sg4 = simgrid::s4u;
 namespace sgdsim {
 
 PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
-    : ctx_(ctx), recorder_(recorder), rank_(rank), rng_(ctx.scenario.seed, static_cast<std::uint64_t>(rank))
+    : ctx_(ctx), recorder_(recorder), rank_(rank), rng_(ctx.scenario.seed, static_cast<std::uint64_t>(rank)),
+      flow_rng_(ctx.scenario.seed, (std::uint64_t{1} << 32) + static_cast<std::uint64_t>(rank))
 {
   const auto n_ps = static_cast<int>(ctx_.ps_tensors.size());
   for (int p = 0; p < n_ps; p++) {
@@ -68,8 +70,27 @@ bool PsWorker::layer_ready(int layer) const
   return true;
 }
 
+// --flow-spread-in/out (docs/models.md §10.6): this step's sharing weight of the worker's connections into its PS and
+// out of it. With network/weight-S at 0, SimGrid's LV08 weighs a flow by 1 / (its route's latency) against the
+// other flows of a link; the streams leave every link's latency at 0, and a link of the worker's own gets
+// kWeightLatencyS x exp(-spread x u): weight exp(spread x u). 1 us is small beside any transfer (the latency is
+// also paid once per message: at most 7.4 us at the largest spread) and far above SimGrid's 1 ns precision.
+void PsWorker::draw_flow_weights()
+{
+  constexpr double kWeightLatencyS = 1e-6;
+  const auto w                     = static_cast<std::size_t>(rank_);
+  const double u_in                = 2 * flow_rng_.uniform01() - 1;
+  const double u_out               = 2 * flow_rng_.uniform01() - 1;
+  for (sg4::Link* link : ctx_.weight_links_in[w])
+    link->set_latency(kWeightLatencyS * std::exp(-ctx_.scenario.flow_spread_in * u_in));
+  for (sg4::Link* link : ctx_.weight_links_out[w])
+    link->set_latency(kWeightLatencyS * std::exp(-ctx_.scenario.flow_spread_out * u_out));
+}
+
 void PsWorker::run_step()
 {
+  if (!ctx_.weight_links_in.empty())
+    draw_flow_weights();
   const Workload& wl   = ctx_.workload;
   const bool overlap   = ctx_.scenario.overlap;
   const auto n_ps      = ctx_.ps_tensors.size();

@@ -16,12 +16,14 @@ public:
 
 private:
   void run_step();
+  void draw_flow_weights();
   bool layer_ready(int layer) const;
 
   const SimContext& ctx_;
   StepRecorder& recorder_;
   int rank_;
   Rng rng_;
+  Rng flow_rng_; // --flow-spread-in/out: the connections' weights, a stream of its own (compute draws unchanged)
   IntervalAccount account_;
   double step_begin_s_ = 0;
   std::vector<double> fwd_s_; // this step's forward time per layer, on the reference device

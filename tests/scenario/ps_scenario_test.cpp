@@ -3,6 +3,8 @@
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace sgdsim;
@@ -259,4 +261,84 @@ TEST(PsScenario, StreamConnectionsPayTheRouteLatencyOncePerBurst)
                                      tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 4, 2)))
           .step_time_mean_s;
   EXPECT_NEAR(on - no_latency, 2 * 100e-6, 1e-9) << "stream on " << on << " s, no latency " << no_latency << " s";
+}
+
+TEST(PsScenario, FlowSpreadSharesUnequallyButKeepsTheLinkFull)
+{
+  // docs/models.md §10.6. Sync-PS, 2 workers, one 100 MB tensor, no compute, overlap off, 1 GB/s NICs. Fair: both
+  // downlinks share the PS's NIC and end together at 0.2 s, then both uplinks: step 0.4 s. With unequal weights the
+  // first downlink ends at t1 < 0.2 s, the second still at 0.2 s (the NIC stays busy); the first worker's uplink
+  // runs alone into the PS from t1 (the other direction of its NIC), so the PS's receive link carries its 200 MB
+  // from t1 on, the other uplink's 100 MB included: the last uplink ends at t1 + 0.2 s (plus the weights' latency,
+  // 1-7.4 us per message).
+  std::string plat = tiny::star_platform(3, "1GBps");
+  std::string wl   = tiny::one_tensor_workload("100MB", "0s", "0s");
+  SimInputs fair   = inputs(plat, wl, scenario(Arch::PS_SYNC, 2, Sharing::FAIR, false));
+  fair.timeline    = true;
+  fair.scenario.simgrid_cfg.push_back("network/crosstraffic:0"); // no ACK share: the two NIC directions are independent
+  fair.scenario.warmup            = 0;                           // one step: the weights are drawn anew each step
+  fair.scenario.steps             = 1;
+  SimInputs spread                = fair;
+  spread.scenario.flow_spread_in  = 1;
+  spread.scenario.flow_spread_out = 1;
+  const SimResult a               = simulate_isolated(fair);
+  const SimResult b               = simulate_isolated(spread);
+  // The downlinks of the first measured step: their ends, from that step's start.
+  auto downlink_ends = [](const SimResult& r) {
+    int first = 1 << 30;
+    for (const TimelineEvent& e : r.timeline)
+      first = std::min(first, e.step);
+    double start = 1e300;
+    std::vector<double> ends;
+    for (const TimelineEvent& e : r.timeline)
+      if (e.step == first && e.track.rfind("worker", 0) == 0) {
+        start = std::min(start, e.start_s);
+        if (e.resource == "downlink")
+          ends.push_back(e.end_s);
+      }
+    for (double& x : ends)
+      x -= start;
+    std::sort(ends.begin(), ends.end());
+    return ends;
+  };
+  const std::vector<double> ea = downlink_ends(a), eb = downlink_ends(b);
+  ASSERT_EQ(ea.size(), 2u);
+  ASSERT_EQ(eb.size(), 2u);
+  EXPECT_NEAR(a.step_time_mean_s, 0.4, 0.4 * 1e-6);
+  EXPECT_NEAR(ea[0], ea[1], 1e-9) << "fair: the two downlinks end together";
+  EXPECT_NEAR(eb[1], 0.2, 2e-5) << "weighted: the last downlink still ends when the NIC has sent 200 MB";
+  EXPECT_LT(eb[0], eb[1] - 0.01) << "weighted: one downlink ends first";
+  double last_end = 0; // one step from 0: a worker's step time is when its last uplink ends
+  for (const auto& w : b.per_worker)
+    last_end = std::max(last_end, w.step_time_mean_s);
+  EXPECT_NEAR(last_end, eb[0] + 0.2, 3e-5) << "the first worker's uplink overlaps the other's downlink";
+}
+
+TEST(PsScenario, FlowSpreadDesynchronizesAsyncWorkersDeterministically)
+{
+  // Async-PS, 4 workers on one PS, 4 layers of 20 MB, compute shorter than the transfers: the spreads move the
+  // workers' step times apart from where fair sharing has them (docs/models.md §10.6), the same way for the same seed
+  // and another way for another seed.
+  std::string plat                = tiny::star_platform(5, "1GBps");
+  std::string wl                  = tiny::layered_workload(4, "20MB", "2ms", "4ms", "1ms");
+  SimInputs fair                  = inputs(plat, wl, scenario(Arch::PS_ASYNC, 4, Sharing::FAIR, true));
+  SimInputs spread                = fair;
+  spread.scenario.flow_spread_in  = 0.5;
+  spread.scenario.flow_spread_out = 0.5;
+  const SimResult a               = simulate_isolated(fair);
+  const SimResult b               = simulate_isolated(spread);
+  const SimResult b2              = simulate_isolated(spread);
+  spread.scenario.seed            = 2;
+  const SimResult c               = simulate_isolated(spread);
+  ASSERT_EQ(a.per_worker.size(), 4u);
+  ASSERT_EQ(b.per_worker.size(), 4u);
+  double fair_range = 0, spread_range = 0;
+  for (std::size_t w = 1; w < 4; w++) {
+    fair_range = std::max(fair_range, std::abs(a.per_worker[w].step_time_mean_s - a.per_worker[0].step_time_mean_s));
+    spread_range =
+        std::max(spread_range, std::abs(b.per_worker[w].step_time_mean_s - b.per_worker[0].step_time_mean_s));
+  }
+  EXPECT_GT(std::abs(spread_range - fair_range), 1e-3 * a.step_time_mean_s) << "the weights move the workers apart";
+  EXPECT_EQ(b.step_time_mean_s, b2.step_time_mean_s) << "same seed, same result";
+  EXPECT_NE(b.step_time_mean_s, c.step_time_mean_s) << "another seed, other weights";
 }

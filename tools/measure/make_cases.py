@@ -81,6 +81,12 @@ def main():
         for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "feedcheck/feedcheck.csv"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, os.path.basename(name)))
+        for name in ("incast.csv", "incast.csv.json"):
+            if os.path.exists(os.path.join(src, name)):
+                shutil.copy(os.path.join(src, name), os.path.join(data, name))
+        if os.path.exists(os.path.join(src, "incast.csv.flows.jsonl")):
+            shutil.copy(os.path.join(src, "incast.csv.flows.jsonl"), os.path.join(data, "incast.flows.jsonl"))
+        spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
         one_way = pingpong_one_way_s(os.path.join(data, "p2p.csv"))
         for model in sorted(os.listdir(src)):
             mdir = os.path.join(src, model)
@@ -106,11 +112,21 @@ def main():
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
                 write_case(a.out, rate, model, os.path.join(data, model, fname), workload, p2p_platform,
-                           ar_platform)
+                           ar_platform, spreads)
     return 0
 
 
-def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform):
+def flow_spreads(flows_jsonl):
+    """--flow-spread-in/out fitted to the rate's incast microbenchmark (tools/measure/fit_incast.py), or [] without
+    one."""
+    if not os.path.exists(flows_jsonl):
+        return []
+    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), flows_jsonl], check=True,
+                         capture_output=True, text=True).stdout
+    return out.strip().splitlines()[-1].split()
+
+
+def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
     lines = [json.loads(line) for line in open(jsonl, encoding="utf-8")]
     first = lines[0]
     arch, overlap = first["arch"], first["overlap"]
@@ -122,7 +138,7 @@ def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform):
     if ring:
         run += ["--framework", "pytorch-ddp-gloo", "--allreduce-unit", SERIES_UNIT[first["granularity"]]]
     else:
-        run += ["--ps", str(first["ps"])]
+        run += ["--ps", str(first["ps"])] + list(spreads)
     points = []
     for d in lines:
         k = d["workers"]
@@ -140,7 +156,9 @@ def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform):
                        f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
                        f"(data/{rate}/{model}/{series}.jsonl)",
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
-                            "row's one-way time as latency) through sgdsim calibrate -o, and the workload file"
+                            "row's one-way time as latency) through sgdsim calibrate -o, "
+                            + ("the incast microbenchmark of the same cluster through tools/measure/fit_incast.py ("
+                               + " ".join(spreads) + "), " if spreads else "") + "and the workload file"
                             if not ring else
                             "the all-reduce microbenchmark of the same emulated cluster (every node count and size) "
                             "through sgdsim calibrate -o, the workload file and --framework pytorch-ddp-gloo"),

@@ -1,0 +1,50 @@
+"""tools/measure/fit_incast.py: the weighted-sharing spread and the fit (docs/models.md §10.6)."""
+
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools", "measure"))
+import fit_incast  # noqa: E402
+
+
+class WeightedSpread(unittest.TestCase):
+    def test_equal_weights_end_together(self):
+        self.assertAlmostEqual(fit_incast.weighted_spread([1.0, 1.0, 1.0]), 1.0)
+
+    def test_two_flows_in_closed_form(self):
+        # Weights 2 and 1: the first ends at 1.5 (rate 2/3), the second then runs alone: 1 - 0.5 left, ends at 2.
+        self.assertAlmostEqual(fit_incast.weighted_spread([2.0, 1.0]), 2.0 / 1.5)
+
+    def test_spread_grows_with_the_weights_spread(self):
+        rng = random.Random(3)
+        small = fit_incast.model_spread(4, 0.1, rng)
+        large = fit_incast.model_spread(4, 0.8, rng)
+        self.assertLess(small, large)
+
+
+class Fit(unittest.TestCase):
+    def test_recovers_the_spread_that_made_the_data(self):
+        # Medians made by the model itself at s = 0.4 for N = 2..6: the fit must give it back.
+        rng = random.Random(7)
+        data = {(n, 1): fit_incast.model_spread(n, 0.4, rng) for n in range(2, 7)}
+        s, rms = fit_incast.fit(data, seed=11)
+        self.assertAlmostEqual(s, 0.4, delta=0.05)
+        self.assertLess(rms, 0.02)
+
+    def test_fair_data_fits_zero(self):
+        s, _ = fit_incast.fit({(n, 1): 1.0 for n in range(2, 6)})
+        self.assertEqual(s, 0.0)
+
+    def test_measured_spreads_take_one_pattern_per_repeat(self):
+        lines = [{"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.5], "roles": ["in", "in"]},
+                 {"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.1], "roles": ["in", "in"]},
+                 {"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [2.0, 2.2], "roles": ["in", "in"]},
+                 {"pattern": "incast-out", "clients": 2, "size_bytes": 8, "times_s": [1.0, 3.0], "roles": ["out", "out"]}]
+        self.assertEqual(fit_incast.measured_spreads(lines, "incast-in"), {(2, 8): 1.1})
+        self.assertEqual(fit_incast.measured_spreads(lines, "incast-out"), {(2, 8): 3.0})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Fits sgdsim's --flow-spread-in and --flow-spread-out to `measure.py incast` (docs/measure.md §3, docs/models.md
+§10.6).
+
+    tools/measure/fit_incast.py validation/testbed/data/1gbit/incast.flows.jsonl
+
+In one repeat of incast-in, N flows of the same size start together into the hub; with fair sharing they would end
+together, and TCP ends them up to 2x apart. sgdsim's model: each flow has a sharing weight exp(s x u), u uniform in
+[-1, 1], and the link is shared in proportion to the weights among the flows still running (weighted max-min on one
+link). The spread of a repeat, last end over first end, depends on N and s only. The fit is the s whose median
+spread (Monte Carlo, a fixed seed: the same output every run) is closest to the measured medians over every N and
+size, in least squares of the logarithms; incast-in gives --flow-spread-in (the flows into a PS), incast-out
+--flow-spread-out. Standard library only."""
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+
+DRAWS = 1000  # Monte Carlo draws per (N, s): the median spread to about 1%
+COARSE = [i / 20 for i in range(0, 41)]  # s from 0 to 2 (sgdsim's bound) by 0.05, then by 0.01 around the best
+
+
+def weighted_spread(weights):
+    """Last end over first end of equal flows sharing one link in proportion to `weights` (> 0)."""
+    left = [1.0] * len(weights)
+    running = set(range(len(weights)))
+    t, first = 0.0, None
+    while running:
+        total = sum(weights[i] for i in running)
+        dt = min(left[i] * total / weights[i] for i in running)
+        for i in running:
+            left[i] -= dt * weights[i] / total
+        t += dt
+        if first is None:
+            first = t
+        running = {i for i in running if left[i] > 1e-12}
+    return t / first
+
+
+def model_spread(n, spread, rng):
+    """Median spread of n flows with weights exp(spread x u), u uniform in [-1, 1]."""
+    return statistics.median(weighted_spread([math.exp(spread * rng.uniform(-1, 1)) for _ in range(n)])
+                             for _ in range(DRAWS))
+
+
+def measured_spreads(lines, pattern):
+    """{(clients, size): median over repeats of (slowest / fastest flow)} for `pattern`'s flows."""
+    by_key = {}
+    for rec in lines:
+        if rec.get("pattern") != pattern:
+            continue
+        times = [t for t, role in zip(rec["times_s"], rec.get("roles", [])) if role in ("in", "out", pattern)] \
+            or rec["times_s"]
+        if len(times) < 2 or min(times) <= 0:
+            continue
+        by_key.setdefault((rec["clients"], rec["size_bytes"]), []).append(max(times) / min(times))
+    return {k: statistics.median(v) for k, v in sorted(by_key.items())}
+
+
+def squared_error(spreads, s, seed):
+    rng = random.Random(seed)
+    cache = {}
+    err = 0.0
+    for (n, _), m in spreads.items():
+        if n not in cache:
+            cache[n] = model_spread(n, s, rng)
+        err += (math.log(cache[n]) - math.log(m)) ** 2
+    return err
+
+
+def fit(spreads, seed=1):
+    """The s in [0, 2] of least squared log error against {(n, size): spread}, to 0.01: a grid by 0.05, then by
+    0.01 around its best. Returns (s, rms log error)."""
+    best = min((squared_error(spreads, s, seed), s) for s in COARSE)
+    fine = [round(best[1] + i / 100, 2) for i in range(-4, 5) if 0 <= best[1] + i / 100 <= 2]
+    best = min([best] + [(squared_error(spreads, s, seed), s) for s in fine])
+    return best[1], math.sqrt(best[0] / max(1, len(spreads)))
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("flows", help="OUT.flows.jsonl of measure.py incast")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.flows, encoding="utf-8") as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+    except (OSError, ValueError) as e:
+        print(f"fit_incast.py: error: {args.flows}: {e}", file=sys.stderr)
+        return 2
+    options = []
+    for pattern, option in (("incast-in", "--flow-spread-in"), ("incast-out", "--flow-spread-out")):
+        spreads = measured_spreads(lines, pattern)
+        if not spreads:
+            print(f"fit_incast.py: error: {args.flows}: no {pattern} repeat with 2 flows or more", file=sys.stderr)
+            return 2
+        s, rms = fit(spreads)
+        for (n, size), m in spreads.items():
+            print(f"{pattern:<11} N={n} {size:>10} B: measured spread {m:.3f}")
+        print(f"{pattern}: {option} {s:.2f} (rms log error {rms:.3f})")
+        options += [option, f"{s:.2f}"]
+    print(" ".join(options))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
