@@ -56,17 +56,6 @@ void send_shard(const SimContext& ctx, int rank, int w)
   if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
     sg4::this_actor::sleep_for(latency_s);
   const auto& shard = ctx.ps_tensors[static_cast<std::size_t>(rank)];
-  if (ctx.message_cost_s(rank, w, 0) <= 0 && ctx.message_cost_s(rank, w, 1) <= 0) {
-    // No software cost between the messages: post them all. The client takes them in order with one receive at a
-    // time, each once the previous one is in, as it would if they were posted one by one (one wake-up less each).
-    std::vector<sg4::CommPtr> comms;
-    comms.reserve(shard.size());
-    for (int t : shard)
-      comms.push_back(mb->put_async(
-          ctx.message(w, t), static_cast<std::uint64_t>(ctx.workload.tensors[static_cast<std::size_t>(t)].bytes)));
-    sg4::Comm::wait_all(comms);
-    return;
-  }
   for (int t : shard) {
     const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)

@@ -126,13 +126,6 @@ void PsWorker::run_step()
     exec->start();
   };
 
-  // A worker's gradients for one PS go out in order on its connection, one at a time. With fair sharing each
-  // connection has its own mailbox, whose receiver posts one receive at a time: the worker may post every gradient
-  // as soon as it is ready (the receiver takes them in order, each when the previous one is in, as it would take
-  // them one by one) and waits for them at the end of the step, not after each one. With FCFS all workers share the
-  // PS's mailbox, where posting early would jump the queue: one at a time.
-  const bool post_early = ctx_.scenario.sharing != Sharing::FCFS;
-  std::vector<std::pair<sg4::CommPtr, int>> posted; // post_early: uplinks and their tensors, this step
   std::vector<sg4::ActivityPtr> pending;
   std::vector<int> tags; // -1: exec; 2p: downlink from PS p; 2p+1: uplink to PS p
   while (uplinks_done < n_tensors) {
@@ -148,15 +141,6 @@ void PsWorker::run_step()
     for (std::size_t p = 0; p < n_ps; p++) {
       if (ul_comm[p] || ul_queue[p].empty() || (!overlap && !backward_done))
         continue;
-      if (post_early) {
-        for (int t : ul_queue[p])
-          posted.emplace_back(
-              uplinks_[p]->put_async(ctx_.message(rank_, t),
-                                     static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes)),
-              t);
-        ul_queue[p].clear();
-        continue;
-      }
       int t = ul_queue[p].front();
       ul_queue[p].pop_front();
       ul_tensor[p] = t;
@@ -164,9 +148,6 @@ void PsWorker::run_step()
                                             static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes));
     }
 
-    if (post_early && next_bwd < 0 && !exec && arrived_count == n_tensors &&
-        std::all_of(ul_queue.begin(), ul_queue.end(), [](const std::deque<int>& q) { return q.empty(); }))
-      break; // every gradient is posted: the rest of the step is their transfers
     pending.clear();
     tags.clear();
     if (exec) {
@@ -229,13 +210,6 @@ void PsWorker::run_step()
       ul_comm[p] = nullptr;
       uplinks_done++;
     }
-  }
-  for (auto& [comm, t] : posted) {
-    comm->wait();
-    account_.add_comm(comm->get_start_time(), comm->get_finish_time());
-    if (recorder_.timeline_enabled())
-      recorder_.worker_op(rank_, "uplink", wl.tensors[static_cast<std::size_t>(t)].name, comm->get_start_time(),
-                          comm->get_finish_time());
   }
   const double now = sg4::Engine::get_clock();
   recorder_.end_step(rank_, now, account_.close_window(step_begin_s_, now));
