@@ -55,8 +55,7 @@ void send_shard(const SimContext& ctx, int rank, int w)
   sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
   if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
     sg4::this_actor::sleep_for(latency_s);
-  const auto& shard = ctx.ps_tensors[static_cast<std::size_t>(rank)];
-  for (int t : shard) {
+  for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
     const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)
       sg4::this_actor::sleep_for(cost_s);
@@ -104,14 +103,10 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   // always posted: the latency never holds the wire (as a socket's buffer takes the next bytes), and the gradients,
   // handed over as their last bytes come in, arrive in that order. Otherwise one receive is posted ahead while the
   // previous gradient waits for its arrival and pays its cost.
-  const std::vector<double> no_latencies;
-  const auto& latencies_s = stream ? ctx.stream_latency_s[static_cast<std::size_t>(rank)] : no_latencies;
-  const bool pipelined =
-      stream && ctx.scenario.message_overhead_s <= 0 &&
-      (ctx.message_s_per_byte.empty() ||
-       std::all_of(ctx.message_s_per_byte[static_cast<std::size_t>(rank)].begin(),
-                   ctx.message_s_per_byte[static_cast<std::size_t>(rank)].end(), [](double a) { return a <= 0; })) &&
-      std::all_of(latencies_s.begin(), latencies_s.end(), [&](double l) { return l == latencies_s.front(); });
+  bool pipelined = stream;
+  for (int c = 0; c < ctx.ps_clients() && pipelined; c++)
+    pipelined = ctx.message_cost_s(rank, c, 1) <= 0 && // both costs are >= 0: either makes one byte cost
+                ctx.stream_latency(rank, c) == ctx.stream_latency(rank, 0);
   auto receiver = [&ctx, rank, deliver, land, stream, pipelined](sg4::Mailbox* mb) {
     if (!stream)
       for (;;)

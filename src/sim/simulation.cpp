@@ -20,7 +20,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -56,6 +55,16 @@ constexpr int kActorStackKiB = 8192;
 #else
 constexpr int kActorStackKiB = 256;
 #endif
+
+// The value of the last --cfg item for `key` (SimGrid applies them in order, so the last one holds), or nullptr.
+const char* cfg_value(const std::vector<std::string>& cfg, const std::string& key)
+{
+  const char* value = nullptr;
+  for (const std::string& item : cfg)
+    if (item.size() > key.size() && item.compare(0, key.size(), key) == 0 && item[key.size()] == ':')
+      value = item.c_str() + key.size() + 1;
+  return value;
+}
 
 // Engine::on_time_advance feeds the progress reporter. SimGrid's signals outlive the engine, so the callback is
 // connected once per process and reads the reporter of the run in progress, if any (one engine per process).
@@ -144,11 +153,9 @@ void validate_scenario(const Scenario& sc)
     throw InputError("--warmup " + std::to_string(sc.warmup) + ": must be in [0, " + std::to_string(kMaxSteps) + "]");
   // The actors must fit the machine (common/limits.hpp): checked here with the options' sizes, before the platform
   // loads, and again by prepare() with a deployment's. Their stacks: sgdsim's default (kActorStackKiB), or --cfg's.
-  double stack_kib = kActorStackKiB;
-  for (const std::string& item : sc.simgrid_cfg)
-    if (item.rfind("contexts/stack-size:", 0) == 0)
-      stack_kib = std::strtod(item.c_str() + std::strlen("contexts/stack-size:"), nullptr);
-  std::string what = std::string("--workers ").append(std::to_string(sc.workers));
+  const char* stack_cfg  = cfg_value(sc.simgrid_cfg, "contexts/stack-size");
+  const double stack_kib = stack_cfg ? std::strtod(stack_cfg, nullptr) : kActorStackKiB;
+  std::string what       = std::string("--workers ").append(std::to_string(sc.workers));
   if (sc.is_ps())
     what.append(" --ps ").append(std::to_string(sc.ps));
   check_actors_fit(max_actors(sc), 1024 * stack_kib, what);
@@ -646,9 +653,9 @@ Prepared prepare(const SimInputs& in)
   if (sc.flow_spread_in > 0 || sc.flow_spread_out > 0) {
     // The weights ride on the routes' latencies, which are a flow's whole sharing penalty only without weight-S
     // (docs/models.md §10.6).
-    for (const std::string& item : sc.simgrid_cfg)
-      if (item.rfind("network/weight-S:", 0) == 0)
-        throw InputError("--cfg '" + item + "': --flow-spread-in/out set network/weight-S to 0 themselves");
+    if (const char* weight_s = cfg_value(sc.simgrid_cfg, "network/weight-S"))
+      throw InputError(std::string("--cfg 'network/weight-S:") + weight_s +
+                       "': --flow-spread-in/out set network/weight-S to 0 themselves");
     sg4::Engine::set_config("network/weight-S:0");
   }
   try {
@@ -680,10 +687,7 @@ Prepared prepare(const SimInputs& in)
     check_actors_fit(
         max_actors(prep.scenario), 1024.0 * simgrid::config::get_value<int>("contexts/stack-size"),
         std::string(in.deployment_path).append(": ").append(std::to_string(prep.scenario.workers)).append(" workers"));
-  const bool guard_size_given = std::any_of(sc.simgrid_cfg.begin(), sc.simgrid_cfg.end(), [](const std::string& c) {
-    return c.rfind("contexts/guard-size:", 0) == 0;
-  });
-  if (!guard_size_given && needs_guardless_stacks(prep.scenario)) // before any actor exists
+  if (!cfg_value(sc.simgrid_cfg, "contexts/guard-size") && needs_guardless_stacks(prep.scenario)) // before any actor
     sg4::Engine::set_config("contexts/guard-size:0");
   prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
   check_routes(*prep.engine, prep.placement, prep.scenario, in.platform_path);
@@ -739,8 +743,7 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
     if (!fresh && it->second != w)
       throw InputError(platform, 0,
                        std::string("--flow-spread-") + dir +
-                           " needs a link of its own per worker, next to it on its "
-                           "routes to the PS: link '" +
+                           " needs a link of its own per worker, next to it on its routes to the PS: link '" +
                            link->get_name() + "' is on those of workers " + std::to_string(it->second) + " and " +
                            std::to_string(w));
   };
@@ -754,10 +757,8 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
       ps->route_to(me, down, nullptr);
       if (up.empty() || down.empty())
         throw InputError(platform, 0,
-                         "--flow-spread-in/out: worker " + std::to_string(w) +
-                             " is on the host of a "
-                             "PS (" +
-                             h + "): its connection to it crosses no link to weigh");
+                         "--flow-spread-in/out: worker " + std::to_string(w) + " is on the host of a PS (" + h +
+                             "): its connection to it crosses no link to weigh");
       own(up.front(), w, "in");
       own(down.back(), w, "out");
       if (std::find(in_links.begin(), in_links.end(), up.front()) == in_links.end())
