@@ -28,7 +28,8 @@ namespace sgdsim {
 
 int calibrate_command(const std::vector<std::string>& args)
 {
-  std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text;
+  std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text,
+      queued;
   std::vector<std::string> where;
   int nodes_given = 0;
   po::options_description d("Options");
@@ -58,6 +59,11 @@ int calibrate_command(const std::vector<std::string>& args)
      "p2p, -o, with --line-rate: the NIC gets the line rate, and the time per byte the fit holds beyond it becomes "
      "the framework's software cost per byte (sgdsim.message_overhead_per_byte: paid per PS connection, not shared "
      "on the NIC; docs/models.md §10.5). For a benchmark of a framework's own transport between two hosts")
+    ("queued", po::value<std::string>(&queued),
+     "allreduce, -o: a CSV of all-reduces launched back to back, as many at once as the framework runs (tools/measure "
+     "allreduce --queued), at two or more node counts: each node count's eq. (37) of the time per call is written as "
+     "sgdsim.allreduce_queued_time, which `run` charges to a call that starts beside others in flight "
+     "(docs/models.md §10.8); same columns as --measurements, every row used")
     ("force", "overwrite the output file");
   // clang-format on
   po::variables_map vm;
@@ -87,6 +93,8 @@ int calibrate_command(const std::vector<std::string>& args)
   if (vm.count("nodes") && (nodes_given < 2 || nodes_given > kMaxPlatformHosts))
     throw InputError(std::string("--nodes ").append(std::to_string(nodes_given)).append(": must be in [2, ") +
                      std::to_string(kMaxPlatformHosts) + "] (the most hosts sgdsim loads, docs/design.md \"Limits\")");
+  if (!queued.empty() && (kind != CommKind::ALLREDUCE || out.empty()))
+    throw InputError("--queued: applies with --kind allreduce and -o (it is written into the platform)");
   if (!latency_text.empty() && kind != CommKind::P2P)
     throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
@@ -98,6 +106,20 @@ int calibrate_command(const std::vector<std::string>& args)
                      "fitted time per byte is split)");
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
   CalibrationFit f               = calibrate(kind, m, measurements);
+  std::vector<AllreduceTimeFit> queued_fits;
+  if (!queued.empty()) {
+    check_not_an_input("-o", out, {queued});
+    queued_fits = fit_allreduce_by_nodes(read_comm_measurements(queued, {}, size_column, time_column));
+    if (queued_fits.size() < 2)
+      throw InputError(queued, 0,
+                       "--queued: eq. (37) fits " + std::to_string(queued_fits.size()) +
+                           " node count(s); `run` needs two or more (each with 4 sizes or more, times growing with "
+                           "the size)");
+    if (f.by_nodes.empty())
+      throw InputError(measurements, 0,
+                       "--queued: these measurements give no per-node-count fit (sgdsim.allreduce_time, the time of "
+                       "a call alone, which the queued one goes with): measure two or more node counts");
+  }
   if (!out.empty() && f.bandwidth_Bps / kLv08BandwidthFactor < kMinBandwidth_Bps)
     throw InputError(measurements, 0,
                      std::string("the fitted bandwidth, ").append(format_Gbps(f.bandwidth_Bps)) +
@@ -169,17 +191,23 @@ int calibrate_command(const std::vector<std::string>& args)
   if (f.piecewise.has_value())
     o << "  eq. (37): mean |error| " << fmt("%.2f", 100 * sum_pw / m.size()) << "%, max " << fmt("%.2f", 100 * worst_pw)
       << "%\n";
-  if (!f.by_nodes.empty()) {
-    o << "\n  eq. (37) for each node count: the time `run` charges beyond the network (docs/models.md §10.7)\n"
+  auto fits_table = [&o](const std::vector<AllreduceTimeFit>& fits, const std::string& title) {
+    o << "\n  " << title << "\n"
       << "  nodes   a1 s/log2(B)         b1 s  threshold B     a2 s/B         b2 s   mean err    max err\n";
-    for (const AllreduceTimeFit& a : f.by_nodes) {
+    for (const AllreduceTimeFit& a : fits) {
       char row[200];
       std::snprintf(row, sizeof row, "  %5d %12.4g %12.4g %12.4g %10.4g %12.4g %9.2f%% %9.2f%%\n", a.nodes, a.eq.a1_s,
                     a.eq.b1_s, a.eq.threshold_bytes, a.eq.a2_s_per_byte, a.eq.b2_s, 100 * a.mean_error,
                     100 * a.max_error);
       o << row;
     }
-  }
+  };
+  if (!f.by_nodes.empty())
+    fits_table(f.by_nodes,
+               "eq. (37) for each node count: the time `run` charges beyond the network (docs/models.md §10.7)");
+  if (!queued_fits.empty())
+    fits_table(queued_fits,
+               "eq. (37) for each node count of " + queued + ": the time per call back to back (docs/models.md §10.8)");
   std::cout << o.str();
 
   if (!out.empty()) {
@@ -219,6 +247,8 @@ int calibrate_command(const std::vector<std::string>& args)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");
     if (!f.by_nodes.empty())
       s.host_props.emplace_back("sgdsim.allreduce_time", format_allreduce_time(f.by_nodes));
+    if (!queued_fits.empty())
+      s.host_props.emplace_back("sgdsim.allreduce_queued_time", format_allreduce_time(queued_fits));
     s.latency = fmt("%.6g", route_latency_s / 2 * 1e6) + "us";
     s.command = command_line(args);
     write_file_atomically(out, generate_platform_xml(s));

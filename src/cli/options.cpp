@@ -518,8 +518,13 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       sc.message_s_per_byte = *costs.message_s_per_byte;
     if (costs.allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
       sc.allreduce_overhead_s = *costs.allreduce_overhead_s;
-    if (!sc.is_ps())
-      sc.allreduce_time = costs.allreduce_time;
+    if (!costs.allreduce_queued_time.empty() && costs.allreduce_time.empty())
+      throw InputError(opts.platform + ": has sgdsim.allreduce_queued_time but no sgdsim.allreduce_time (the time of "
+                                       "one call alone, which a call with no other in flight pays)");
+    if (!sc.is_ps()) {
+      sc.allreduce_time        = costs.allreduce_time;
+      sc.allreduce_queued_time = costs.allreduce_queued_time;
+    }
   }
   // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
   const bool asked_on = vm.count("measured-allreduce") &&

@@ -12,7 +12,7 @@ double PiecewiseTime::value_s(double bytes) const
 
 double AllreduceTimeFit::time_s(double bytes) const
 {
-  return std::max(0.0, eq.value_s(bytes));
+  return std::max(0.0, eq.value_s(std::max(bytes, smallest_bytes)));
 }
 
 double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes)

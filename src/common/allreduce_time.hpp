@@ -23,9 +23,12 @@ struct PiecewiseTime {
 struct AllreduceTimeFit {
   int nodes = 2;
   PiecewiseTime eq;
-  double mean_error = 0; // of the fit on this node count's rows, relative
-  double max_error  = 0;
-  /** The fitted time of `bytes`, never negative. */
+  /** The smallest size measured (0: unknown): a smaller all-reduce takes this size's time. Below the data the log2
+   *  branch only extrapolates, and with a1 < 0 (noise) it made a 256 B tensor cost 3.5x a 4 KiB one. */
+  double smallest_bytes = 0;
+  double mean_error     = 0; // of the fit on this node count's rows, relative
+  double max_error      = 0;
+  /** The fitted time of `bytes` (of smallest_bytes if it is smaller), never negative. */
   double time_s(double bytes) const;
 };
 

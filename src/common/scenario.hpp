@@ -75,6 +75,10 @@ struct Scenario {
    *  (sgdsim.allreduce_time). */
   bool measured_allreduce = false;
   std::vector<AllreduceTimeFit> allreduce_time;
+  /** With measured_allreduce: the time per call of all-reduces run back to back (sgdsim.allreduce_queued_time), which
+   *  a call that starts beside n - 1 others in flight pays n times over (docs/models.md §10.8); empty: every call
+   *  pays allreduce_time's, as if alone. */
+  std::vector<AllreduceTimeFit> allreduce_queued_time;
   /** The unit of each all-reduce without fusion (tensor, layer or bucket): read it through unit(). */
   AllreduceUnit allreduce_unit = AllreduceUnit::LAYER;
   double bucket_bytes          = 25.0 * 1024 * 1024; // BUCKET: DDP's bucket_cap_mb = 25 (MiB)

@@ -289,23 +289,37 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, c
         f.piecewise_s.push_back(f.piecewise->value_s(x.bytes));
   }
   if (kind == CommKind::ALLREDUCE && node_counts.size() >= 2)
-    for (int k : node_counts) {
-      std::vector<CommMeasurement> rows;
-      for (const CommMeasurement& x : m)
-        if (x.nodes == k)
-          rows.push_back(x);
-      const std::optional<PiecewiseTime> eq = fit_piecewise(rows, relative_weights(rows));
-      if (!eq)
-        continue;
-      AllreduceTimeFit a{k, *eq, 0, 0};
-      for (const CommMeasurement& x : rows) {
-        const double e = std::fabs(a.time_s(x.bytes) - x.time_s) / x.time_s;
-        a.mean_error += e / static_cast<double>(rows.size());
-        a.max_error = std::max(a.max_error, e);
-      }
-      f.by_nodes.push_back(a);
-    }
+    f.by_nodes = fit_allreduce_by_nodes(m);
   return f;
+}
+
+std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m)
+{
+  std::set<int> node_counts;
+  for (const CommMeasurement& x : m)
+    node_counts.insert(x.nodes);
+  std::vector<AllreduceTimeFit> fits;
+  for (int k : node_counts) {
+    std::vector<CommMeasurement> rows;
+    for (const CommMeasurement& x : m)
+      if (x.nodes == k)
+        rows.push_back(x);
+    const std::optional<PiecewiseTime> eq = fit_piecewise(rows, relative_weights(rows));
+    if (!eq)
+      continue;
+    AllreduceTimeFit a{k, *eq, 0, 0, 0};
+    a.smallest_bytes =
+        std::min_element(rows.begin(), rows.end(), [](const CommMeasurement& x, const CommMeasurement& y) {
+          return x.bytes < y.bytes;
+        })->bytes;
+    for (const CommMeasurement& x : rows) {
+      const double e = std::fabs(a.time_s(x.bytes) - x.time_s) / x.time_s;
+      a.mean_error += e / static_cast<double>(rows.size());
+      a.max_error = std::max(a.max_error, e);
+    }
+    fits.push_back(a);
+  }
+  return fits;
 }
 
 namespace {

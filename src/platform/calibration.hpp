@@ -47,6 +47,10 @@ struct CalibrationFit {
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
                          const std::string& source = "the measurements");
 
+/** Eq. (37) fitted to each node count's rows of `m` alone (docs/models.md §10.7), in increasing node count; a node
+ *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. */
+std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m);
+
 /** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,
  *  *_B, *_KB / *_KiB (x 1024), *_MB / *_MiB (x 2^20); time column: `time_column` or the first of time_s, *_s, *_ms
  *  (x 1e-3); nodes column: `nodes` (2 if absent). `where`: COLUMN=VALUE filters, all of which a row must meet.

@@ -4,6 +4,7 @@
 #include "common/units.hpp"
 #include "common/xml_source.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -12,8 +13,8 @@ namespace sgdsim {
 
 namespace {
 constexpr const char* kAllreduceTimeGrammar =
-    "expected 'K:a1,b1,threshold,a2,b2' items separated by spaces, K an integer >= 2 in increasing order, the "
-    "others finite numbers (s, s, bytes > 0, s per byte >= 0, s)";
+    "expected 'K:a1,b1,threshold,a2,b2[,smallest]' items separated by spaces, K an integer >= 2 in increasing "
+    "order, the others finite numbers (s, s, bytes > 0, s per byte >= 0, s, bytes >= 0)";
 
 std::vector<AllreduceTimeFit> parse_allreduce_time(const XmlSource& src, const pugi::xml_node& prop)
 {
@@ -22,14 +23,19 @@ std::vector<AllreduceTimeFit> parse_allreduce_time(const XmlSource& src, const p
   std::string item;
   while (items >> item) {
     AllreduceTimeFit f;
-    char tail              = 0;
-    const int got          = std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
-                                         &f.eq.threshold_bytes, &f.eq.a2_s_per_byte, &f.eq.b2_s, &tail);
-    const PiecewiseTime& e = f.eq;
-    const bool finite      = std::isfinite(e.a1_s) && std::isfinite(e.b1_s) && std::isfinite(e.threshold_bytes) &&
-                        std::isfinite(e.a2_s_per_byte) && std::isfinite(e.b2_s);
-    if (got != 6 || !finite || f.nodes < 2 || !(e.threshold_bytes > 0) || e.a2_s_per_byte < 0 ||
-        (!fits.empty() && f.nodes <= fits.back().nodes))
+    char tail = 0;
+    // The smallest size measured is optional (calibrations before it wrote five numbers after K).
+    const bool with_smallest = std::count(item.begin(), item.end(), ',') == 5;
+    const int got            = with_smallest
+                                   ? std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
+                                                 &f.eq.threshold_bytes, &f.eq.a2_s_per_byte, &f.eq.b2_s, &f.smallest_bytes, &tail)
+                                   : std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
+                                                 &f.eq.threshold_bytes, &f.eq.a2_s_per_byte, &f.eq.b2_s, &tail);
+    const PiecewiseTime& e   = f.eq;
+    const bool finite        = std::isfinite(e.a1_s) && std::isfinite(e.b1_s) && std::isfinite(e.threshold_bytes) &&
+                        std::isfinite(e.a2_s_per_byte) && std::isfinite(e.b2_s) && std::isfinite(f.smallest_bytes);
+    if (got != (with_smallest ? 7 : 6) || !finite || f.nodes < 2 || !(e.threshold_bytes > 0) || e.a2_s_per_byte < 0 ||
+        f.smallest_bytes < 0 || (!fits.empty() && f.nodes <= fits.back().nodes))
       src.fail_value(prop, "value", std::string("item '") + item + "': " + kAllreduceTimeGrammar);
     fits.push_back(f);
   }
@@ -44,8 +50,12 @@ std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits)
   std::string out;
   for (const AllreduceTimeFit& f : fits) {
     char item[200];
-    std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s, f.eq.threshold_bytes,
-                  f.eq.a2_s_per_byte, f.eq.b2_s);
+    if (f.smallest_bytes > 0)
+      std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s,
+                    f.eq.threshold_bytes, f.eq.a2_s_per_byte, f.eq.b2_s, f.smallest_bytes);
+    else
+      std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s,
+                    f.eq.threshold_bytes, f.eq.a2_s_per_byte, f.eq.b2_s);
     if (!out.empty())
       out.append(" ");
     out.append(item);
@@ -63,11 +73,13 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
     const std::string id      = prop.attribute("id").value();
     if (id.rfind("sgdsim.", 0) != 0)
       continue;
-    if (id == "sgdsim.allreduce_time") {
+    if (id == "sgdsim.allreduce_time" || id == "sgdsim.allreduce_queued_time") {
+      std::vector<AllreduceTimeFit>& slot =
+          id == "sgdsim.allreduce_time" ? costs.allreduce_time : costs.allreduce_queued_time;
       std::vector<AllreduceTimeFit> fits = parse_allreduce_time(src, prop);
-      if (!costs.allreduce_time.empty() && format_allreduce_time(fits) != format_allreduce_time(costs.allreduce_time))
+      if (!slot.empty() && format_allreduce_time(fits) != format_allreduce_time(slot))
         src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
-      costs.allreduce_time = std::move(fits);
+      slot = std::move(fits);
       continue;
     }
     std::optional<double>* slot = id == "sgdsim.allreduce_overhead"          ? &costs.allreduce_overhead_s
@@ -76,8 +88,8 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
                                                                              : nullptr;
     if (slot == nullptr)
       src.fail_value(prop, "id",
-                     "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_time, "
-                     "sgdsim.message_overhead, sgdsim.message_overhead_per_byte)");
+                     "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_queued_time, "
+                     "sgdsim.allreduce_time, sgdsim.message_overhead, sgdsim.message_overhead_per_byte)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
     if (slot == &costs.message_s_per_byte && s > kMaxMessageSPerByte)
       src.fail_value(prop, "value", "more than 1us per byte (a transport slower than 1 MB/s)");

@@ -23,12 +23,16 @@ struct PlatformCosts {
   std::optional<double> message_overhead_s;   // sgdsim.message_overhead: per message (--message-overhead)
   std::optional<double> message_s_per_byte;   // sgdsim.message_overhead_per_byte: PS (--message-overhead-per-byte)
   // sgdsim.allreduce_time: the all-reduce microbenchmark's eq. (37) per node count (docs/models.md §10.7), written by
-  // `calibrate --kind allreduce -o` from several node counts; the value is "K:a1,b1,threshold,a2,b2 K:..." in
-  // seconds, seconds, bytes, seconds per byte, seconds. Increasing K; empty when absent.
+  // `calibrate --kind allreduce -o` from several node counts; the value is "K:a1,b1,threshold,a2,b2,smallest K:..." in
+  // seconds, seconds, bytes, seconds per byte, seconds, bytes (",smallest" optional). Increasing K; empty if absent.
   std::vector<AllreduceTimeFit> allreduce_time;
+  // sgdsim.allreduce_queued_time: the same fits of the time per call of all-reduces launched back to back, run as
+  // many at once as the framework runs (`calibrate --queued`, docs/models.md §10.8); same grammar; empty if absent.
+  std::vector<AllreduceTimeFit> allreduce_queued_time;
 };
 
-/** The text of sgdsim.allreduce_time for `fits` (round-trips through read_platform_costs to 9 digits). */
+/** The text of sgdsim.allreduce_time (or _queued_time) for `fits` (round-trips through read_platform_costs to 9
+ * digits). */
 std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits);
 
 /** The sgdsim.* properties of `platform_path`. Every occurrence of a property must carry the same value (one number

@@ -100,6 +100,9 @@ std::string measured_note(const Scenario& sc)
   std::string note = fmt("all-reduce as measured at %d..%d nodes", lo, hi);
   if (k > hi || k < lo)
     note += fmt(" (K = %d outside: the %d-node fit)", k, k > hi ? hi : lo);
+  if (!sc.allreduce_queued_time.empty())
+    note += fmt(", and back to back at %d..%d nodes", sc.allreduce_queued_time.front().nodes,
+                sc.allreduce_queued_time.back().nodes);
   return note + ", ";
 }
 
@@ -324,6 +327,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"message_s_per_byte", sc.message_s_per_byte},
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"measured_allreduce", sc.measured_allreduce},
+                          {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

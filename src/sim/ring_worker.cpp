@@ -45,6 +45,7 @@ struct RingShared {
   };
   std::vector<LaneWait> lane_waits;
   sg4::SemaphorePtr step_done = sg4::Semaphore::create(0); // released by each collective actor at its step's end
+  int units_done              = 0;                         // planned units: this step's all-reduces that have finished
   IntervalAccount* account    = nullptr;
   StepRecorder* recorder      = nullptr;
 
@@ -62,6 +63,19 @@ struct RingShared {
         w.step = -1;
         w.wake->release();
       }
+  }
+  /** Planned units (in launch order, each ready no later than the next): how many of this step's all-reduces the
+   *  framework runs now, at most `lanes`: those whose gradients exist and that have not finished. Two calls that
+   *  start at the same time see the same count, whichever lane runs first (docs/models.md §10.8). */
+  int calls_under_way(const std::vector<GradUnit>& units, int lanes) const
+  {
+    int n = 0;
+    for (auto u = static_cast<std::size_t>(units_done); u < units.size() && n < lanes; u++) {
+      if (units[u].ready_layer < lowest_ready)
+        break;
+      n++;
+    }
+    return std::max(n, 1);
   }
   /** A lane: blocks until the backward of `layer` in step `of_step` is done. */
   void wait_ready(int lane, int of_step, int layer)
@@ -129,7 +143,8 @@ private:
       shared_->wait_ready(lane_, step, 0);               // still waits for the step, else it would loop at once
     for (auto u = static_cast<std::size_t>(lane_); u < units.size(); u += static_cast<std::size_t>(ctx_.lanes())) {
       shared_->wait_ready(lane_, step, units[u].ready_layer);
-      allreduce(units[u].bytes);
+      allreduce(units[u].bytes, shared_->calls_under_way(units, ctx_.lanes()));
+      shared_->units_done++;
     }
     shared_->step_done->release();
   }
@@ -217,18 +232,29 @@ private:
   {
     if (bytes <= 0)
       return 0;
-    return 2.0 * (k_ - 1) / k_ * bytes / (route_Bps_ * bandwidth_factor_) +
+    return network_bytes_s(bytes) +
            2.0 * (k_ - 1) * (route_latency_s_ * latency_factor_ + ctx_.scenario.message_overhead_s) +
            ctx_.scenario.allreduce_overhead_s;
   }
+  // Its bytes' part: 2(K-1)/K * D / B.
+  double network_bytes_s(double bytes) const { return 2.0 * (k_ - 1) / k_ * bytes / (route_Bps_ * bandwidth_factor_); }
 
   // The software cost of one all-reduce beyond the network (docs/models.md §10.7): what the microbenchmark measured
-  // for K ranks and `bytes` minus what the network alone takes; 0 without a measured all-reduce.
-  double measured_excess_s(double bytes) const
+  // for K ranks and `bytes` minus what the network alone takes; 0 without a measured all-reduce. A call that starts
+  // with `in_flight` - 1 others under way on this worker, where the platform has the back-to-back microbenchmark,
+  // lasts in_flight times its time per call T_q, of which the network, shared by the calls, takes its latencies once
+  // and its bytes in_flight times (docs/models.md §10.8).
+  double measured_excess_s(double bytes, int in_flight = 1) const
   {
-    if (!ctx_.scenario.measured_allreduce || bytes <= 0)
+    const Scenario& sc = ctx_.scenario;
+    if (!sc.measured_allreduce || bytes <= 0)
       return 0;
-    return std::max(0.0, measured_allreduce_s(ctx_.scenario.allreduce_time, k_, bytes) - network_allreduce_s(bytes));
+    if (in_flight <= 1 || sc.allreduce_queued_time.empty())
+      return std::max(0.0, measured_allreduce_s(sc.allreduce_time, k_, bytes) - network_allreduce_s(bytes));
+    const double bytes_s   = network_bytes_s(bytes);
+    const double latency_s = network_allreduce_s(bytes) - bytes_s;
+    const double n         = in_flight;
+    return std::max(0.0, n * measured_allreduce_s(sc.allreduce_queued_time, k_, bytes) - latency_s - n * bytes_s);
   }
 
   // Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost.
@@ -253,14 +279,15 @@ private:
     return true; // no gradients left: the buffer goes after layer 1 anyway
   }
 
-  void allreduce(double bytes)
+  // One all-reduce of `bytes`, started with `in_flight` calls of this worker under way (itself included).
+  void allreduce(double bytes, int in_flight = 1)
   {
     if (bytes <= 0 || k_ <= 1)
       return;
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
-    if (const double excess = measured_excess_s(bytes); excess > 0) // the call's software cost, before its messages
+    if (const double excess = measured_excess_s(bytes, in_flight); excess > 0) // the call's software cost, first
       sg4::this_actor::sleep_for(excess);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
@@ -334,6 +361,7 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
     // The collective actors are done with the previous step (step_done below): this step's readiness starts afresh.
     shared->step         = step;
     shared->lowest_ready = std::numeric_limits<int>::max();
+    shared->units_done   = 0;
     draw_step_times(wl, rng, ctx.scenario.compute_jitter_cv, fwd_s, bwd_s);
     for (int l = 0; l < n_layers; l++)
       compute(fwd_s[static_cast<std::size_t>(l)], "fwd ", l);
@@ -342,9 +370,13 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
       if (ctx.scenario.overlap)
         gradients_ready(l);
     }
-    if (!ctx.scenario.overlap)
-      for (int l = n_layers - 1; l >= 0; l--)
-        gradients_ready(l);
+    if (!ctx.scenario.overlap) {
+      if (fusion) // the buffer takes them in backward order
+        for (int l = n_layers - 1; l >= 0; l--)
+          gradients_ready(l);
+      else // all at once: no lane may start before every unit is ready (calls_under_way counts them)
+        gradients_ready(0);
+    }
     for (int lane = 0; lane < lanes; lane++)
       shared->step_done->acquire();
     compute(wl.ps_update_s, "update", -1); // each worker applies the averaged gradients itself

@@ -63,3 +63,37 @@ execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibratio
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--split-per-byte: needs --kind p2p, -o and --line-rate")
   message(FATAL_ERROR "--split-per-byte without -o and --line-rate must be refused (${rc}): ${err}")
 endif()
+# --queued (docs/models.md §10.8): the back-to-back all-reduces' fits go into sgdsim.allreduce_queued_time beside the
+# single calls' sgdsim.allreduce_time, and run says it uses both. Times linear in the size at each node count (single:
+# 1 ms + D / 50 MB/s, queued: half of it), which eq. (37) fits exactly at every measured size.
+set(single "nodes,size_bytes,time_s\n")
+set(queued "nodes,size_bytes,time_s\n")
+foreach(k 2 4)
+  foreach(d 4096 65536 1048576 16777216 67108864)
+    math(EXPR us "1000 * ${k} / 2 + ${d} / 50")
+    math(EXPR half "${us} / 2")
+    string(APPEND single "${k},${d},${us}e-6\n")
+    string(APPEND queued "${k},${d},${half}e-6\n")
+  endforeach()
+endforeach()
+file(WRITE ${WORK}/single.csv "${single}")
+file(WRITE ${WORK}/queued.csv "${queued}")
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/single.csv --kind allreduce --queued
+                        ${WORK}/queued.csv --speed 2Tf --nodes 4 -o ${WORK}/queued.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "the time per call back to back")
+  message(FATAL_ERROR "calibrate --queued failed or printed no table (${rc}): ${out}${err}")
+endif()
+file(READ ${WORK}/queued.xml xml)
+foreach(expected "<prop id=\"sgdsim.allreduce_time\" value=\"2:[^ ]+ 4:[^\"]+\"/>"
+                 "<prop id=\"sgdsim.allreduce_queued_time\" value=\"2:[^ ]+ 4:[^\"]+\"/>")
+  if(NOT xml MATCHES "${expected}")
+    message(FATAL_ERROR "--queued: expected '${expected}' in the calibrated platform:\n${xml}")
+  endif()
+endforeach()
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring --workers 3 --steps 1 --warmup 0
+                        --framework pytorch-ddp-gloo --allreduce-unit tensor
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "all-reduce as measured at 2..4 nodes, and back to back at 2..4 nodes")
+  message(FATAL_ERROR "run must say it uses both measurements (${rc}): ${out}${err}")
+endif()

@@ -26,7 +26,8 @@ void check_fit(const CalibrationFit& f, std::size_t rows)
   for (const AllreduceTimeFit& a : f.by_nodes) {
     const PiecewiseTime& e = a.eq;
     if (a.nodes < 2 || !std::isfinite(e.a1_s) || !std::isfinite(e.b1_s) || !(std::isfinite(e.threshold_bytes)) ||
-        !(e.threshold_bytes > 0) || !finite_non_negative(e.a2_s_per_byte) || !std::isfinite(e.b2_s))
+        !(e.threshold_bytes > 0) || !finite_non_negative(e.a2_s_per_byte) || !std::isfinite(e.b2_s) ||
+        !finite_non_negative(a.smallest_bytes))
       fuzz::finding("an accepted all-reduce fit that `sgdsim run` would refuse in the platform calibrate writes");
   }
 }

@@ -100,13 +100,15 @@ AllreduceTimeFit constant_fit(int nodes, double t_s)
   return AllreduceTimeFit{nodes, {0, 0, 1, 0, t_s}, 0, 0};
 }
 
-double measured_step(int k, std::vector<AllreduceTimeFit> fits, int tensors = 1)
+double measured_step(int k, std::vector<AllreduceTimeFit> fits, int tensors = 1,
+                     std::vector<AllreduceTimeFit> queued = {}, int lanes = 2)
 {
   Scenario sc              = tiny::scenario(Arch::RING, k, Sharing::FAIR, false, 3, 1);
   sc.ps                    = 0;
   sc.measured_allreduce    = !fits.empty();
   sc.allreduce_time        = std::move(fits);
-  sc.collectives_in_flight = 2;
+  sc.allreduce_queued_time = std::move(queued);
+  sc.collectives_in_flight = lanes;
   sc.allreduce_unit        = AllreduceUnit::TENSOR;
   const std::string model  = tensors == 1 ? tiny::one_tensor_workload("100MB", "50ms", "50ms")
                                           : tiny::layered_workload(tensors, "100MB", "25ms", "25ms");
@@ -131,4 +133,23 @@ TEST(RingTopologies, MeasuredAllreduceAddsItsSoftwareCostToTheNetwork)
   // Two all-reduces in flight share the links (0.3 s for both) and each pays its 0.1 s of software cost at once:
   // 0.1 + 0.1 + 0.3 s. A floor (max of network and measured) would give 0.1 + 0.3 s: contention would hide the cost.
   EXPECT_NEAR(measured_step(4, fits, 2), 0.5, 0.5 * 1e-6);
+}
+
+TEST(RingTopologies, QueuedMeasurementSetsTheTimeOfCallsRunTogether)
+{
+  // As above, K = 4: alone a call is measured at 0.25 s (0.1 s beyond the network's 0.15 s). Back to back, two at
+  // a time, the microbenchmark gives T_q per call, so two calls started together last 2 T_q each; the network, which
+  // they share, takes 2 x 0.15 s of it (docs/models.md §10.8).
+  const std::vector<AllreduceTimeFit> alone = {constant_fit(2, 0.05), constant_fit(6, 0.45)};
+  // T_q = 0.25 s: each call pays 2 x 0.25 - 0.3 = 0.2 s, then both share the links for 0.3 s: 0.1 + 0.2 + 0.3 s.
+  const std::vector<AllreduceTimeFit> slow = {constant_fit(2, 0.25), constant_fit(6, 0.25)};
+  EXPECT_NEAR(measured_step(4, alone, 2, slow), 0.6, 0.6 * 1e-6);
+  // T_q = 0.1 s, below what the shared network takes per call: no software cost at all (0.1 + 0.3 s), where the
+  // single-call measurement alone would add 0.1 s to each.
+  const std::vector<AllreduceTimeFit> fast = {constant_fit(2, 0.1), constant_fit(6, 0.1)};
+  EXPECT_NEAR(measured_step(4, alone, 2, fast), 0.4, 0.4 * 1e-6);
+  EXPECT_NEAR(measured_step(4, alone, 2), 0.5, 0.5 * 1e-6);
+  // A call with no other under way pays the single-call measurement: one tensor, or one lane.
+  EXPECT_NEAR(measured_step(4, alone, 1, slow), 0.35, 0.35 * 1e-6);
+  EXPECT_NEAR(measured_step(4, alone, 2, slow, 1), 0.1 + 2 * 0.25, 0.6 * 1e-6);
 }

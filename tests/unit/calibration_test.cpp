@@ -236,14 +236,20 @@ TEST(Calibration, AllreduceFitsEachNodeCount)
   EXPECT_NEAR(measured_allreduce_s(f.by_nodes, 2, 1e6), t(2, 1e6), 1e-9);
   EXPECT_NEAR(measured_allreduce_s(f.by_nodes, 5, 1e6), (t(2, 1e6) + t(8, 1e6)) / 2, 1e-9);
   EXPECT_NEAR(measured_allreduce_s(f.by_nodes, 64, 1e6), t(8, 1e6), 1e-9);
-  // Far below the measured sizes the log2 branch would turn negative: the time is 0 there, never negative.
-  EXPECT_EQ(f.by_nodes[0].time_s(1e-9), 0);
+  // Below the smallest size measured (256 B), that size's time: the log2 branch only extrapolates there.
+  EXPECT_EQ(f.by_nodes[0].smallest_bytes, 256);
+  EXPECT_NEAR(f.by_nodes[0].time_s(1), t(2, 256), 1e-9);
+  // A fit that knows no smallest size (an older platform) is still never negative far below.
+  AllreduceTimeFit old = f.by_nodes[0];
+  old.smallest_bytes   = 0;
+  EXPECT_EQ(old.time_s(1e-9), 0);
 }
 
 TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
 {
-  const std::vector<AllreduceTimeFit> fits = {{2, {1e-5, 1e-4, 65536, 1e-9, 3e-4}, 0, 0},
-                                              {8, {3e-5, 3e-4, 1048576, 1.5e-9, 9e-4}, 0, 0}};
+  // K = 2 carries the smallest size measured, K = 8 does not (an older platform's five numbers): both read back.
+  const std::vector<AllreduceTimeFit> fits = {{2, {1e-5, 1e-4, 65536, 1e-9, 3e-4}, 4096, 0, 0},
+                                              {8, {3e-5, 3e-4, 1048576, 1.5e-9, 9e-4}, 0, 0, 0}};
   const std::string path                   = testing::TempDir() + "/allreduce_time.xml";
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <zone id=\"z\" routing=\"Full\">\n"
                       << "    <host id=\"h\" speed=\"1Gf\"><prop id=\"sgdsim.allreduce_time\" value=\""
@@ -254,4 +260,7 @@ TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
   EXPECT_DOUBLE_EQ(costs.allreduce_time[1].eq.threshold_bytes, 1048576);
   EXPECT_DOUBLE_EQ(costs.allreduce_time[1].eq.a2_s_per_byte, 1.5e-9);
   EXPECT_DOUBLE_EQ(costs.allreduce_time[0].eq.b1_s, 1e-4);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[0].smallest_bytes, 4096);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[1].smallest_bytes, 0);
+  EXPECT_EQ(format_allreduce_time(costs.allreduce_time), format_allreduce_time(fits));
 }

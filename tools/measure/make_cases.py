@@ -14,7 +14,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   the rate), fitted with the one-way latency of the same CSV's ping-pong row as the route latency
   (sgdsim calibrate --kind p2p --latency).
 - Ring series: the all-reduce microbenchmark at every node count and size (sgdsim calibrate --kind allreduce:
-  bandwidth, per-message latency alpha and per-call cost c), with Gloo's framework profile
+  bandwidth, per-message latency alpha and per-call cost c), and where the rate has it (allreduce-queued.csv,
+  measure.py allreduce --queued) the same all-reduces launched back to back (calibrate --queued), with Gloo's
+  framework profile
   (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series' unit (tensor, layer, bucket).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
@@ -78,7 +80,8 @@ def main():
             continue
         data = os.path.join(a.out, "data", rate)
         os.makedirs(data, exist_ok=True)
-        for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "feedcheck/feedcheck.csv"):
+        for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv",
+                     "allreduce-queued.csv.json", "feedcheck/feedcheck.csv"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, os.path.basename(name)))
         for name in ("incast.csv", "incast.csv.json"):
@@ -101,9 +104,11 @@ def main():
                                  "--latency", f"{one_way * 1e6:.6g}us", "--workload", rel(workload),
                                  "--nodes", "10", "--line-rate", line_rate(rate),
                                  "-o", rel(p2p_platform), "--force"], p2p_platform + ".log")
+            queued = os.path.join(data, "allreduce-queued.csv")
             calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
                                  "allreduce", "--where", "op=allreduce", "--workload", rel(workload),
-                                 "--nodes", "10", "-o", rel(ar_platform), "--force"], ar_platform + ".log")
+                                 "--nodes", "10", "-o", rel(ar_platform), "--force"]
+                      + (["--queued", rel(queued)] if os.path.exists(queued) else []), ar_platform + ".log")
             for fname in sorted(os.listdir(mdir)):
                 if not fname.endswith(".jsonl"):
                     continue
@@ -133,6 +138,11 @@ def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform, spr
     ring = arch == "ring"
     series = os.path.basename(jsonl)[:-len(".jsonl")]
     name = f"{rate}-{model}-{series}"
+    queued_json = os.path.join(out, "data", rate, "allreduce-queued.csv.json")
+    queued_calls = 0
+    if os.path.exists(queued_json):
+        with open(queued_json, encoding="utf-8") as f:
+            queued_calls = json.load(f)["queued_calls"]
     run = ["--platform", rel(ring and ar_platform or p2p_platform), "--workload", rel(workload), "--arch", arch,
            "--overlap", overlap, "--steps", str(first["steps"]), "--warmup", str(first["warmup"])]
     if ring:
@@ -160,8 +170,10 @@ def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform, spr
                             + ("the incast microbenchmark of the same cluster through tools/measure/fit_incast.py ("
                                + " ".join(spreads) + "), " if spreads else "") + "and the workload file"
                             if not ring else
-                            "the all-reduce microbenchmark of the same emulated cluster (every node count and size) "
-                            "through sgdsim calibrate -o, the workload file and --framework pytorch-ddp-gloo"),
+                            "the all-reduce microbenchmark of the same emulated cluster (every node count and size"
+                            + (f"; one call at a time and {queued_calls} launched back to back" if queued_calls
+                               else "")
+                            + ") through sgdsim calibrate -o, the workload file and --framework pytorch-ddp-gloo"),
         "metric": "step_time_s",
         "run": run,
         "guard": {"mean": 10, "max": 10},

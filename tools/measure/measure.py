@@ -232,7 +232,7 @@ class CsvOut:
         value of the repeats column when it is not len(times)."""
         med = plan.median(times)
         algbw = size * 8 / med / 1e9
-        busbw = algbw * (2 * (nodes - 1) / nodes if op == "allreduce" else 1)
+        busbw = algbw * (2 * (nodes - 1) / nodes if op.startswith("allreduce") else 1)
         values = {**self.meta, "op": op, "nodes": nodes, "size_bytes": size, "time_s": f"{med:.9g}",
                   "time_min_s": f"{min(times):.9g}", "time_max_s": f"{max(times):.9g}",
                   "time_mean_s": f"{plan.mean(times):.9g}", "time_std_s": f"{plan.std(times):.9g}",
@@ -334,27 +334,39 @@ def cmd_allreduce(args):
         raise MeasureError(f"--nodes {args.nodes}: each must be in 2..{world} (the world size)")
     groups = {k: dist.new_group(list(range(k))) for k in sorted(set(ks))}  # every rank creates every group
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
-    buf = torch.zeros(plan.elements(max(sizes)), dtype=torch.float32)
+    calls = max(1, args.queued)
+    op = "allreduce_queued" if args.queued else "allreduce"
+    # One buffer per call in flight, as the training's units have (a queued call must not reduce another's data).
+    bufs = [torch.zeros(plan.elements(max(sizes)), dtype=torch.float32) for _ in range(calls)]
     for k in ks:
         g = groups[k]
         if rank < k:
             for size in sizes:
-                view = buf[:plan.elements(size)]
+                views = [b[:plan.elements(size)] for b in bufs]
                 times = []
                 for i in range(args.warmup + args.repeats):
                     dist.barrier(group=g)
                     t0 = now()
-                    dist.all_reduce(view, group=g)
+                    if args.queued:
+                        # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
+                        # at once as it has threads, the rest wait in its queue; the time per call is the total
+                        # over the calls (their throughput, not one call's latency).
+                        works = [dist.all_reduce(v, group=g, async_op=True) for v in views]
+                        for w in works:
+                            w.wait()
+                    else:
+                        dist.all_reduce(views[0], group=g)
                     if i >= args.warmup:
-                        times.append(now() - t0)
+                        times.append((now() - t0) / calls)
                 t = torch.tensor(times, dtype=torch.float64)
                 dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
                 if rank == 0:
-                    med = out.row("allreduce", k, size, t.tolist(), args.warmup)
-                    print(f"allreduce {k} ranks {size:>10} B: {med * 1e3:9.3f} ms  busbw "
+                    med = out.row(op, k, size, t.tolist(), args.warmup)
+                    print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
         dist.barrier()
-    write_sidecar(args.out, args, infos, "allreduce")
+    extra = {"queued_calls": args.queued} if args.queued else None
+    write_sidecar(args.out, args, infos, "allreduce", extra)
 
 
 def cmd_concurrency(args):
@@ -1049,6 +1061,9 @@ def main(argv):
     p = sub.add_parser("allreduce", help="dist.all_reduce on 2..K ranks")
     micro(p)
     p.add_argument("--nodes", default="", help="comma-separated rank counts (default 2..WORLD_SIZE)")
+    p.add_argument("--queued", type=int, default=0,
+                   help="N > 0: launch N async all-reduces of each size together and time them per call (op "
+                        "allreduce_queued: a training's back-to-back calls, with Gloo's own concurrency)")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
@@ -1100,6 +1115,8 @@ def main(argv):
                                "python3-torch; run /usr/bin/python3)")
         if not dist.is_gloo_available():
             raise MeasureError("this PyTorch has no Gloo backend")
+        if getattr(args, "queued", 0) < 0:
+            raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:
             raise MeasureError("--repeats must be at least 1")
         if args.command == "train" and not (args.workers or args.workers_list):
