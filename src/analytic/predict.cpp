@@ -49,10 +49,12 @@ Prediction sync_row(const char* model, const char* equation, int k, int batch, d
 // to worker 1); the per-message latency alpha is that route's latency; the slowest worker sets the pace.
 std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector<double>& ratio)
 {
-  const Workload& wl   = *in.workload;
-  const Scenario& sc   = in.scenario;
-  const int k          = sc.workers;
-  const double b       = std::min(in.net.bottleneck_Bps, in.net.flow_cap_Bps > 0 ? in.net.flow_cap_Bps : kInf);
+  const Workload& wl = *in.workload;
+  const Scenario& sc = in.scenario;
+  const int k        = sc.workers;
+  // Each message between hosts travels over sc.sockets_per_peer connections, each under the per-flow cap (§10.9).
+  const double b =
+      std::min(in.net.bottleneck_Bps, in.net.flow_cap_Bps > 0 ? in.net.flow_cap_Bps * sc.sockets_per_peer : kInf);
   const double alpha   = in.net.latency_s + sc.message_overhead_s; // per-message cost: route latency + software
   const double slowest = *std::min_element(ratio.begin(), ratio.end());
   const double t_f     = wl.fwd_s() / slowest;
@@ -132,7 +134,7 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
     ref.overlap           = sc.overlap;
     ref.sharing           = RefSharing::ALL_REDUCE;
     ref.bandwidth_Bps     = in.net.bottleneck_Bps;
-    ref.flow_cap_Bps      = in.net.flow_cap_Bps;
+    ref.flow_cap_Bps      = in.net.flow_cap_Bps * sc.sockets_per_peer; // a message's connections (§10.9)
     ref.steps             = sc.steps;
     ref.warmup            = sc.warmup;
     ref.seed              = sc.seed;

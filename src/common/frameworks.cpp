@@ -14,7 +14,8 @@ const std::vector<FrameworkProfile>& framework_profiles()
   // - PyTorch DDP: torch/nn/parallel/distributed.py, bucket_cap_mb=25 (MiB: int(bucket_cap_mb * 1024 * 1024));
   //   torch.distributed._DEFAULT_FIRST_BUCKET_BYTES = 1 MiB (torch 1.13). NCCL runs a process group's collectives
   //   on one stream, one after the other; ProcessGroupGloo runs them on a pool of threads, 2 by default
-  //   (ProcessGroupGloo._Options()._threads == 2 in torch 1.13).
+  //   (ProcessGroupGloo._Options()._threads == 2 in torch 1.13). Horovod's and DDP's default backend for GPUs is NCCL,
+  //   whose socket transport opens 1 connection per peer except where it recognizes the NIC (docs/models.md §10.9).
   // - Horovod: HOROVOD_FUSION_THRESHOLD and HOROVOD_CYCLE_TIME, 64 MiB and 5 ms until 0.20, 128 MiB and 1 ms from
   //   0.21.0 (horovod/horovod#2468); one background thread runs one collective at a time.
   // - TensorFlow's PS (gRPC): [LI22] §3.1.1 measured its Sync-PS step between equal sharing and FCFS and modelled
@@ -28,23 +29,23 @@ const std::vector<FrameworkProfile>& framework_profiles()
   constexpr double kGrpc2017SPerByte                  = 1.0 / 150e6 - 1.0 / 1.25e9;
   static const std::vector<FrameworkProfile> profiles = {
       {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", true, AllreduceUnit::LAYER,
-       25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR, 0},
+       25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::FAIR, 0},
       {"pytorch-ddp", "PyTorch DDP on NCCL: 25 MiB buckets (first 1 MiB) in backward order, one collective at a time",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR, 0},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, true, Sharing::FAIR, 0},
       {"pytorch-ddp-gloo", "PyTorch DDP on Gloo: 25 MiB buckets (first 1 MiB), two collectives at once (2 threads)",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, Sharing::FAIR, 0},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, false, Sharing::FAIR, 0},
       {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, Sharing::FAIR, 0},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, true, Sharing::FAIR, 0},
       {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, Sharing::FAIR, 0},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, true, Sharing::FAIR, 0},
       {"none", "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::FAIR, 0},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::FAIR, 0},
       {"tf-ps", "TensorFlow's parameter servers over gRPC: transfers between equal sharing and FCFS ([LI22] hybrid)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::HYBRID, 0},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::HYBRID, 0},
       {"tf-ps-1.3",
        "TensorFlow <= 1.3's parameter servers, gRPC before its August 2017 upgrade: 150 MB/s per tensor stream between "
        "hosts, hybrid sharing",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, Sharing::HYBRID, kGrpc2017SPerByte},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::HYBRID, kGrpc2017SPerByte},
   };
   return profiles;
 }

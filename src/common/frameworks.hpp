@@ -21,6 +21,7 @@ struct FrameworkProfile {
   double fusion_buffer_bytes; // FUSION only
   double fusion_timeout_s;    // FUSION only
   int collectives_in_flight;
+  bool nccl; // its collectives run on NCCL, which opens the platform's sgdsim.nccl_sockets per peer (§10.9)
   // PS profiles:
   Sharing sharing;           // how concurrent transfers share the PS's NIC
   double message_s_per_byte; // software cost per byte of each PS message between hosts (docs/models.md §10.5)

@@ -85,6 +85,12 @@ struct Scenario {
   double first_bucket_bytes    = 1024.0 * 1024;      // BUCKET: torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
   /** All-reduces a worker runs at once, started in order (Gloo's process group: 2 threads; NCCL, Horovod: 1). */
   int collectives_in_flight = 1;
+  /** Ring and hierarchical collectives: TCP connections per peer that each message is cut over (NCCL's socket
+   *  transport: NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS; docs/models.md §10.9). 1: one flow per message (Gloo,
+   *  NCCL's default outside AWS and GCP). */
+  int sockets_per_peer = 1;
+  /** The most sockets per peer: NCCL's MAX_SOCKETS (net_socket.cc). */
+  static constexpr int kMaxSocketsPerPeer = 64;
   /** The framework profile that set the defaults above (README "Frameworks"); "none": sgdsim's own defaults. */
   std::string framework = "none";
   /** Steps mode: each worker's actor exchanges its own chunks, even where the ring dispatcher could

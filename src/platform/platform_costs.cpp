@@ -5,6 +5,7 @@
 #include "common/xml_source.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -82,6 +83,17 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       slot = std::move(fits);
       continue;
     }
+    if (id == "sgdsim.nccl_sockets") {
+      const std::string v  = prop.attribute("value").value();
+      int n                = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n < 1 || n > 64)
+        src.fail_value(prop, "value", "expected a whole number of sockets in [1, 64] (NCCL's MAX_SOCKETS)");
+      if (costs.nccl_sockets && *costs.nccl_sockets != n)
+        src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
+      costs.nccl_sockets = n;
+      continue;
+    }
     std::optional<double>* slot = id == "sgdsim.allreduce_overhead"          ? &costs.allreduce_overhead_s
                                   : id == "sgdsim.message_overhead"          ? &costs.message_overhead_s
                                   : id == "sgdsim.message_overhead_per_byte" ? &costs.message_s_per_byte
@@ -89,7 +101,8 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
     if (slot == nullptr)
       src.fail_value(prop, "id",
                      "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_queued_time, "
-                     "sgdsim.allreduce_time, sgdsim.message_overhead, sgdsim.message_overhead_per_byte)");
+                     "sgdsim.allreduce_time, sgdsim.message_overhead, sgdsim.message_overhead_per_byte, "
+                     "sgdsim.nccl_sockets)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
     if (slot == &costs.message_s_per_byte && s > kMaxMessageSPerByte)
       src.fail_value(prop, "value", "more than 1us per byte (a transport slower than 1 MB/s)");

@@ -29,6 +29,10 @@ struct PlatformCosts {
   // sgdsim.allreduce_queued_time: the same fits of the time per call of all-reduces launched back to back, run as
   // many at once as the framework runs (`calibrate --queued`, docs/models.md §10.8); same grammar; empty if absent.
   std::vector<AllreduceTimeFit> allreduce_queued_time;
+  // sgdsim.nccl_sockets: the connections NCCL's socket transport opens per peer on this platform's NICs (its
+  // NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS, which it chooses by the NIC's vendor: 16 on AWS, 4 on GCP, 1
+  // elsewhere; docs/models.md §10.9), an integer in [1, 64]; used by the NCCL framework profiles' rings.
+  std::optional<int> nccl_sockets;
 };
 
 /** The text of sgdsim.allreduce_time (or _queued_time) for `fits` (round-trips through read_platform_costs to 9

@@ -87,7 +87,11 @@ std::string gradient_sync_note(const Scenario& sc)
                sc.ada_fusion ? ", adaFusion" : "");
     break;
   }
-  return fmt("framework %s: %s, %d in flight", sc.framework.c_str(), unit.c_str(), sc.collectives_in_flight);
+  std::string note =
+      fmt("framework %s: %s, %d in flight", sc.framework.c_str(), unit.c_str(), sc.collectives_in_flight);
+  if (sc.sockets_per_peer > 1) // docs/models.md §10.9
+    note += fmt(", %d sockets per peer", sc.sockets_per_peer);
+  return note;
 }
 
 // The ring's measured all-reduce (docs/models.md §10.7), and whether K lies outside the node counts measured.
@@ -319,6 +323,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"bucket_bytes", sc.bucket_bytes},
                           {"first_bucket_bytes", sc.first_bucket_bytes},
                           {"collectives_in_flight", sc.collectives_in_flight},
+                          {"sockets_per_peer", sc.sockets_per_peer},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
                           {"ada_fusion", sc.ada_fusion},

@@ -8,6 +8,9 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 namespace sg4 = simgrid::s4u;
 
 namespace sgdsim {
@@ -18,6 +21,17 @@ std::string pair_mailbox(int src, int dst, int lane)
   if (lane > 0)
     name.append("/").append(std::to_string(lane));
   return name;
+}
+
+std::vector<double> socket_parts(double bytes, int sockets)
+{
+  if (sockets <= 1 || !(bytes > kSocketMinPartBytes))
+    return {bytes};
+  const double part = std::max(kSocketMinPartBytes, std::ceil(bytes / sockets));
+  std::vector<double> parts;
+  for (double left = bytes; left > 0; left -= part)
+    parts.push_back(std::min(part, left));
+  return parts;
 }
 
 namespace {
@@ -46,6 +60,21 @@ sg4::CommPtr recv(const SimContext& ctx, int src, int dst, int lane = 0)
       ->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]);
 }
 
+// The stream mode's exchange over several connections (docs/models.md §10.9): `parts_out` flows of bytes / parts_out
+// out, `parts_in` in, on one mailbox per direction (SimGrid matches them in order).
+void exchange_parts(const SimContext& ctx, int self, int to, int from, double bytes, int parts_out, int parts_in,
+                    int lane)
+{
+  std::vector<sg4::CommPtr> comms;
+  comms.push_back(send(ctx, self, to, bytes / parts_out, lane)); // the message's software cost, once
+  sg4::Mailbox* const out = sg4::Mailbox::by_name(pair_mailbox(self, to, lane));
+  for (int p = 1; p < parts_out; p++)
+    comms.push_back(out->put_async(token(ctx), static_cast<std::uint64_t>(bytes / parts_out)));
+  for (int p = 0; p < parts_in; p++)
+    comms.push_back(recv(ctx, from, self, lane));
+  sg4::Comm::wait_all(comms);
+}
+
 // Send to `to` and receive from `from` at once (full duplex), then wait for both.
 void exchange(const SimContext& ctx, int self, int to, int from, double bytes, int lane = 0)
 {
@@ -66,7 +95,19 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   const int self  = me * stride;
   const int right = (me + 1) % n * stride;
   if (mode == RingMode::STREAM) {
-    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes, lane);
+    // With several sockets, a stream between two hosts is cut as each step's chunk would be (docs/models.md §10.9).
+    const int left      = (me + n - 1) % n * stride;
+    const auto parts_of = [&ctx, &bytes, n](int a, int b) {
+      const bool between_hosts =
+          ctx.worker_host_ptrs[static_cast<std::size_t>(a)] != ctx.worker_host_ptrs[static_cast<std::size_t>(b)];
+      return between_hosts ? static_cast<int>(socket_parts(bytes / n, ctx.ring_sockets).size()) : 1;
+    };
+    const int parts_out = parts_of(self, right);
+    const int parts_in  = parts_of(left, self);
+    if (parts_out > 1 || parts_in > 1)
+      exchange_parts(ctx, self, right, left, 2.0 * (n - 1) / n * bytes, parts_out, parts_in, lane);
+    else
+      exchange(ctx, self, right, left, 2.0 * (n - 1) / n * bytes, lane);
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
@@ -82,28 +123,42 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   // comm that the sender hands to the receiver's inbox; both wait on it, and the second wait on a finished comm costs
   // no simcall. Without mailboxes (no matching, no receive-side comm, no semaphore per message), a message costs
   // about a quarter less, with the same simulated times on a homogeneous ring (bench/README.md).
-  const double chunk    = bytes / n;
-  sg4::Host* const from = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
-  sg4::Host* const to   = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
-  RingInbox& inbox      = ctx.ring_inbox[static_cast<std::size_t>(lane_base + self)];
-  RingInbox& theirs     = ctx.ring_inbox[static_cast<std::size_t>(lane_base + right)];
+  // With several sockets per peer each chunk between two hosts travels in parts, one comm each (docs/models.md
+  // §10.9; NCCL's transports within a node use no sockets); a sender hands
+  // all the parts of a chunk to the inbox at once (no simcall between the pushes), so that a woken receiver finds
+  // them all.
+  const double chunk              = bytes / n;
+  sg4::Host* const from           = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
+  sg4::Host* const to             = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
+  const std::vector<double> parts = socket_parts(chunk, from != to ? ctx.ring_sockets : 1); // sockets between hosts
+  const int left                  = (me + n - 1) % n * stride;
+  const std::size_t parts_in      = ctx.worker_host_ptrs[static_cast<std::size_t>(left)] != from
+                                        ? socket_parts(chunk, ctx.ring_sockets).size()
+                                        : 1; // what the left neighbour cuts its chunk into
+  RingInbox& inbox                = ctx.ring_inbox[static_cast<std::size_t>(lane_base + self)];
+  RingInbox& theirs               = ctx.ring_inbox[static_cast<std::size_t>(lane_base + right)];
+  std::vector<sg4::CommPtr> outs(parts.size());
   for (int s = 0; s < 2 * (n - 1); s++) {
     if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
       sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
-    sg4::CommPtr out = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(chunk));
-    theirs.pending.push_back(out);
+    for (std::size_t p = 0; p < parts.size(); p++)
+      outs[p] = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(parts[p]));
+    theirs.pending.insert(theirs.pending.end(), outs.begin(), outs.end());
     if (theirs.receiver_waiting) {
       theirs.receiver_waiting = false;
       theirs.wake->release();
     }
-    out->wait();
+    for (const sg4::CommPtr& out : outs)
+      out->wait();
     if (inbox.pending.empty()) { // the left neighbour has not sent this step's chunk yet
       inbox.receiver_waiting = true;
       inbox.wake->acquire(); // the sender clears receiver_waiting
     }
-    sg4::CommPtr in = std::move(inbox.pending.front());
-    inbox.pending.pop_front();
-    in->wait();
+    for (std::size_t p = 0; p < parts_in; p++) {
+      sg4::CommPtr in = std::move(inbox.pending.front());
+      inbox.pending.pop_front();
+      in->wait();
+    }
     if (s < n - 1) // reduce-scatter: sum the received chunk
       reduce_cost(ctx, chunk);
   }

@@ -30,6 +30,14 @@ void tree_allreduce(const SimContext& ctx, int rank, double bytes);
  *  from the leader; ctx.scenario.gpus_per_node consecutive ranks form a node. */
 void hierarchical_allreduce(const SimContext& ctx, int rank, double bytes, double extra_latency_s);
 
+/** NCCL's socket transport's smallest part of a message (net_socket.cc, MIN_CHUNKSIZE: 64 KiB). */
+constexpr double kSocketMinPartBytes = 64.0 * 1024;
+
+/** The parts a message of `bytes` travels in over `sockets` connections to one peer, as NCCL's socket transport cuts
+ *  it (docs/models.md §10.9): parts of max(64 KiB, ceil(bytes / sockets)) bytes, the last one the remainder, one
+ *  per connection; a single part with one socket or a message of 64 KiB or less. */
+std::vector<double> socket_parts(double bytes, int sockets);
+
 /** Mailbox of messages from `src` to `dst` (one FIFO per ordered pair and lane). */
 std::string pair_mailbox(int src, int dst, int lane = 0);
 

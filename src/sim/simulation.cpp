@@ -771,6 +771,32 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
   }
 }
 
+// The connections a ring message between two hosts is cut over (docs/models.md §10.9). Cutting a message changes
+// its rate only where a lone flow is capped (a FATPIPE link narrower than the route's narrowest shared link, between
+// ring neighbours on two hosts) or where other flows share its links (several all-reduces in flight): elsewhere each
+// link of a ring carries one message at a time, and N flows of bytes / N on one route end together with the one
+// flow of the bytes. There the ring sends one flow per message, and keeps its dispatcher and step replay.
+int effective_ring_sockets(const SimContext& ctx)
+{
+  const Scenario& sc = ctx.scenario;
+  if (sc.sockets_per_peer <= 1)
+    return 1;
+  if (ctx.lanes() > 1)
+    return sc.sockets_per_peer;
+  const int stride = sc.collective == Collective::HIERARCHICAL ? sc.gpus_per_node : 1;
+  const int n      = sc.workers / stride;
+  for (int i = 0; i < n; i++) {
+    const sg4::Host* from = ctx.worker_host_ptrs[static_cast<std::size_t>(i * stride)];
+    const sg4::Host* to   = ctx.worker_host_ptrs[static_cast<std::size_t>((i + 1) % n * stride)];
+    if (from == to)
+      continue;
+    const RouteInfo r = route_info(from, to);
+    if (r.flow_cap_Bps < r.bottleneck_Bps) // a cap that binds a lone flow
+      return sc.sockets_per_peer;
+  }
+  return 1;
+}
+
 // Whether the platform file declares profiles (availability_file, state_file, trace_connect; SimGrid's platform
 // DTD 4.1), which may change any host's speed: SimGrid has no accessor for a host's profiles.
 bool platform_declares_profiles(const std::string& platform_path)
@@ -809,7 +835,7 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}, {}, {}, {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}, {}, {}, {}, 1};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -820,11 +846,13 @@ SimResult simulate(const SimInputs& in)
   // actors exchange the chunks through their inboxes. Each lane (all-reduces in flight at once) is a ring of its
   // own: members lane * workers + rank.
   std::optional<RingDriver> ring_driver;
+  if (!scenario.is_ps())
+    ctx.ring_sockets = effective_ring_sockets(ctx);
   if (!scenario.is_ps()) {
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
-    if (ring_driver_applies(scenario)) {
+    if (ring_driver_applies(scenario) && ctx.ring_sockets == 1) { // the dispatcher sends one flow per chunk
       // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
       const bool replay =
           ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);

@@ -1,0 +1,94 @@
+// Several sockets per peer (--sockets-per-peer, the platform's sgdsim.nccl_sockets; docs/models.md §10.9): each ring
+// message between two hosts is cut into parts as NCCL's socket transport cuts it, one flow per part. Closed forms on
+// a 4-host star whose routes cap each flow at 1 GB/s (a FATPIPE link) under 2.5 GB/s NICs.
+#include "sim/collectives.hpp"
+#include "support/sim_helpers.hpp"
+#include "support/tiny.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace sgdsim;
+
+TEST(SocketParts, CutAsNcclCutsAMessage)
+{
+  // Parts of max(64 KiB, ceil(bytes / sockets)), the last one the remainder (NCCL net_socket.cc).
+  EXPECT_EQ(socket_parts(1e6, 1), std::vector<double>{1e6});
+  EXPECT_EQ(socket_parts(1e6, 4), (std::vector<double>{250000, 250000, 250000, 250000}));
+  const std::vector<double> sixteen = socket_parts(1e6, 16); // ceil(1e6 / 16) = 62,500 < 64 KiB
+  ASSERT_EQ(sixteen.size(), 16u);
+  EXPECT_EQ(sixteen.front(), 65536);
+  EXPECT_EQ(sixteen.back(), 1e6 - 15 * 65536.0);
+  EXPECT_EQ(socket_parts(65536, 16), std::vector<double>{65536}) << "64 KiB or less travels whole";
+  const std::vector<double> small = socket_parts(200000, 64);
+  EXPECT_EQ(small.size(), 4u);
+  EXPECT_EQ(std::accumulate(small.begin(), small.end(), 0.0), 200000);
+  EXPECT_EQ(socket_parts(1000.5, 8), std::vector<double>{1000.5}) << "a chunk of bytes / n need not be whole";
+}
+
+namespace {
+// 4 workers, one layer of one 4 MB tensor, no compute: a step is one ring all-reduce, 6 exchanges of 1 MB chunks.
+double step_s(int sockets, RingMode mode, const std::string& flow_cap = "1GBps")
+{
+  Scenario sc         = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 2, 1);
+  sc.ps               = 0;
+  sc.ring_mode        = mode;
+  sc.sockets_per_peer = sockets;
+  return simulate_isolated(tiny::inputs(tiny::star_platform(4, "2.5GBps", "0s", flow_cap),
+                                        tiny::one_tensor_workload("4MB", "0s", "0s"), sc))
+      .step_time_mean_s;
+}
+} // namespace
+
+TEST(RingSockets, OneSocketIsCappedPerFlow)
+{
+  EXPECT_NEAR(step_s(1, RingMode::STEPS), 6 * 1e6 / 1e9, 1e-9); // 6 chunks at the 1 GB/s cap
+}
+
+TEST(RingSockets, PartsReachTheNicBeyondTheCap)
+{
+  // 2 parts of 500 kB: 2 x 1 GB/s < 2.5 GB/s, each part at the cap: 0.5 ms per chunk.
+  EXPECT_NEAR(step_s(2, RingMode::STEPS), 6 * 0.5e6 / 1e9, 1e-9);
+  // 4 parts of 250 kB, or 16 parts of 64 KiB: the NIC decides, 1 MB / 2.5 GB/s per chunk (the parts of 16 end at
+  // different dates, the NIC stays full until the last).
+  EXPECT_NEAR(step_s(4, RingMode::STEPS), 6 * 1e6 / 2.5e9, 1e-9);
+  EXPECT_NEAR(step_s(16, RingMode::STEPS), 6 * 1e6 / 2.5e9, 1e-9);
+}
+
+TEST(RingSockets, StreamModeCutsItsFlowAsTheChunks)
+{
+  // One flow of 2(n-1)/n x 4 MB = 6 MB per edge, cut into as many parts as a 1 MB chunk: 1 or 2 parts.
+  EXPECT_NEAR(step_s(1, RingMode::STREAM), 6e6 / 1e9, 1e-9);
+  EXPECT_NEAR(step_s(2, RingMode::STREAM), 3e6 / 1e9, 1e-9);
+}
+
+TEST(RingSockets, WithoutACapSocketsChangeNothing)
+{
+  // Each link carries one chunk at a time: N flows of bytes / N end with the one flow (simulated as one).
+  EXPECT_NEAR(step_s(16, RingMode::STEPS, ""), 6 * 1e6 / 2.5e9, 1e-9);
+  EXPECT_EQ(step_s(16, RingMode::STEPS, ""), step_s(1, RingMode::STEPS, ""));
+}
+
+TEST(RingSockets, OnlyMessagesBetweenHostsAreCut)
+{
+  // aws-p3.16xlarge: 8 GPUs per host behind a 25 Gbps NIC whose flows are capped at 10 Gbps. 16 workers on two
+  // hosts, ResNet-50 in DDP's 25 MiB buckets: the flat ring's two hops between hosts carry 2(K-1)/K x 102.2 MB =
+  // 191.6 MB per step, 0.153 s at 10 Gbps with one socket, 0.061 s at 25 Gbps with 16 (intra-host hops go over the
+  // loopback, uncut: a cut one would go 16 x faster there and the receivers would wait for parts that never come).
+  const auto p316 = [](int sockets, RingMode mode) {
+    Scenario sc         = tiny::scenario(Arch::RING, 16, Sharing::FAIR, true, 2, 1);
+    sc.ps               = 0;
+    sc.ring_mode        = mode;
+    sc.sockets_per_peer = sockets;
+    sc.allreduce_unit   = AllreduceUnit::BUCKET;
+    return simulate_isolated(tiny::inputs(std::string(SGDSIM_SOURCE_DIR) + "/platforms/aws-p3.16xlarge.xml",
+                                          std::string(SGDSIM_SOURCE_DIR) + "/workloads/resnet50-v100-b32.xml", sc))
+        .step_time_mean_s;
+  };
+  for (RingMode mode : {RingMode::STEPS, RingMode::STREAM}) {
+    const double one = p316(1, mode), sixteen = p316(16, mode);
+    EXPECT_GT(one, 0.153) << "191.6 MB at 10 Gbps";
+    EXPECT_LT(sixteen, one - 0.06) << "the inter-host hops run 2.5 x faster: 0.092 s less, less what overlap hid";
+  }
+}
