@@ -18,6 +18,8 @@
 
 #include "sim/ring_driver.hpp"
 
+#include "sim/collectives.hpp"
+
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -134,7 +136,7 @@ bool ring_replay_applies(const Scenario& sc)
   return ring_driver_applies(sc) && sc.collective == Collective::RING && one_lane && !sc.ring_every_step_simulated;
 }
 
-RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay)
+RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int sockets) : sockets_(sockets)
 {
   xbt_assert(current_driver == nullptr, "one RingDriver at a time");
   xbt_assert(!hosts.empty(), "a ring needs members");
@@ -161,7 +163,7 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay)
     });
   }
   current_driver = this;
-  replay_ok_     = replay && replay_conditions(hosts);
+  replay_ok_     = replay && sockets_ == 1 && replay_conditions(hosts); // the replay emulates one flow per chunk
   if (replay_ok_) {
     ended_rates_.reserve(hosts.size());
     sg4::Engine* engine  = sg4::Engine::get_instance();
@@ -250,8 +252,19 @@ void RingDriver::start_chunk(int self)
     virtual_started_.push_back(self);
     return;
   }
+  sg4::Host* const to = members_[static_cast<std::size_t>(m.next)].from;
+  if (sockets_ > 1 && to != m.from) { // in NCCL's parts, one flow each (docs/models.md §10.9)
+    const std::vector<double> parts = socket_parts(m.chunk_bytes, sockets_);
+    m.parts_left                    = static_cast<int>(parts.size());
+    for (double part : parts) {
+      m.parts.push_back(sg4::Comm::sendto_async(m.from, to, static_cast<std::uint64_t>(part)));
+      in_flight_.emplace(m.parts.back()->get_impl(), self);
+    }
+    return; // no replay with several sockets
+  }
   const auto bytes = static_cast<std::uint64_t>(m.chunk_bytes);
-  m.out            = sg4::Comm::sendto_async(m.from, members_[static_cast<std::size_t>(m.next)].from, bytes);
+  m.out            = sg4::Comm::sendto_async(m.from, to, bytes);
+  m.parts_left     = 1;
   in_flight_.emplace(m.out->get_impl(), self);
   if (!replay_ok_)
     return;
@@ -288,8 +301,11 @@ void RingDriver::on_chunk_end(const Action& flow)
   auto it = in_flight_.find(flow.get_activity());
   if (it == in_flight_.end())
     return; // another collective's or a parameter server's comm
-  ended_.push_back(it->second);
+  const int self = it->second;
   in_flight_.erase(it);
+  if (--members_[static_cast<std::size_t>(self)].parts_left > 0)
+    return; // the chunk ends with its last part
+  ended_.push_back(self);
   if (recording_) {
     ended_rates_.push_back(flow.get_rate());
     if (flow.get_cost() != step_cost_)
@@ -315,7 +331,8 @@ void RingDriver::dispatch()
   for (const int self : ended_) {
     RingMember& m = members_[static_cast<std::size_t>(self)];
     m.out         = nullptr;
-    m.sending     = false;
+    m.parts.clear();
+    m.sending = false;
     members_[static_cast<std::size_t>(m.next)].received++;
     advance(self);
     advance(m.next);

@@ -32,15 +32,17 @@ bool ring_replay_applies(const Scenario& sc);
 
 /** One worker's state in the steps-mode ring. */
 struct RingMember {
-  simgrid::s4u::CommPtr out;          // its chunk in flight to the next member (null: none, or a replayed one)
-  simgrid::s4u::Host* from = nullptr; // its host
-  double chunk_bytes       = 0;       // bytes / n of the current all-reduce
-  int next                 = 0;       // the next member's worker rank
-  int steps_left           = 0;       // exchanges left in the current all-reduce (0: not in one)
-  bool sending             = false;   // its chunk of the current exchange is in flight (simulated or replayed)
-  long received            = 0;       // chunks that arrived from the previous member, over the run
-  long consumed            = 0;       // of which used by a completed exchange
-  simgrid::s4u::SemaphorePtr done;    // released when this member's all-reduce is over
+  simgrid::s4u::CommPtr out;                // its chunk in flight to the next member (null: none, or a replayed one)
+  std::vector<simgrid::s4u::CommPtr> parts; // with several sockets per peer: the chunk's other parts in flight
+  int parts_left           = 0;             // parts of its chunk in flight (the chunk ends with the last)
+  simgrid::s4u::Host* from = nullptr;       // its host
+  double chunk_bytes       = 0;             // bytes / n of the current all-reduce
+  int next                 = 0;             // the next member's worker rank
+  int steps_left           = 0;             // exchanges left in the current all-reduce (0: not in one)
+  bool sending             = false;         // its chunk of the current exchange is in flight (simulated or replayed)
+  long received            = 0;             // chunks that arrived from the previous member, over the run
+  long consumed            = 0;             // of which used by a completed exchange
+  simgrid::s4u::SemaphorePtr done;          // released when this member's all-reduce is over
 };
 
 /** The chunk that every member sends in a replayed step, updated as SimGrid's network model updates a flow under
@@ -83,8 +85,9 @@ class RingDriver {
 public:
   /** `hosts[w]`: worker w's host. Connects to SimGrid's signals and creates the dispatcher actor (a daemon).
    *  `replay`: ring_replay_applies() holds and nothing changes the platform during the run (no background file,
-   *  no profile in the platform). */
-  RingDriver(const std::vector<simgrid::s4u::Host*>& hosts, bool replay);
+   *  no profile in the platform). `sockets`: the connections a chunk between two hosts is cut over
+   *  (SimContext::ring_sockets, socket_parts()); with more than one nothing is replayed. */
+  RingDriver(const std::vector<simgrid::s4u::Host*>& hosts, bool replay, int sockets = 1);
   ~RingDriver();
   RingDriver(const RingDriver&)            = delete;
   RingDriver& operator=(const RingDriver&) = delete;
@@ -111,6 +114,7 @@ private:
   void replay_advance(double delta); // the replay clock: the engine moved the clock by `delta`
 
   std::vector<RingMember> members_;
+  int sockets_ = 1;
   /** Chunks in flight: the kernel activity of each, to its sender. */
   std::unordered_map<const simgrid::kernel::activity::ActivityImpl*, int> in_flight_;
   std::vector<int> ended_; // senders whose chunk ended since the last dispatch, in SimGrid's order

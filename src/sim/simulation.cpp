@@ -775,7 +775,8 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
 // its rate only where a lone flow is capped (a FATPIPE link narrower than the route's narrowest shared link, between
 // ring neighbours on two hosts) or where other flows share its links (several all-reduces in flight): elsewhere each
 // link of a ring carries one message at a time, and N flows of bytes / N on one route end together with the one
-// flow of the bytes. There the ring sends one flow per message, and keeps its dispatcher and step replay.
+// flow of the bytes. There the ring sends one flow per message and keeps its step replay (the replay emulates one flow
+// per chunk; the dispatcher sends parts too).
 int effective_ring_sockets(const SimContext& ctx)
 {
   const Scenario& sc = ctx.scenario;
@@ -852,11 +853,11 @@ SimResult simulate(const SimInputs& in)
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
-    if (ring_driver_applies(scenario) && ctx.ring_sockets == 1) { // the dispatcher sends one flow per chunk
+    if (ring_driver_applies(scenario)) {
       // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
       const bool replay =
           ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);
-      ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay);
+      ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets);
     } else if (scenario.ring_mode == RingMode::STEPS)
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});

@@ -29,12 +29,14 @@ TEST(SocketParts, CutAsNcclCutsAMessage)
 
 namespace {
 // 4 workers, one layer of one 4 MB tensor, no compute: a step is one ring all-reduce, 6 exchanges of 1 MB chunks.
-double step_s(int sockets, RingMode mode, const std::string& flow_cap = "1GBps")
+// Steps mode runs through the ring dispatcher, or through the workers' actors with `by_actors`.
+double step_s(int sockets, RingMode mode, const std::string& flow_cap = "1GBps", bool by_actors = false)
 {
-  Scenario sc         = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 2, 1);
-  sc.ps               = 0;
-  sc.ring_mode        = mode;
-  sc.sockets_per_peer = sockets;
+  Scenario sc              = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 2, 1);
+  sc.ps                    = 0;
+  sc.ring_mode             = mode;
+  sc.sockets_per_peer      = sockets;
+  sc.ring_by_worker_actors = by_actors;
   return simulate_isolated(tiny::inputs(tiny::star_platform(4, "2.5GBps", "0s", flow_cap),
                                         tiny::one_tensor_workload("4MB", "0s", "0s"), sc))
       .step_time_mean_s;
@@ -54,6 +56,8 @@ TEST(RingSockets, PartsReachTheNicBeyondTheCap)
   // different dates, the NIC stays full until the last).
   EXPECT_NEAR(step_s(4, RingMode::STEPS), 6 * 1e6 / 2.5e9, 1e-9);
   EXPECT_NEAR(step_s(16, RingMode::STEPS), 6 * 1e6 / 2.5e9, 1e-9);
+  for (int sockets : {2, 4, 16}) // the workers' actors cut and wait as the dispatcher does
+    EXPECT_EQ(step_s(sockets, RingMode::STEPS, "1GBps", true), step_s(sockets, RingMode::STEPS)) << sockets;
 }
 
 TEST(RingSockets, StreamModeCutsItsFlowAsTheChunks)
@@ -76,12 +80,13 @@ TEST(RingSockets, OnlyMessagesBetweenHostsAreCut)
   // hosts, ResNet-50 in DDP's 25 MiB buckets: the flat ring's two hops between hosts carry 2(K-1)/K x 102.2 MB =
   // 191.6 MB per step, 0.153 s at 10 Gbps with one socket, 0.061 s at 25 Gbps with 16 (intra-host hops go over the
   // loopback, uncut: a cut one would go 16 x faster there and the receivers would wait for parts that never come).
-  const auto p316 = [](int sockets, RingMode mode) {
-    Scenario sc         = tiny::scenario(Arch::RING, 16, Sharing::FAIR, true, 2, 1);
-    sc.ps               = 0;
-    sc.ring_mode        = mode;
-    sc.sockets_per_peer = sockets;
-    sc.allreduce_unit   = AllreduceUnit::BUCKET;
+  const auto p316 = [](int sockets, RingMode mode, bool by_actors = false) {
+    Scenario sc              = tiny::scenario(Arch::RING, 16, Sharing::FAIR, true, 2, 1);
+    sc.ps                    = 0;
+    sc.ring_mode             = mode;
+    sc.sockets_per_peer      = sockets;
+    sc.ring_by_worker_actors = by_actors;
+    sc.allreduce_unit        = AllreduceUnit::BUCKET;
     return simulate_isolated(tiny::inputs(std::string(SGDSIM_SOURCE_DIR) + "/platforms/aws-p3.16xlarge.xml",
                                           std::string(SGDSIM_SOURCE_DIR) + "/workloads/resnet50-v100-b32.xml", sc))
         .step_time_mean_s;
@@ -91,4 +96,5 @@ TEST(RingSockets, OnlyMessagesBetweenHostsAreCut)
     EXPECT_GT(one, 0.153) << "191.6 MB at 10 Gbps";
     EXPECT_LT(sixteen, one - 0.06) << "the inter-host hops run 2.5 x faster: 0.092 s less, less what overlap hid";
   }
+  EXPECT_EQ(p316(16, RingMode::STEPS, true), p316(16, RingMode::STEPS)) << "actors and dispatcher agree";
 }
