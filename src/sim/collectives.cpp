@@ -154,8 +154,10 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
       theirs.receiver_waiting = false;
       theirs.wake->release();
     }
-    for (const sg4::CommPtr& out : outs)
+    for (sg4::CommPtr& out : outs) {
       out->wait();
+      out = nullptr; // released now, as SimGrid keeps a referenced comm in its lists
+    }
     if (inbox.pending.empty()) { // the left neighbour has not sent this step's chunk yet
       inbox.receiver_waiting = true;
       inbox.wake->acquire(); // the sender clears receiver_waiting
@@ -163,7 +165,9 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     for (std::size_t p = 0; p < parts_in; p++) {
       received[0] = std::move(inbox.pending.front());
       inbox.pending.pop_front();
-      sg4::Comm::wait_any(received); // not wait(): see `received` above
+      if (received[0]->get_state() != sg4::Activity::State::FINISHED) // else nothing to wait for
+        sg4::Comm::wait_any(received);                                // not wait(): see `received` above
+      received[0] = nullptr;
     }
     if (s < n - 1) // reduce-scatter: sum the received chunk
       reduce_cost(ctx, chunk);
