@@ -120,13 +120,11 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   }
   // Steps mode: each chunk leaves as soon as its sender has it (its previous chunk sent, the left neighbour's
   // received and summed), as in NCCL and Gloo, whose receivers keep buffers posted ahead. A chunk is a host-to-host
-  // comm that the sender hands to the receiver's inbox; both wait on it, and the second wait on a finished comm costs
-  // no simcall. Without mailboxes (no matching, no receive-side comm, no semaphore per message), a message costs
-  // about a quarter less, with the same simulated times on a homogeneous ring (bench/README.md).
-  // With several sockets per peer each chunk between two hosts travels in parts, one comm each (docs/models.md
-  // §10.9; NCCL's transports within a node use no sockets); a sender hands
-  // all the parts of a chunk to the inbox at once (no simcall between the pushes), so that a woken receiver finds
-  // them all.
+  // comm that the sender hands to the receiver's inbox; both wait for it (the receiver only if it is still running).
+  // Without mailboxes (no matching, no receive-side comm, no semaphore per message), a message costs about a quarter
+  // less, with the same simulated times on a homogeneous ring (bench/README.md). With several sockets per peer, a
+  // chunk between two hosts travels in parts, one comm each (docs/models.md §10.9; NCCL moves data inside a node
+  // without sockets); the sender hands all the parts to the inbox at once, so that a woken receiver finds them all.
   const double chunk              = bytes / n;
   sg4::Host* const from           = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
   sg4::Host* const to             = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
@@ -156,7 +154,7 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     }
     for (sg4::CommPtr& out : outs) {
       out->wait();
-      out = nullptr; // released now, as SimGrid keeps a referenced comm in its lists
+      out = nullptr; // released once waited
     }
     if (inbox.pending.empty()) { // the left neighbour has not sent this step's chunk yet
       inbox.receiver_waiting = true;
