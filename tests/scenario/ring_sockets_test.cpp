@@ -98,3 +98,29 @@ TEST(RingSockets, OnlyMessagesBetweenHostsAreCut)
   }
   EXPECT_EQ(p316(16, RingMode::STEPS, true), p316(16, RingMode::STEPS)) << "actors and dispatcher agree";
 }
+
+TEST(RingSockets, HierarchicalLeadersRingIsCut)
+{
+  // aws-p3.16xlarge, 32 workers on 4 hosts, --collective hierarchical (8 GPUs per node): the leaders' ring crosses
+  // the hosts, so its chunks are cut; the GPU-to-leader transfers inside a host are not. Steps mode through the
+  // dispatcher and through the workers' actors, and stream mode.
+  const auto run = [](int sockets, RingMode mode, bool by_actors) {
+    Scenario sc              = tiny::scenario(Arch::RING, 32, Sharing::FAIR, true, 2, 1);
+    sc.ps                    = 0;
+    sc.collective            = Collective::HIERARCHICAL;
+    sc.gpus_per_node         = 8;
+    sc.ring_mode             = mode;
+    sc.sockets_per_peer      = sockets;
+    sc.ring_by_worker_actors = by_actors;
+    sc.allreduce_unit        = AllreduceUnit::BUCKET;
+    return simulate_isolated(tiny::inputs(std::string(SGDSIM_SOURCE_DIR) + "/platforms/aws-p3.16xlarge.xml",
+                                          std::string(SGDSIM_SOURCE_DIR) + "/workloads/resnet50-v100-b32.xml", sc))
+        .step_time_mean_s;
+  };
+  // 4 leaders: 2(n-1)/n x 102.2 MB = 153 MB per step on each hop between hosts, 0.123 s at 10 Gbps, 0.049 s at 25.
+  const double one = run(1, RingMode::STEPS, false), sixteen = run(16, RingMode::STEPS, false);
+  EXPECT_GT(one, 0.123);
+  EXPECT_LT(sixteen, one - 0.05);
+  EXPECT_EQ(run(16, RingMode::STEPS, true), sixteen) << "actors and dispatcher agree";
+  EXPECT_LT(run(16, RingMode::STREAM, false), run(1, RingMode::STREAM, false) - 0.05);
+}
