@@ -100,6 +100,16 @@ ValidationCase read_validation_case(const std::string& case_dir)
       c.target = read_bounds(j.at("target"), path, "target");
     if (j.contains("missing"))
       c.missing = j.at("missing").get<std::string>();
+    if (j.contains("seeds")) {
+      c.seeds = j.at("seeds").get<int>();
+      if (c.seeds < 1 || c.seeds > kMaxValidationSeeds)
+        throw InputError(path, 0,
+                         "seeds " + std::to_string(c.seeds) + ": must be in [1, " +
+                             std::to_string(kMaxValidationSeeds) + "] (runs averaged per point)");
+      for (const std::string& a : c.run)
+        if (a == "--seed")
+          throw InputError(path, 0, "seeds: the case's run gives --seed; seeds sets it (1 to N)");
+    }
     for (const auto& p : j.at("points")) {
       ValidationPoint pt;
       pt.label = p.at("label").get<std::string>();
@@ -228,36 +238,61 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   } cleanup{tmp};
   struct Job {
     ValidationCase* c;
-    ValidationPoint* p;
+    ValidationPoint* p; // the point's seeds are consecutive jobs, seed 1 first
     std::string json, log;
+    double sim = 0;                       // this run's simulated metric
+    std::map<std::string, double> models; // and the analytic models'
   };
   std::vector<Job> all;
   std::vector<ChildJob> children;
   for (ValidationCase& c : cases)
-    for (std::size_t i = 0; i < c.points.size(); i++) {
-      const std::string base = (tmp / (c.name + "-" + std::to_string(i))).string();
-      all.push_back({&c, &c.points[i], base + ".json", base + ".log"});
-      std::vector<std::string> argv = {"run"};
-      argv.insert(argv.end(), c.run.begin(), c.run.end());
-      argv.insert(argv.end(), c.points[i].args.begin(), c.points[i].args.end());
-      argv.insert(argv.end(), {"--json", all.back().json, "--force"});
-      children.push_back({argv, all.back().log});
-    }
+    for (std::size_t i = 0; i < c.points.size(); i++)
+      for (int seed = 1; seed <= c.seeds; seed++) { // "seeds": one run per seed, averaged below
+        const std::string base = (tmp / (c.name + "-" + std::to_string(i) + "-" + std::to_string(seed))).string();
+        all.push_back({&c, &c.points[i], base + ".json", base + ".log", 0, {}});
+        std::vector<std::string> argv = {"run"};
+        argv.insert(argv.end(), c.run.begin(), c.run.end());
+        argv.insert(argv.end(), c.points[i].args.begin(), c.points[i].args.end());
+        if (c.seeds > 1)
+          argv.insert(argv.end(), {"--seed", std::to_string(seed)});
+        argv.insert(argv.end(), {"--json", all.back().json, "--force"});
+        children.push_back({argv, all.back().log});
+      }
   run_children(self_executable(), children, jobs, [&](std::size_t index, int status) {
     Job& job = all[index];
     if (status != 0 || !fs::exists(job.json))
       throw InputError(job.c->dir, 0,
                        "point '" + job.p->label + "' failed (exit " + std::to_string(status) +
                            "): " + last_nonempty_line(job.log));
-    Json r           = Json::parse(read_text_file(job.json));
-    const bool step  = job.c->metric == "step_time_s";
-    job.p->simulated = r.at("simulated").at(step ? "step_time_mean_s" : "throughput_examples_per_s").get<double>();
+    Json r          = Json::parse(read_text_file(job.json));
+    const bool step = job.c->metric == "step_time_s";
+    job.sim         = r.at("simulated").at(step ? "step_time_mean_s" : "throughput_examples_per_s").get<double>();
     for (const auto& m : r.at("analytic")) {
       const Json& v = m.at(step ? "step_time_s" : "throughput_examples_per_s");
       if (v.is_number()) // a model without an answer for this point (e.g. CSF with no compute) writes null
-        job.p->models[m.at("model").get<std::string>()] = v.get<double>();
+        job.models[m.at("model").get<std::string>()] = v.get<double>();
     }
   });
+  // Each point's figures: the mean over its seeds' runs, summed in seed order (the jobs finish in any order), so
+  // that the same inputs give the same report byte for byte. A model missing from one seed's run is left out.
+  for (std::size_t first = 0; first < all.size(); first += static_cast<std::size_t>(all[first].c->seeds)) {
+    const int seeds    = all[first].c->seeds;
+    ValidationPoint& p = *all[first].p;
+    p.simulated        = 0;
+    for (int k = 0; k < seeds; k++)
+      p.simulated += all[first + static_cast<std::size_t>(k)].sim / seeds;
+    for (const auto& [model, v0] : all[first].models) {
+      double sum = 0;
+      int n      = 0;
+      for (int k = 0; k < seeds; k++)
+        if (const auto& ms = all[first + static_cast<std::size_t>(k)].models; ms.count(model)) {
+          sum += ms.at(model) / seeds;
+          n++;
+        }
+      if (n == seeds)
+        p.models[model] = sum;
+    }
+  }
 
   const ValidationReport rep = build_validation_report(cases);
   const std::string& full    = rep.markdown;

@@ -156,6 +156,9 @@ ValidationReport build_validation_report(const std::vector<ValidationCase>& case
                         "mean / max | best analytic model: mean / max |\n|---|---|---|---|---|---|---|\n";
   for (const ValidationCase& c : cases) {
     md << "## " << c.name << "\n\n" << c.description << "\n\nPrediction uses: " << c.uses << "\n\n";
+    if (c.seeds > 1)
+      md << "Simulated: the mean of " << c.seeds << " runs, seeds 1 to " << c.seeds
+         << " (the run is random: one seed is one draw of it, as one measurement is).\n\n";
     Stats sim;
     std::map<std::string, Stats> models;
     Json jc = {{"name", c.name}, {"metric", c.metric}, {"points", Json::array()}};

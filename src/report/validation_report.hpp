@@ -36,12 +36,18 @@ struct ErrorBounds {
 /** What a user needs to trust a prediction (README "Validation"): the default target of every case. */
 constexpr ErrorBounds kDefaultTarget{0.05, 0.15};
 
+/** The most seeds a case may average over (case.json "seeds"). */
+constexpr int kMaxValidationSeeds = 64;
+
 struct ValidationCase {
   std::string name, dir, description, metric, uses;
   std::vector<std::string> run;
   ErrorBounds target = kDefaultTarget; // shown met or missed; never fails a run
   ErrorBounds guard;                   // CI: a case beyond its guard fails the run
   std::string missing;                 // what the simulation lacks where the target is missed (case.json "missing")
+  /** case.json "seeds": each point is simulated with --seed 1..seeds and its figures are the means, the expectation
+   *  of a random run (e.g. --flow-spread-in/out) rather than one draw. 1: one run, the run's own seed. */
+  int seeds = 1;
   std::vector<ValidationPoint> points;
   std::vector<ValidationCheck> checks;
   bool has_measurements() const;
