@@ -78,7 +78,7 @@ po::options_description scenario_options()
     ("collectives-in-flight", po::value<int>(),
      "ring: all-reduces a worker runs at once, started in order (default: the framework's; 2 for Gloo)")
     ("sockets-per-peer", po::value<int>(),
-     "ring, hierarchical: TCP connections each message between hosts is cut over, in parts of at least 64 KiB "
+     "ring: TCP connections each collective message between hosts is cut over, in parts of at least 64 KiB "
      "(NCCL's NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS; default 1, or with an NCCL framework the platform's "
      "sgdsim.nccl_sockets)")
     ("fusion-buffer", po::value<std::string>(),
@@ -530,8 +530,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       sc.allreduce_queued_time = costs.allreduce_queued_time;
     }
     // NCCL chooses its sockets by the NIC (docs/models.md §10.9): the platform's figure, for NCCL's rings.
-    const bool ring_family = sc.collective == Collective::RING || sc.collective == Collective::HIERARCHICAL;
-    if (costs.nccl_sockets && !sc.is_ps() && ring_family && !vm.count("sockets-per-peer") &&
+    if (costs.nccl_sockets && !sc.is_ps() && !vm.count("sockets-per-peer") &&
         find_framework(sc.framework, true, "--framework").nccl)
       sc.sockets_per_peer = *costs.nccl_sockets;
   }
@@ -540,9 +539,6 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (sc.sockets_per_peer < 1 || sc.sockets_per_peer > Scenario::kMaxSocketsPerPeer)
       throw InputError("--sockets-per-peer " + std::to_string(sc.sockets_per_peer) + ": must be in [1, " +
                        std::to_string(Scenario::kMaxSocketsPerPeer) + "] (NCCL's MAX_SOCKETS)");
-    if (sc.sockets_per_peer > 1 && sc.collective != Collective::RING && sc.collective != Collective::HIERARCHICAL)
-      throw InputError("--sockets-per-peer " + std::to_string(sc.sockets_per_peer) +
-                       ": applies to the ring and hierarchical collectives, not to " + to_string(sc.collective));
   }
   // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
   const bool asked_on = vm.count("measured-allreduce") &&
@@ -607,8 +603,7 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "first-bucket-size = " << sc.first_bucket_bytes << "B\n";
     }
     out << "collectives-in-flight = " << sc.collectives_in_flight << "\n";
-    if (sc.collective == Collective::RING || sc.collective == Collective::HIERARCHICAL)
-      out << "sockets-per-peer = " << sc.sockets_per_peer << "\n";
+    out << "sockets-per-peer = " << sc.sockets_per_peer << "\n";
     if (sc.unit() == AllreduceUnit::FUSION) {
       out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
       out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";

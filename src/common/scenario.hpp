@@ -85,7 +85,7 @@ struct Scenario {
   double first_bucket_bytes    = 1024.0 * 1024;      // BUCKET: torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
   /** All-reduces a worker runs at once, started in order (Gloo's process group: 2 threads; NCCL, Horovod: 1). */
   int collectives_in_flight = 1;
-  /** Ring and hierarchical collectives: TCP connections per peer that each message is cut over (NCCL's socket
+  /** Every collective: TCP connections per peer that each message between hosts is cut over (NCCL's socket
    *  transport: NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS; docs/models.md §10.9). 1: one flow per message (Gloo,
    *  NCCL's default outside AWS and GCP). */
   int sockets_per_peer = 1;

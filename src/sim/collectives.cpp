@@ -46,44 +46,78 @@ void reduce_cost(const SimContext& ctx, double bytes)
     sg4::this_actor::execute(ctx.scenario.reduce_s_per_byte * bytes * sg4::this_actor::get_host()->get_speed());
 }
 
-sg4::CommPtr send(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
+// The parts a message of `bytes` from worker `src` to worker `dst` travels in: several between two hosts with sockets
+// per peer (docs/models.md §10.9), one inside a host.
+std::size_t parts_of(const SimContext& ctx, int src, int dst, double bytes)
+{
+  const bool between_hosts =
+      ctx.worker_host_ptrs[static_cast<std::size_t>(src)] != ctx.worker_host_ptrs[static_cast<std::size_t>(dst)];
+  return between_hosts && ctx.ring_sockets > 1 ? socket_parts(bytes, ctx.ring_sockets).size() : 1;
+}
+
+// A message between two workers' mailboxes: one comm per part (both ends count the same parts, and SimGrid matches a
+// mailbox's comms in order).
+struct Message {
+  std::vector<sg4::CommPtr> parts;
+  void wait() const
+  {
+    for (const sg4::CommPtr& c : parts)
+      c->wait();
+  }
+};
+
+Message send(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
 {
   if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
     sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
-  return sg4::Mailbox::by_name(pair_mailbox(src, dst, lane))->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
+  sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
+  Message m;
+  const std::size_t n = parts_of(ctx, src, dst, bytes);
+  if (n == 1) {
+    m.parts.push_back(box->put_async(token(ctx), static_cast<std::uint64_t>(bytes)));
+    return m;
+  }
+  for (double part : socket_parts(bytes, ctx.ring_sockets))
+    m.parts.push_back(box->put_async(token(ctx), static_cast<std::uint64_t>(part)));
+  return m;
 }
 
-// A receive into the worker's sink slot (ctx.recv_sink), which outlives every comm of the run.
-sg4::CommPtr recv(const SimContext& ctx, int src, int dst, int lane = 0)
+// A receive into the worker's sink slot (ctx.recv_sink), which outlives every comm of the run; `bytes` (the
+// message's size) says how many parts come.
+Message recv(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
 {
-  return sg4::Mailbox::by_name(pair_mailbox(src, dst, lane))
-      ->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]);
+  sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
+  Message m;
+  for (std::size_t p = parts_of(ctx, src, dst, bytes); p > 0; p--)
+    m.parts.push_back(box->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]));
+  return m;
 }
 
-// The stream mode's exchange over several connections (docs/models.md §10.9): `parts_out` flows of bytes / parts_out
-// out, `parts_in` in, on one mailbox per direction (SimGrid matches them in order).
-void exchange_parts(const SimContext& ctx, int self, int to, int from, double bytes, int parts_out, int parts_in,
-                    int lane)
+// Send to `to` and receive from `from` at once (full duplex), then wait for both. `parts_bytes`: the size that sets
+// the number of parts, the message's own by default (the stream ring cuts its flow as a step's chunk would be).
+void exchange(const SimContext& ctx, int self, int to, int from, double bytes, int lane = 0, double parts_bytes = -1)
 {
+  const double cut      = parts_bytes < 0 ? bytes : parts_bytes;
+  const std::size_t out = parts_of(ctx, self, to, cut), in = parts_of(ctx, from, self, cut);
+  if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
+    sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
+  sg4::Mailbox* const box_out = sg4::Mailbox::by_name(pair_mailbox(self, to, lane));
+  sg4::Mailbox* const box_in  = sg4::Mailbox::by_name(pair_mailbox(from, self, lane));
+  if (out == 1 && in == 1) {
+    sg4::CommPtr sent     = box_out->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
+    sg4::CommPtr received = box_in->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(self)]);
+    // Waiting for one then the other ends at the same simulated time as waiting for both (both are in flight), and
+    // allocates no vector.
+    received->wait();
+    sent->wait();
+    return;
+  }
   std::vector<sg4::CommPtr> comms;
-  comms.push_back(send(ctx, self, to, bytes / parts_out, lane)); // the message's software cost, once
-  sg4::Mailbox* const out = sg4::Mailbox::by_name(pair_mailbox(self, to, lane));
-  for (int p = 1; p < parts_out; p++)
-    comms.push_back(out->put_async(token(ctx), static_cast<std::uint64_t>(bytes / parts_out)));
-  for (int p = 0; p < parts_in; p++)
-    comms.push_back(recv(ctx, from, self, lane));
+  for (std::size_t p = 0; p < out; p++)
+    comms.push_back(box_out->put_async(token(ctx), static_cast<std::uint64_t>(bytes / static_cast<double>(out))));
+  for (std::size_t p = 0; p < in; p++)
+    comms.push_back(box_in->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(self)]));
   sg4::Comm::wait_all(comms);
-}
-
-// Send to `to` and receive from `from` at once (full duplex), then wait for both.
-void exchange(const SimContext& ctx, int self, int to, int from, double bytes, int lane = 0)
-{
-  sg4::CommPtr out = send(ctx, self, to, bytes, lane);
-  sg4::CommPtr in  = recv(ctx, from, self, lane);
-  // Waiting for one then the other ends at the same simulated time as waiting for both (both are in flight), and
-  // allocates no vector.
-  in->wait();
-  out->wait();
 }
 } // namespace
 
@@ -96,18 +130,7 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   const int right = (me + 1) % n * stride;
   if (mode == RingMode::STREAM) {
     // With several sockets, a stream between two hosts is cut as each step's chunk would be (docs/models.md §10.9).
-    const int left      = (me + n - 1) % n * stride;
-    const auto parts_of = [&ctx, &bytes, n](int a, int b) {
-      const bool between_hosts =
-          ctx.worker_host_ptrs[static_cast<std::size_t>(a)] != ctx.worker_host_ptrs[static_cast<std::size_t>(b)];
-      return between_hosts ? static_cast<int>(socket_parts(bytes / n, ctx.ring_sockets).size()) : 1;
-    };
-    const int parts_out = parts_of(self, right);
-    const int parts_in  = parts_of(left, self);
-    if (parts_out > 1 || parts_in > 1)
-      exchange_parts(ctx, self, right, left, 2.0 * (n - 1) / n * bytes, parts_out, parts_in, lane);
-    else
-      exchange(ctx, self, right, left, 2.0 * (n - 1) / n * bytes, lane);
+    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes, lane, bytes / n);
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
@@ -204,48 +227,45 @@ void tree_allreduce(const SimContext& ctx, int rank, double bytes)
   // Reduce and broadcast run at once (a helper actor on this host broadcasts), so that chunk i goes down while
   // chunk i+1 comes up. One chunk at a time on each edge, as NCCL's pipelines do.
   sg4::SemaphorePtr reduced = sg4::Semaphore::create(0); // root: chunks reduced so far
-  std::vector<sg4::CommPtr> from_parent;
+  std::vector<Message> from_parent;
   if (parent >= 0)
     for (int i = 0; i < chunks; i++)
-      from_parent.push_back(recv(ctx, parent, rank));
+      from_parent.push_back(recv(ctx, parent, rank, chunk));
   sg4::ActorPtr broadcaster =
       sg4::Actor::create("tree-bcast-" + std::to_string(rank), sg4::this_actor::get_host(),
                          [&ctx, &children, &from_parent, &reduced, parent, rank, chunks, chunk] {
-                           std::vector<sg4::CommPtr> down(children.size());
+                           std::vector<Message> down(children.size()); // none in flight yet
                            for (int i = 0; i < chunks; i++) {
                              if (parent >= 0)
-                               from_parent[static_cast<std::size_t>(i)]->wait();
+                               from_parent[static_cast<std::size_t>(i)].wait();
                              else
                                reduced->acquire();
                              for (std::size_t c = 0; c < children.size(); c++) {
-                               if (down[c])
-                                 down[c]->wait();
+                               down[c].wait();
                                down[c] = send(ctx, rank, children[c], chunk);
                              }
                            }
-                           for (const sg4::CommPtr& d : down)
-                             if (d)
-                               d->wait();
+                           for (const Message& d : down)
+                             d.wait();
                          });
   // Reduce: chunk i goes up once every child's chunk i has arrived and been summed.
-  std::vector<std::vector<sg4::CommPtr>> from_children(static_cast<std::size_t>(chunks));
+  std::vector<std::vector<Message>> from_children(static_cast<std::size_t>(chunks));
   for (int i = 0; i < chunks; i++)
     for (int c : children)
-      from_children[static_cast<std::size_t>(i)].push_back(recv(ctx, c, rank));
-  sg4::CommPtr up;
+      from_children[static_cast<std::size_t>(i)].push_back(recv(ctx, c, rank, chunk));
+  Message up; // none in flight yet
   for (int i = 0; i < chunks; i++) {
-    sg4::Comm::wait_all(from_children[static_cast<std::size_t>(i)]);
+    for (const Message& m : from_children[static_cast<std::size_t>(i)])
+      m.wait();
     reduce_cost(ctx, chunk * static_cast<double>(children.size()));
     if (parent < 0) {
       reduced->release();
       continue;
     }
-    if (up)
-      up->wait();
+    up.wait();
     up = send(ctx, rank, parent, chunk);
   }
-  if (up)
-    up->wait();
+  up.wait();
   broadcaster->join();
 }
 
@@ -256,21 +276,23 @@ void hierarchical_allreduce(const SimContext& ctx, int rank, double bytes, doubl
   const int nodes  = ctx.scenario.workers / g;
   if (bytes <= 0)
     return;
-  if (rank != leader) { // a GPU: send its gradients to the leader, get the result back
-    send(ctx, rank, leader, bytes)->wait();
-    recv(ctx, leader, rank)->wait();
+  if (rank != leader) {                    // a GPU: send its gradients to the leader, get the result back
+    send(ctx, rank, leader, bytes).wait(); // inside the host: one part
+    recv(ctx, leader, rank, bytes).wait();
     return;
   }
-  std::vector<sg4::CommPtr> locals;
+  std::vector<Message> locals;
   for (int r = leader + 1; r < leader + g; r++)
-    locals.push_back(recv(ctx, r, leader));
-  sg4::Comm::wait_all(locals);
+    locals.push_back(recv(ctx, r, leader, bytes));
+  for (const Message& m : locals)
+    m.wait();
   reduce_cost(ctx, bytes * (g - 1));
   ring_allreduce(ctx, g, nodes, leader / g, bytes, ctx.scenario.ring_mode, extra_latency_s);
-  std::vector<sg4::CommPtr> out;
+  std::vector<Message> out;
   for (int r = leader + 1; r < leader + g; r++)
     out.push_back(send(ctx, leader, r, bytes));
-  sg4::Comm::wait_all(out);
+  for (const Message& m : out)
+    m.wait();
 }
 
 } // namespace sgdsim

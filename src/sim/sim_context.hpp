@@ -90,7 +90,7 @@ struct SimContext {
   /** --flow-spread-in/out: per worker, its own links into its PS and out of it (the first link of each route to a
    *  PS, the last of each route back), whose latency carries its connections' sharing weight (sim/worker.cpp). */
   std::vector<std::vector<simgrid::s4u::Link*>> weight_links_in, weight_links_out;
-  /** Ring and hierarchical collectives: the connections each message is cut over (scenario.sockets_per_peer), or 1
+  /** Collectives: the connections each message between hosts is cut over (scenario.sockets_per_peer), or 1
    *  where cutting changes no rate: no per-flow cap on the ring's routes, one all-reduce at a time, no background
    *  (simulation.cpp; docs/models.md §10.9). */
   int ring_sockets = 1;

@@ -782,8 +782,8 @@ int effective_ring_sockets(const SimContext& ctx)
   const Scenario& sc = ctx.scenario;
   if (sc.sockets_per_peer <= 1)
     return 1;
-  if (ctx.lanes() > 1)
-    return sc.sockets_per_peer;
+  if (ctx.lanes() > 1 || sc.collective == Collective::TREE || sc.collective == Collective::HALVING_DOUBLING)
+    return sc.sockets_per_peer; // several flows share links (a parent's two children, a lane's neighbour)
   const int stride = sc.collective == Collective::HIERARCHICAL ? sc.gpus_per_node : 1;
   const int n      = sc.workers / stride;
   for (int i = 0; i < n; i++) {

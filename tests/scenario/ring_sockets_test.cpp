@@ -30,14 +30,16 @@ TEST(SocketParts, CutAsNcclCutsAMessage)
 namespace {
 // 4 workers, one layer of one 4 MB tensor, no compute: a step is one ring all-reduce, 6 exchanges of 1 MB chunks.
 // Steps mode runs through the ring dispatcher, or through the workers' actors with `by_actors`.
-double step_s(int sockets, RingMode mode, const std::string& flow_cap = "1GBps", bool by_actors = false)
+double step_s(int sockets, RingMode mode, const std::string& flow_cap = "1GBps", bool by_actors = false,
+              Collective collective = Collective::RING, int workers = 4)
 {
-  Scenario sc              = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 2, 1);
+  Scenario sc              = tiny::scenario(Arch::RING, workers, Sharing::FAIR, false, 2, 1);
+  sc.collective            = collective;
   sc.ps                    = 0;
   sc.ring_mode             = mode;
   sc.sockets_per_peer      = sockets;
   sc.ring_by_worker_actors = by_actors;
-  return simulate_isolated(tiny::inputs(tiny::star_platform(4, "2.5GBps", "0s", flow_cap),
+  return simulate_isolated(tiny::inputs(tiny::star_platform(workers, "2.5GBps", "0s", flow_cap),
                                         tiny::one_tensor_workload("4MB", "0s", "0s"), sc))
       .step_time_mean_s;
 }
@@ -123,4 +125,16 @@ TEST(RingSockets, HierarchicalLeadersRingIsCut)
   EXPECT_LT(sixteen, one - 0.05);
   EXPECT_EQ(run(16, RingMode::STEPS, true), sixteen) << "actors and dispatcher agree";
   EXPECT_LT(run(16, RingMode::STREAM, false), run(1, RingMode::STREAM, false) - 0.05);
+}
+
+TEST(RingSockets, TreeAndHalvingDoublingAreCutToo)
+{
+  // Halving-doubling, 4 workers: exchanges of 2, 1, 1 and 2 MB with one partner (each direction its own NIC link):
+  // 6 ms at the 1 GB/s cap, 6 MB / 2.5 GB/s = 2.4 ms with 16 sockets.
+  EXPECT_NEAR(step_s(1, RingMode::STEPS, "1GBps", false, Collective::HALVING_DOUBLING), 6e-3, 1e-9);
+  EXPECT_NEAR(step_s(16, RingMode::STEPS, "1GBps", false, Collective::HALVING_DOUBLING), 2.4e-3, 1e-9);
+  // Tree, 3 workers, one chunk: both children send 4 MB to the root (its NIC in: 2 flows), then the root sends 4 MB
+  // to each (its NIC out). One socket: each flow at the 1 GB/s cap, 4 + 4 ms; 16: 8 MB / 2.5 GB/s per phase.
+  EXPECT_NEAR(step_s(1, RingMode::STEPS, "1GBps", false, Collective::TREE, 3), 8e-3, 1e-9);
+  EXPECT_NEAR(step_s(16, RingMode::STEPS, "1GBps", false, Collective::TREE, 3), 2 * 3.2e-3, 1e-9);
 }
