@@ -773,17 +773,19 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
 
 // The connections a ring message between two hosts is cut over (docs/models.md §10.9). Cutting a message changes
 // its rate only where a lone flow is capped (a FATPIPE link narrower than the route's narrowest shared link, between
-// ring neighbours on two hosts) or where other flows share its links (several all-reduces in flight): elsewhere each
-// link of a ring carries one message at a time, and N flows of bytes / N on one route end together with the one
-// flow of the bytes. There the ring sends one flow per message and keeps its step replay (the replay emulates one flow
-// per chunk; the dispatcher sends parts too).
+// ring neighbours on two hosts; the caps of the shipped platforms are the same on every route between hosts) or
+// where other all-reduces' flows share its links (several in flight): elsewhere each link of a ring carries one
+// message at a time, and N flows of bytes / N on one route end together with the one flow of the bytes; the messages
+// of a tree or of halving-doubling that share a link are all cut alike, so their shares stay as they were. There the
+// collectives send one flow per message and the ring keeps its step replay (which emulates one flow per chunk; the
+// dispatcher sends parts too).
 int effective_ring_sockets(const SimContext& ctx)
 {
   const Scenario& sc = ctx.scenario;
   if (sc.sockets_per_peer <= 1)
     return 1;
-  if (ctx.lanes() > 1 || sc.collective == Collective::TREE || sc.collective == Collective::HALVING_DOUBLING)
-    return sc.sockets_per_peer; // several flows share links (a parent's two children, a lane's neighbour)
+  if (ctx.lanes() > 1)
+    return sc.sockets_per_peer;
   const int stride = sc.collective == Collective::HIERARCHICAL ? sc.gpus_per_node : 1;
   const int n      = sc.workers / stride;
   for (int i = 0; i < n; i++) {
