@@ -281,9 +281,10 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     p.simulated        = 0;
     for (int k = 0; k < seeds; k++)
       p.simulated += all[first + static_cast<std::size_t>(k)].sim / seeds;
-    for (const auto& [model, v0] : all[first].models) {
-      double sum = 0;
-      int n      = 0;
+    for (const auto& first_run : all[first].models) {
+      const std::string& model = first_run.first;
+      double sum               = 0;
+      int n                    = 0;
       for (int k = 0; k < seeds; k++)
         if (const auto& ms = all[first + static_cast<std::size_t>(k)].models; ms.count(model)) {
           sum += ms.at(model) / seeds;

@@ -1,6 +1,7 @@
 #include "platform/platform_costs.hpp"
 
 #include "common/input_error.hpp"
+#include "common/scenario.hpp"
 #include "common/units.hpp"
 #include "common/xml_source.hpp"
 
@@ -87,8 +88,10 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       const std::string v  = prop.attribute("value").value();
       int n                = 0;
       const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n < 1 || n > 64)
-        src.fail_value(prop, "value", "expected a whole number of sockets in [1, 64] (NCCL's MAX_SOCKETS)");
+      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n < 1 || n > Scenario::kMaxSocketsPerPeer)
+        src.fail_value(prop, "value",
+                       "expected a whole number of sockets in [1, " + std::to_string(Scenario::kMaxSocketsPerPeer) +
+                           "] (NCCL's MAX_SOCKETS)");
       if (costs.nccl_sockets && *costs.nccl_sockets != n)
         src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
       costs.nccl_sockets = n;

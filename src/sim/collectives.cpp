@@ -46,13 +46,13 @@ void reduce_cost(const SimContext& ctx, double bytes)
     sg4::this_actor::execute(ctx.scenario.reduce_s_per_byte * bytes * sg4::this_actor::get_host()->get_speed());
 }
 
-// The parts a message of `bytes` from worker `src` to worker `dst` travels in: several between two hosts with sockets
-// per peer (docs/models.md §10.9), one inside a host.
-std::size_t parts_of(const SimContext& ctx, int src, int dst, double bytes)
+// The parts a message of `bytes` from worker `src` to worker `dst` travels in: NCCL's parts between two hosts with
+// sockets per peer (docs/models.md §10.9), the whole message inside a host.
+std::vector<double> message_parts(const SimContext& ctx, int src, int dst, double bytes)
 {
   const bool between_hosts =
       ctx.worker_host_ptrs[static_cast<std::size_t>(src)] != ctx.worker_host_ptrs[static_cast<std::size_t>(dst)];
-  return between_hosts && ctx.ring_sockets > 1 ? socket_parts(bytes, ctx.ring_sockets).size() : 1;
+  return socket_parts(bytes, between_hosts ? ctx.ring_sockets : 1);
 }
 
 // A message between two workers' mailboxes: one comm per part (both ends count the same parts, and SimGrid matches a
@@ -72,12 +72,7 @@ Message send(const SimContext& ctx, int src, int dst, double bytes, int lane = 0
     sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
   sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
   Message m;
-  const std::size_t n = parts_of(ctx, src, dst, bytes);
-  if (n == 1) {
-    m.parts.push_back(box->put_async(token(ctx), static_cast<std::uint64_t>(bytes)));
-    return m;
-  }
-  for (double part : socket_parts(bytes, ctx.ring_sockets))
+  for (double part : message_parts(ctx, src, dst, bytes))
     m.parts.push_back(box->put_async(token(ctx), static_cast<std::uint64_t>(part)));
   return m;
 }
@@ -88,7 +83,7 @@ Message recv(const SimContext& ctx, int src, int dst, double bytes, int lane = 0
 {
   sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
   Message m;
-  for (std::size_t p = parts_of(ctx, src, dst, bytes); p > 0; p--)
+  for (std::size_t p = message_parts(ctx, src, dst, bytes).size(); p > 0; p--)
     m.parts.push_back(box->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(dst)]));
   return m;
 }
@@ -98,7 +93,7 @@ Message recv(const SimContext& ctx, int src, int dst, double bytes, int lane = 0
 void exchange(const SimContext& ctx, int self, int to, int from, double bytes, int lane = 0, double parts_bytes = -1)
 {
   const double cut      = parts_bytes < 0 ? bytes : parts_bytes;
-  const std::size_t out = parts_of(ctx, self, to, cut), in = parts_of(ctx, from, self, cut);
+  const std::size_t out = message_parts(ctx, self, to, cut).size(), in = message_parts(ctx, from, self, cut).size();
   if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
     sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
   sg4::Mailbox* const box_out = sg4::Mailbox::by_name(pair_mailbox(self, to, lane));
@@ -151,11 +146,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   const double chunk              = bytes / n;
   sg4::Host* const from           = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
   sg4::Host* const to             = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
-  const std::vector<double> parts = socket_parts(chunk, from != to ? ctx.ring_sockets : 1); // sockets between hosts
-  const int left                  = (me + n - 1) % n * stride;
-  const std::size_t parts_in      = ctx.worker_host_ptrs[static_cast<std::size_t>(left)] != from
-                                        ? socket_parts(chunk, ctx.ring_sockets).size()
-                                        : 1; // what the left neighbour cuts its chunk into
+  const std::vector<double> parts = message_parts(ctx, self, right, chunk);
+  const std::size_t parts_in      = message_parts(ctx, (me + n - 1) % n * stride, self, chunk).size(); // the left's cut
   RingInbox& inbox                = ctx.ring_inbox[static_cast<std::size_t>(lane_base + self)];
   RingInbox& theirs               = ctx.ring_inbox[static_cast<std::size_t>(lane_base + right)];
   std::vector<sg4::CommPtr> outs(parts.size());

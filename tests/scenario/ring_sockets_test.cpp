@@ -76,6 +76,24 @@ TEST(RingSockets, WithoutACapSocketsChangeNothing)
   EXPECT_EQ(step_s(16, RingMode::STEPS, ""), step_s(1, RingMode::STEPS, ""));
 }
 
+namespace {
+// aws-p3.16xlarge (8 GPUs per host, 25 Gbps NICs, 10 Gbps per flow), ResNet-50 in DDP's 25 MiB buckets, overlap on.
+double p316_step_s(int workers, Collective collective, int sockets, RingMode mode, bool by_actors)
+{
+  Scenario sc              = tiny::scenario(Arch::RING, workers, Sharing::FAIR, true, 2, 1);
+  sc.ps                    = 0;
+  sc.collective            = collective;
+  sc.gpus_per_node         = collective == Collective::HIERARCHICAL ? 8 : 1;
+  sc.ring_mode             = mode;
+  sc.sockets_per_peer      = sockets;
+  sc.ring_by_worker_actors = by_actors;
+  sc.allreduce_unit        = AllreduceUnit::BUCKET;
+  return simulate_isolated(tiny::inputs(std::string(SGDSIM_SOURCE_DIR) + "/platforms/aws-p3.16xlarge.xml",
+                                        std::string(SGDSIM_SOURCE_DIR) + "/workloads/resnet50-v100-b32.xml", sc))
+      .step_time_mean_s;
+}
+} // namespace
+
 TEST(RingSockets, OnlyMessagesBetweenHostsAreCut)
 {
   // aws-p3.16xlarge: 8 GPUs per host behind a 25 Gbps NIC whose flows are capped at 10 Gbps. 16 workers on two
@@ -83,15 +101,7 @@ TEST(RingSockets, OnlyMessagesBetweenHostsAreCut)
   // 191.6 MB per step, 0.153 s at 10 Gbps with one socket, 0.061 s at 25 Gbps with 16 (intra-host hops go over the
   // loopback, uncut: a cut one would go 16 x faster there and the receivers would wait for parts that never come).
   const auto p316 = [](int sockets, RingMode mode, bool by_actors = false) {
-    Scenario sc              = tiny::scenario(Arch::RING, 16, Sharing::FAIR, true, 2, 1);
-    sc.ps                    = 0;
-    sc.ring_mode             = mode;
-    sc.sockets_per_peer      = sockets;
-    sc.ring_by_worker_actors = by_actors;
-    sc.allreduce_unit        = AllreduceUnit::BUCKET;
-    return simulate_isolated(tiny::inputs(std::string(SGDSIM_SOURCE_DIR) + "/platforms/aws-p3.16xlarge.xml",
-                                          std::string(SGDSIM_SOURCE_DIR) + "/workloads/resnet50-v100-b32.xml", sc))
-        .step_time_mean_s;
+    return p316_step_s(16, Collective::RING, sockets, mode, by_actors);
   };
   for (RingMode mode : {RingMode::STEPS, RingMode::STREAM}) {
     const double one = p316(1, mode), sixteen = p316(16, mode);
@@ -107,17 +117,7 @@ TEST(RingSockets, HierarchicalLeadersRingIsCut)
   // the hosts, so its chunks are cut; the GPU-to-leader transfers inside a host are not. Steps mode through the
   // dispatcher and through the workers' actors, and stream mode.
   const auto run = [](int sockets, RingMode mode, bool by_actors) {
-    Scenario sc              = tiny::scenario(Arch::RING, 32, Sharing::FAIR, true, 2, 1);
-    sc.ps                    = 0;
-    sc.collective            = Collective::HIERARCHICAL;
-    sc.gpus_per_node         = 8;
-    sc.ring_mode             = mode;
-    sc.sockets_per_peer      = sockets;
-    sc.ring_by_worker_actors = by_actors;
-    sc.allreduce_unit        = AllreduceUnit::BUCKET;
-    return simulate_isolated(tiny::inputs(std::string(SGDSIM_SOURCE_DIR) + "/platforms/aws-p3.16xlarge.xml",
-                                          std::string(SGDSIM_SOURCE_DIR) + "/workloads/resnet50-v100-b32.xml", sc))
-        .step_time_mean_s;
+    return p316_step_s(32, Collective::HIERARCHICAL, sockets, mode, by_actors);
   };
   // 4 leaders: 2(n-1)/n x 102.2 MB = 153 MB per step on each hop between hosts, 0.123 s at 10 Gbps, 0.049 s at 25.
   const double one = run(1, RingMode::STEPS, false), sixteen = run(16, RingMode::STEPS, false);
