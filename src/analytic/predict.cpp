@@ -119,9 +119,13 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
                            : sc.ada_fusion             ? "models.md §7 eq. (28), (31)-(36) [OSF22]"
                                                        : "models.md §7 eq. (28), (31)-(35) [OSF22]",
                            k, wl.batch, osf_step));
-    const double csf_step = single_step / csf_factor(t_comp, m, p);
-    out.push_back(sync_row("csf", "models.md §7 eq. (30) [OSF22]", k, wl.batch, csf_step));
-    if (sc.fusion_buffer_bytes <= 0) { // [PE] pipelines one all-reduce per gradient: no fusion
+    // CSF and [PE] scale the compute time by a factor (eq. (30), (38)): without compute (a bare all-reduce) they have
+    // no answer, and print none rather than 0/0. [PE] pipelines one all-reduce per gradient: no fusion.
+    if (t_comp > 0) {
+      const double csf_step = single_step / csf_factor(t_comp, m, p);
+      out.push_back(sync_row("csf", "models.md §7 eq. (30) [OSF22]", k, wl.batch, csf_step));
+    }
+    if (sc.fusion_buffer_bytes <= 0 && t_comp > 0) {
       const double alpha_pe = pe_alpha(pipeline, 0);
       out.push_back(sync_row("perfestimator", "models.md §8 eq. (38)-(39) [PE]", k, wl.batch, single_step / alpha_pe));
     }

@@ -3,6 +3,7 @@
 #include "analytic/prediction.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -94,4 +95,31 @@ TEST(RingModels, CountTheCallsTheSimulationMakes)
       << "the first bucket (1 MiB) closes on b.b; the second (25 MiB) holds b.w and a.w";
   EXPECT_NEAR(eq11_step_s(AllreduceUnit::TENSOR, 2), base + 2 * call, 1e-12) << "two in flight: 3 calls in 2 rounds";
   EXPECT_NEAR(eq11_step_s(AllreduceUnit::LAYER, 1, 64e6), base + 1 * call, 1e-12) << "one fused buffer";
+}
+
+TEST(RingModels, ABareAllreduceHasNoNotANumber)
+{
+  // One 128 MiB tensor and no compute (the validation cases of bare all-reduces): CSF's and PerfEstimator's factors
+  // scale a compute time that is 0 (0/0): they give no answer; every step emitted is finite and positive.
+  Workload wl;
+  wl.name            = "bare";
+  wl.batch           = 1;
+  wl.reference_speed = 1e9;
+  wl.layers          = {Layer{"buffer", {{0, 0}}, 0, 0, {0}}};
+  wl.tensors         = {Tensor{"buffer", 134217728.0, 0}};
+  AnalyticInputs in;
+  in.workload         = &wl;
+  in.scenario.arch    = Arch::RING;
+  in.scenario.workers = 4;
+  in.scenario.ps      = 0;
+  in.scenario.overlap = true;
+  in.net              = NetworkParams{1e9, 1e300, 1e-3};
+  std::set<std::string> seen;
+  for (const Prediction& p : predict(in)) {
+    EXPECT_TRUE(std::isfinite(p.step_time_s) && p.step_time_s > 0) << p.model << ": " << p.step_time_s;
+    seen.insert(p.model);
+  }
+  EXPECT_FALSE(seen.count("csf"));
+  EXPECT_FALSE(seen.count("perfestimator"));
+  EXPECT_TRUE(seen.count("osf") && seen.count("ring-eq11")) << "the models with an answer still give it";
 }
