@@ -66,7 +66,7 @@ po::options_description scenario_options()
      "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
     ("framework", po::value<std::string>(),
      "the framework whose communication to reproduce, which sets other options' defaults (README \"Gradient units "
-     "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, none; PS: none "
+     "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, nccl, none; PS: none "
      "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing), tf-ps-1.3 (TensorFlow <= "
      "1.3: hybrid sharing and gRPC's 5.87 ns per message byte between hosts)")
     ("allreduce-unit", po::value<std::string>(),
@@ -81,6 +81,12 @@ po::options_description scenario_options()
      "ring: TCP connections each collective message between hosts is cut over, in parts of at least 64 KiB "
      "(NCCL's NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS; default 1, or with an NCCL framework the platform's "
      "sgdsim.nccl_sockets)")
+    ("ring-slice", po::value<std::string>(),
+     "ring, steps mode: a chunk between two workers travels in slices of at most this size, each forwarded as soon as "
+     "it has arrived, e.g. 1MiB (default: NCCL's 1 MiB with an NCCL framework, else 0: whole chunks, forwarded once "
+     "arrived; docs/models.md §10.10)")
+    ("ring-slices-in-flight", po::value<int>(),
+     "ring, with --ring-slice: slices in flight per connection (default: NCCL's 4 with an NCCL framework, else 1)")
     ("fusion-buffer", po::value<std::string>(),
      "ring: tensor fusion buffer Q, e.g. 64MB (default: the framework's; 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),
@@ -415,7 +421,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   for (const char* ring_only :
        {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle", "ada-fusion",
         "allreduce-overhead", "measured-allreduce", "reduce-cost-per-byte", "allreduce-unit", "bucket-size",
-        "first-bucket-size", "collectives-in-flight", "sockets-per-peer"})
+        "first-bucket-size", "collectives-in-flight", "sockets-per-peer", "ring-slice", "ring-slices-in-flight"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -540,6 +546,25 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       throw InputError("--sockets-per-peer " + std::to_string(sc.sockets_per_peer) + ": must be in [1, " +
                        std::to_string(Scenario::kMaxSocketsPerPeer) + "] (NCCL's MAX_SOCKETS)");
   }
+  if (vm.count("ring-slice")) {
+    sc.ring_slice_bytes = parse_quantity(Quantity::SIZE, vm["ring-slice"].as<std::string>(), "--ring-slice");
+    if (sc.ring_slice_bytes > 0 && sc.ring_slice_bytes < 1)
+      throw InputError("--ring-slice " + vm["ring-slice"].as<std::string>() +
+                       ": a slice is at least one byte (0: whole chunks)");
+    if (sc.ring_slice_bytes == 0 && !vm.count("ring-slices-in-flight"))
+      sc.ring_slices_in_flight = 1;
+  }
+  if (vm.count("ring-slices-in-flight")) {
+    sc.ring_slices_in_flight = vm["ring-slices-in-flight"].as<int>();
+    if (sc.ring_slices_in_flight < 1 || sc.ring_slices_in_flight > Scenario::kMaxSlicesInFlight)
+      throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) + ": must be in [1, " +
+                       std::to_string(Scenario::kMaxSlicesInFlight) + "]");
+    if (sc.ring_slice_bytes == 0)
+      throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
+                       ": needs --ring-slice (or an NCCL framework): whole chunks are one message per step");
+  }
+  if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
+    throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");
   // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
   const bool asked_on = vm.count("measured-allreduce") &&
                         parse_on_off(vm["measured-allreduce"].as<std::string>(), "--measured-allreduce");
@@ -604,6 +629,9 @@ std::string scenario_file_text(const RunOptions& opts)
     }
     out << "collectives-in-flight = " << sc.collectives_in_flight << "\n";
     out << "sockets-per-peer = " << sc.sockets_per_peer << "\n";
+    out << "ring-slice = " << sc.ring_slice_bytes << "B\n";
+    if (sc.ring_slice_bytes > 0)
+      out << "ring-slices-in-flight = " << sc.ring_slices_in_flight << "\n";
     if (sc.unit() == AllreduceUnit::FUSION) {
       out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
       out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";

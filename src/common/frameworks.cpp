@@ -38,6 +38,9 @@ const std::vector<FrameworkProfile>& framework_profiles()
        AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, true, Sharing::FAIR, 0},
       {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time", true,
        AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, true, Sharing::FAIR, 0},
+      {"nccl",
+       "bare NCCL all-reduce calls (torch.distributed or CuPy on NCCL, nccl-tests): one per tensor, one at a time",
+       true, AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, true, Sharing::FAIR, 0},
       {"none", "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
        false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::FAIR, 0},
       {"tf-ps", "TensorFlow's parameter servers over gRPC: transfers between equal sharing and FCFS ([LI22] hybrid)",
@@ -76,6 +79,9 @@ void apply_framework(const FrameworkProfile& profile, Scenario& sc)
   sc.first_bucket_bytes    = profile.first_bucket_bytes;
   sc.collectives_in_flight = profile.collectives_in_flight;
   sc.fusion_timeout_s      = profile.fusion_timeout_s;
+  // NCCL forwards a ring step's chunk slice by slice (docs/models.md §10.10); Gloo's steps are whole chunks.
+  sc.ring_slice_bytes      = profile.nccl ? Scenario::kNcclSliceBytes : 0;
+  sc.ring_slices_in_flight = profile.nccl ? Scenario::kNcclSlicesInFlight : 1;
   if (profile.unit == AllreduceUnit::FUSION) {
     sc.fusion_buffer_bytes = profile.fusion_buffer_bytes;
   } else {

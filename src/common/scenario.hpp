@@ -91,6 +91,23 @@ struct Scenario {
   int sockets_per_peer = 1;
   /** The most sockets per peer: NCCL's MAX_SOCKETS (net_socket.cc). */
   static constexpr int kMaxSocketsPerPeer = 64;
+  /** Steps-mode ring: a chunk between two workers travels in slices of at most this many bytes, each forwarded as
+   *  soon as it has arrived, with ring_slices_in_flight of them in flight per connection (docs/models.md §10.10).
+   *  0: a chunk is one message, forwarded once it has wholly arrived (Gloo's store-and-forward of a step). */
+  double ring_slice_bytes   = 0;
+  int ring_slices_in_flight = 1;
+  /** NCCL's ring all-reduce slice: NCCL_BUFFSIZE (4 MiB) / NCCL_STEPS (8) x ALLREDUCE_SLICESTEPS (NCCL_STEPS / 4 = 2)
+   *  = 1 MiB, and NCCL_STEPS / ALLREDUCE_SLICESTEPS = 4 slices in flight (NCCL's collectives.h and device.h). */
+  static constexpr double kNcclSliceBytes  = 1024.0 * 1024;
+  static constexpr int kNcclSlicesInFlight = 4;
+  /** A steps-mode ring, or the hierarchical all-reduce's leaders' ring, whose chunks travel in slices. */
+  bool ring_sliced() const
+  {
+    return !is_ps() && ring_slice_bytes > 0 && ring_mode == RingMode::STEPS &&
+           (collective == Collective::RING || collective == Collective::HIERARCHICAL);
+  }
+  /** The most slices in flight per connection (--ring-slices-in-flight's bound). */
+  static constexpr int kMaxSlicesInFlight = 64;
   /** The framework profile that set the defaults above (README "Frameworks"); "none": sgdsim's own defaults. */
   std::string framework = "none";
   /** Steps mode: each worker's actor exchanges its own chunks, even where the ring dispatcher could

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 namespace sg4 = simgrid::s4u;
 
@@ -66,15 +67,21 @@ struct Message {
   }
 };
 
-Message send(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
+// The message's parts, put in the pair's mailbox now.
+Message post(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
 {
-  if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
-    sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
   sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
   Message m;
   for (double part : message_parts(ctx, src, dst, bytes))
     m.parts.push_back(box->put_async(token(ctx), static_cast<std::uint64_t>(part)));
   return m;
+}
+
+Message send(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
+{
+  if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
+    sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
+  return post(ctx, src, dst, bytes, lane);
 }
 
 // A receive into the worker's sink slot (ctx.recv_sink), which outlives every comm of the run; `bytes` (the
@@ -114,6 +121,76 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
     comms.push_back(box_in->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(self)]));
   sg4::Comm::wait_all(comms);
 }
+// Steps mode with slices (docs/models.md §10.10), as NCCL runs a ring. Each connection is a stream: its slices
+// leave one after the other, each right after the previous one's bytes, and arrive the route's latency later (the
+// links carry none in such a run: simulation.cpp moves it to ctx.ring_latency_s). The chunk of each of the 2(n - 1)
+// steps travels in slices of at most ring_slice_bytes; slice j of step s leaves once slice j of step s - 1 has
+// arrived (and been summed), and once the receiver has a free buffer: at most ring_slices_in_flight slices ahead of
+// those whose credit came back (a slice's credit returns one latency after it arrived, NCCL's FIFO of NCCL_STEPS
+// buffers). So a step's latency overlaps the transfers of the slices before it instead of adding to each step.
+void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane)
+{
+  const Scenario& sc     = ctx.scenario;
+  const double chunk     = bytes / n;
+  const int per_step     = std::max(1, static_cast<int>(std::ceil(chunk / sc.ring_slice_bytes)));
+  const double slice     = chunk / per_step;
+  const int total        = 2 * (n - 1) * per_step; // slices this worker sends, and receives
+  const int window       = sc.ring_slices_in_flight;
+  const double out_lat_s = ctx.ring_latency_s[static_cast<std::size_t>(self)];
+  const double in_lat_s  = ctx.ring_latency_s[static_cast<std::size_t>(left)];
+  const double reduce_s  = sc.reduce_s_per_byte * slice; // on the device, beside the transfers (NCCL's kernels)
+  std::vector<double> arrival_s(static_cast<std::size_t>(total)); // of each received slice, summed where it is
+  std::vector<double> credit_s(static_cast<std::size_t>(total));  // when each sent slice's buffer is free again
+  // Every receive is posted at once (the sender's credits bound what is in flight); a slice's arrival is its comm's
+  // end plus the latency, read from the comm, so the receiver may notice it late. No wait has a timeout: in SimGrid
+  // 3.32 a wait_any_for whose comm ends first leaves its timer behind (64 workers: 178 s and 189 MB, growing).
+  std::deque<Message> ins;
+  for (int m = 0; m < total; m++)
+    ins.push_back(recv(ctx, left, self, slice, lane));
+  int sent = 0, received = 0;
+  const auto note_arrivals = [&] {
+    while (!ins.empty() && std::all_of(ins.front().parts.begin(), ins.front().parts.end(), [](const sg4::CommPtr& c) {
+      return c->get_state() == sg4::Activity::State::FINISHED;
+    })) {
+      double end_s = 0;
+      for (const sg4::CommPtr& c : ins.front().parts) {
+        end_s = std::max(end_s, c->get_finish_time());
+        c->wait(); // ended: completes it on this side at once
+      }
+      ins.pop_front();
+      const bool summed                             = received / per_step < n - 1; // reduce-scatter
+      arrival_s[static_cast<std::size_t>(received)] = end_s + in_lat_s + (summed ? reduce_s : 0);
+      received++;
+    }
+  };
+  while (sent < total) {
+    // Slice `sent` leaves once the same slice of the step before has arrived and its buffer's credit is back.
+    const int dep = sent - per_step;
+    while (dep >= received) { // not here yet: wait for the next slice in
+      sg4::Comm::wait_all(ins.front().parts);
+      note_arrivals();
+    }
+    double ready_s = dep >= 0 ? arrival_s[static_cast<std::size_t>(dep)] : 0;
+    if (sent >= window)
+      ready_s = std::max(ready_s, credit_s[static_cast<std::size_t>(sent - window)]);
+    if (ready_s > sg4::Engine::get_clock())
+      sg4::this_actor::sleep_until(ready_s);
+    if (sent % per_step == 0 && sc.message_overhead_s > 0) // the sender's cost of each step's message
+      sg4::this_actor::sleep_for(sc.message_overhead_s);
+    const Message out = post(ctx, self, right, slice, lane);
+    sg4::Comm::wait_all(out.parts); // a connection sends one slice after the other
+    credit_s[static_cast<std::size_t>(sent)] = sg4::Engine::get_clock() + 2 * out_lat_s; // arrived, credit back
+    sent++;
+    note_arrivals();
+  }
+  while (!ins.empty()) {
+    sg4::Comm::wait_all(ins.front().parts);
+    note_arrivals();
+  }
+  // The call ends when the last slice has arrived (and been summed).
+  if (const double last_s = arrival_s.back(); last_s > sg4::Engine::get_clock())
+    sg4::this_actor::sleep_until(last_s);
+}
 } // namespace
 
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
@@ -132,7 +209,11 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     return;
   }
   const int lane_base = lane * ctx.scenario.workers; // this lane's ring members (SimContext::ring_inbox)
-  if (ctx.ring_driver != nullptr) {                  // steps mode without per-message software costs (ring_driver.hpp)
+  if (!ctx.ring_latency_s.empty()) {                 // a sliced ring (docs/models.md §10.10)
+    sliced_ring_steps(ctx, self, right, (me + n - 1) % n * stride, n, bytes, lane);
+    return;
+  }
+  if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)
     ctx.ring_driver->allreduce(lane_base + self, lane_base + right, n, bytes);
     return;
   }

@@ -232,8 +232,10 @@ private:
   {
     if (bytes <= 0)
       return 0;
-    return network_bytes_s(bytes) +
-           2.0 * (k_ - 1) * (route_latency_s_ * latency_factor_ + ctx_.scenario.message_overhead_s) +
+    // A sliced ring pays its connection's latency once per call (docs/models.md §10.10; already times the factor).
+    const double latency_s = ctx_.ring_latency_s.empty() ? 2.0 * (k_ - 1) * route_latency_s_ * latency_factor_
+                                                         : ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
+    return network_bytes_s(bytes) + latency_s + 2.0 * (k_ - 1) * ctx_.scenario.message_overhead_s +
            ctx_.scenario.allreduce_overhead_s;
   }
   // Its bytes' part: 2(K-1)/K * D / B.

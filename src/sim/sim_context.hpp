@@ -94,6 +94,10 @@ struct SimContext {
    *  where cutting changes no rate: no per-flow cap on the ring's routes, one all-reduce at a time, no background
    *  (simulation.cpp; docs/models.md §10.9). */
   int ring_sockets = 1;
+  /** Sliced steps-mode ring (scenario.ring_slice_bytes, docs/models.md §10.10): per worker rank, the latency of the
+   *  route to its right neighbour in its ring (times SimGrid's latency factor), which the ring's connections add to
+   *  each slice; the links' own latencies are then 0 (simulation.cpp). Empty otherwise. */
+  std::vector<double> ring_latency_s;
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
   {

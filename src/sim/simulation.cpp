@@ -800,6 +800,51 @@ int effective_ring_sockets(const SimContext& ctx)
   return 1;
 }
 
+// Whether the run's ring is sliced (docs/models.md §10.10): sliced ring options, and some all-reduce whose chunk spans
+// more than one slice (the largest call: the largest planned unit, or with fusion the buffer or the largest layer).
+// Where every chunk fits in one slice, slices forward whole chunks once arrived, as the ring dispatcher does with
+// the links' latencies: it runs those, faster.
+bool ring_sliced_run(const Workload& wl, const Scenario& sc, const std::vector<GradUnit>& units)
+{
+  if (!sc.ring_sliced())
+    return false;
+  const int members    = sc.collective == Collective::HIERARCHICAL ? sc.workers / sc.gpus_per_node : sc.workers;
+  double largest_bytes = 0;
+  if (sc.unit() == AllreduceUnit::FUSION) {
+    largest_bytes = std::min(sc.fusion_buffer_bytes, wl.model_bytes());
+    for (std::size_t l = 0; l < wl.layers.size(); l++)
+      largest_bytes = std::max(largest_bytes, wl.layer_bytes(l));
+  } else
+    for (const GradUnit& u : units)
+      largest_bytes = std::max(largest_bytes, u.bytes);
+  return members > 1 && largest_bytes / members > sc.ring_slice_bytes;
+}
+
+// A sliced steps-mode ring (docs/models.md §10.10): each ring connection is a stream whose latency its actors add to
+// each slice, so the route latencies move from the links to ctx.ring_latency_s, per worker to its right neighbour
+// (the leaders' ring of the hierarchical all-reduce: its leaders'). No link keeps a latency: the hierarchical
+// all-reduce's phases inside a node and background flows lose theirs.
+void make_ring_streams(sg4::Engine& engine, SimContext& ctx)
+{
+  const Scenario& sc  = ctx.scenario;
+  const double factor = simgrid::config::get_value<double>("network/latency-factor");
+  const int stride    = sc.collective == Collective::HIERARCHICAL ? sc.gpus_per_node : 1;
+  const int n         = sc.workers / stride;
+  ctx.ring_latency_s.assign(static_cast<std::size_t>(sc.workers), 0.0);
+  for (int i = 0; i < n; i++) {
+    sg4::Host* from = ctx.worker_host_ptrs[static_cast<std::size_t>(i * stride)];
+    sg4::Host* to   = ctx.worker_host_ptrs[static_cast<std::size_t>((i + 1) % n * stride)];
+    double route_s  = 0;
+    if (from != to) {
+      std::vector<sg4::Link*> links;
+      from->route_to(to, links, &route_s);
+    }
+    ctx.ring_latency_s[static_cast<std::size_t>(i * stride)] = route_s * factor;
+  }
+  for (sg4::Link* link : engine.get_all_links())
+    link->set_latency(0);
+}
+
 // Whether the platform file declares profiles (availability_file, state_file, trace_connect; SimGrid's platform
 // DTD 4.1), which may change any host's speed: SimGrid has no accessor for a host's profiles.
 bool platform_declares_profiles(const std::string& platform_path)
@@ -838,7 +883,8 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}, nullptr, {}, {}, {}, {}, {}, {}, 1};
+  SimContext ctx{in.workload, scenario, {},      {}, {}, {}, {}, {}, 0,  {}, {},
+                 {},          {},       nullptr, {}, {}, {}, {}, {}, {}, 1,  {}};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -849,21 +895,24 @@ SimResult simulate(const SimInputs& in)
   // actors exchange the chunks through their inboxes. Each lane (all-reduces in flight at once) is a ring of its
   // own: members lane * workers + rank.
   std::optional<RingDriver> ring_driver;
-  if (!scenario.is_ps())
+  bool sliced = false;
+  if (!scenario.is_ps()) {
     ctx.ring_sockets = effective_ring_sockets(ctx);
+    ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes);
+    sliced         = ring_sliced_run(in.workload, scenario, ctx.grad_units);
+  }
   if (!scenario.is_ps()) {
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
-    if (ring_driver_applies(scenario)) {
+    if (ring_driver_applies(scenario) && !sliced) {
       // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
       const bool replay =
           ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);
       ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets);
-    } else if (scenario.ring_mode == RingMode::STEPS)
+    } else if (scenario.ring_mode == RingMode::STEPS && !sliced) // sliced: mailboxes
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
-    ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes);
   }
   if (!scenario.is_ps() && scenario.fusion_buffer_bytes > 0) {
     ctx.fusion_plan.pending.resize(static_cast<std::size_t>(scenario.workers));
@@ -916,6 +965,8 @@ SimResult simulate(const SimInputs& in)
   const NominalNetwork nominal = nominal_network(engine, placement);
   if (scenario.is_ps() && scenario.stream)
     make_streams(engine, placement, ctx); // after the nominal figures, which report the links' latencies
+  if (sliced)
+    make_ring_streams(engine, ctx); // after the nominal figures too
   if (!prep.link_schedules.empty())
     sg4::Actor::create("background", engine.get_all_hosts().front(), [schedules = prep.link_schedules] {
       run_link_schedules(schedules);

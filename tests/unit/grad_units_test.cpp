@@ -128,7 +128,7 @@ TEST(Frameworks, UnknownNameListsTheValidOnes)
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "--framework 'tensorflow': unknown framework for --arch ring (valid: none, "
-                                     "pytorch-ddp, pytorch-ddp-gloo, horovod, horovod-0.20)");
+                                     "pytorch-ddp, pytorch-ddp-gloo, horovod, horovod-0.20, nccl)");
   }
   try {
     find_framework("horovod", false, "--framework");

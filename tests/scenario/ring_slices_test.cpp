@@ -1,0 +1,90 @@
+// Ring chunks in slices (--ring-slice, --ring-slices-in-flight; the NCCL profiles' 1 MiB and 4; docs/models.md
+// §10.10): each ring connection is a stream of slices, each forwarded once it has arrived, the route latency paid by
+// each slice while the next ones are already on their way. Closed forms on a 4-host star, 1 GB/s per NIC, ideal
+// network (no bandwidth factor, no ACK traffic): one 16 MiB all-reduce, chunks of 4 MiB, slices of 1 MiB (tau =
+// 1.048576 ms on a link), 6 steps.
+#include "support/sim_helpers.hpp"
+#include "support/tiny.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+
+namespace {
+constexpr double kB     = 1e9;
+constexpr double kChunk = 4.0 * 1024 * 1024;
+constexpr double kTau   = 1024.0 * 1024 / kB;
+
+double step_s(const std::string& link_latency, double slice_bytes, int in_flight, const std::string& tensor = "16MiB",
+              Collective collective = Collective::RING, int workers = 4)
+{
+  Scenario sc              = tiny::scenario(Arch::RING, workers, Sharing::FAIR, false, 2, 1);
+  sc.ps                    = 0;
+  sc.collective            = collective;
+  sc.ring_slice_bytes      = slice_bytes;
+  sc.ring_slices_in_flight = in_flight;
+  if (collective == Collective::HIERARCHICAL)
+    sc.gpus_per_node = 2;
+  return simulate_isolated(tiny::inputs(tiny::star_platform(workers, "1GBps", link_latency),
+                                        tiny::one_tensor_workload(tensor, "0s", "0s"), sc))
+      .step_time_mean_s;
+}
+} // namespace
+
+TEST(RingSlices, WholeChunksPayTheLatencyAtEachStep)
+{
+  // Store and forward: 6 x (lambda + chunk / B), lambda = 2 x 0.25 ms.
+  EXPECT_NEAR(step_s("0.25ms", 0, 1), 6 * (0.5e-3 + kChunk / kB), 1e-9);
+}
+
+TEST(RingSlices, SlicesPayTheLatencyOnce)
+{
+  // Slice j of a step leaves once slice j of the step before has arrived: 3 slices later on the connection (3 tau =
+  // 3.1 ms >= lambda = 0.5 ms), and 4 in flight cover the credits' round trip (3 tau >= 2 lambda): the connection
+  // never idles. 6 chunks back to back, then the last slice's latency.
+  EXPECT_NEAR(step_s("0.25ms", 1024.0 * 1024, 4), 6 * kChunk / kB + 0.5e-3, 1e-9);
+  EXPECT_LT(step_s("0.25ms", 1024.0 * 1024, 4), step_s("0.25ms", 0, 1));
+}
+
+TEST(RingSlices, AFullWindowWaitsForCredits)
+{
+  // lambda = 10 ms: 4 slices in flight, then slice m waits for slice m - 4's credit, one round trip after it
+  // ended: each group of 4 slices starts tau + 2 lambda after the one before. 24 slices: the last starts at
+  // 3 tau + 5 (tau + 2 lambda), ends tau later, arrives lambda after: 9 tau + 11 lambda. Slower than whole chunks
+  // here (4 MiB per round trip of 20 ms: NCCL's buffers bound its rate over long routes).
+  EXPECT_NEAR(step_s("5ms", 1024.0 * 1024, 4), 9 * kTau + 11 * 10e-3, 1e-9);
+  // Whole chunks: SimGrid's own window bound (network/TCP-gamma, 4 MiB, over twice the route's latency: 210 MB/s)
+  // caps each chunk's flow; a sliced ring's links carry no latency, the slices' credits bound it instead.
+  const double gamma_rate = 4.0 * 1024 * 1024 / (2 * 10e-3);
+  EXPECT_NEAR(step_s("5ms", 0, 1), 6 * (10e-3 + kChunk / gamma_rate), 1e-9);
+}
+
+TEST(RingSlices, ALargeWindowWaitsForTheStepBefore)
+{
+  // 64 in flight: only the data decides: slice m leaves lambda after slice m - 4 ended (the same slice of the step
+  // before, arrived): groups of 4 start tau + lambda apart; the last arrives at 9 tau + 6 lambda.
+  EXPECT_NEAR(step_s("5ms", 1024.0 * 1024, 64), 9 * kTau + 6 * 10e-3, 1e-9);
+}
+
+TEST(RingSlices, ChunksOfOneSliceAreWholeChunks)
+{
+  // 2 MiB over 4: chunks of 512 KiB, one slice each: forwarded once arrived, as without slices.
+  const double chunk = 512.0 * 1024;
+  EXPECT_NEAR(step_s("0.25ms", 1024.0 * 1024, 4, "2MiB"), 6 * (0.5e-3 + chunk / kB), 1e-9);
+  EXPECT_NEAR(step_s("0.25ms", 0, 1, "2MiB"), 6 * (0.5e-3 + chunk / kB), 1e-9);
+}
+
+TEST(RingSlices, WithoutLatencySlicesChangeNothing)
+{
+  EXPECT_NEAR(step_s("0s", 1024.0 * 1024, 4), 6 * kChunk / kB, 1e-9);
+  EXPECT_NEAR(step_s("0s", 1024.0 * 1024, 4), step_s("0s", 0, 1), 1e-9);
+}
+
+TEST(RingSlices, TheHierarchicalLeadersRingIsSliced)
+{
+  // 8 workers, 2 per node: the 4 leaders' ring runs in slices and ends sooner than with whole chunks over 10 ms
+  // routes (the phases inside a node lose their link latency too in a sliced run, docs/models.md §10.10).
+  const double sliced = step_s("5ms", 1024.0 * 1024, 64, "16MiB", Collective::HIERARCHICAL, 8);
+  const double whole  = step_s("5ms", 0, 1, "16MiB", Collective::HIERARCHICAL, 8);
+  EXPECT_LT(sliced, whole);
+}
