@@ -66,7 +66,7 @@ po::options_description scenario_options()
      "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
     ("framework", po::value<std::string>(),
      "the framework whose communication to reproduce, which sets other options' defaults (README \"Gradient units "
-     "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, nccl, none; PS: none "
+     "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, nccl, gloo, none; PS: none "
      "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing), tf-ps-1.3 (TensorFlow <= "
      "1.3: hybrid sharing and gRPC's 5.87 ns per message byte between hosts)")
     ("allreduce-unit", po::value<std::string>(),
@@ -83,10 +83,10 @@ po::options_description scenario_options()
      "sgdsim.nccl_sockets)")
     ("ring-slice", po::value<std::string>(),
      "ring, steps mode: a chunk between two workers travels in slices of at most this size, each forwarded as soon as "
-     "it has arrived, e.g. 1MiB (default: NCCL's 1 MiB with an NCCL framework, else 0: whole chunks, forwarded once "
-     "arrived; docs/models.md §10.10)")
+     "it has arrived, e.g. 1MiB (default: the framework's: 1 MiB for NCCL's and Gloo's, 0 for none: whole chunks, "
+     "forwarded once arrived; docs/models.md §10.10)")
     ("ring-slices-in-flight", po::value<int>(),
-     "ring, with --ring-slice: slices in flight per connection (default: NCCL's 4 with an NCCL framework, else 1)")
+     "ring, with --ring-slice: slices in flight per connection (default: the framework's: 4 for NCCL, 2 for Gloo)")
     ("fusion-buffer", po::value<std::string>(),
      "ring: tensor fusion buffer Q, e.g. 64MB (default: the framework's; 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),
@@ -560,8 +560,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) + ": must be in [1, " +
                        std::to_string(Scenario::kMaxSlicesInFlight) + "]");
     if (sc.ring_slice_bytes == 0)
-      throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
-                       ": needs --ring-slice (or an NCCL framework): whole chunks are one message per step");
+      throw InputError(
+          "--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
+          ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one message per step");
   }
   if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
     throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");

@@ -26,29 +26,37 @@ const std::vector<FrameworkProfile>& framework_profiles()
   //   the gRPC upgrade of August 2017 and 800 MB/s after it (tensorflow/tensorflow#6116, 2017-08-09). At the
   //   middle, 150 MB/s, a byte costs 1/150 MB/s - 1/1.25 GB/s (the link's own time) = 5.87 ns of software
   //   ([LI20] eq. (19)'s a; docs/models.md §10.5).
-  constexpr double kGrpc2017SPerByte                  = 1.0 / 150e6 - 1.0 / 1.25e9;
+  constexpr double kGrpc2017SPerByte = 1.0 / 150e6 - 1.0 / 1.25e9;
+  // - The ring's slices (docs/models.md §10.10): NCCL's 1 MiB (NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x
+  //   ALLREDUCE_SLICESTEPS 2) with NCCL_STEPS / ALLREDUCE_SLICESTEPS = 4 in flight (collectives.h, device.h); Gloo's
+  //   ring segments of at most AllreduceOptions::kMaxSegmentSize = 1 MiB, "two in flight at all times"
+  //   (gloo/allreduce.h), each send waiting for the receiver's notice that its receive is posted (tcp/pair.cc).
+  constexpr double kNcclSlice = Scenario::kNcclSliceBytes, kGlooSegment = 1024.0 * 1024;
+  constexpr int kNcclInFlight = Scenario::kNcclSlicesInFlight, kGlooInFlight = 2;
   static const std::vector<FrameworkProfile> profiles = {
       {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", true, AllreduceUnit::LAYER,
-       25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::FAIR, 0},
+       25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0},
       {"pytorch-ddp", "PyTorch DDP on NCCL: 25 MiB buckets (first 1 MiB) in backward order, one collective at a time",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, true, Sharing::FAIR, 0},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
       {"pytorch-ddp-gloo", "PyTorch DDP on Gloo: 25 MiB buckets (first 1 MiB), two collectives at once (2 threads)",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, false, Sharing::FAIR, 0},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, false, kGlooSegment, kGlooInFlight, Sharing::FAIR, 0},
       {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, true, Sharing::FAIR, 0},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
       {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, true, Sharing::FAIR, 0},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
       {"nccl",
        "bare NCCL all-reduce calls (torch.distributed or CuPy on NCCL, nccl-tests): one per tensor, one at a time",
-       true, AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, true, Sharing::FAIR, 0},
+       true, AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
+      {"gloo", "bare Gloo all-reduce calls (torch.distributed on Gloo): one per tensor, one at a time", true,
+       AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, false, kGlooSegment, kGlooInFlight, Sharing::FAIR, 0},
       {"none", "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::FAIR, 0},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0},
       {"tf-ps", "TensorFlow's parameter servers over gRPC: transfers between equal sharing and FCFS ([LI22] hybrid)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::HYBRID, 0},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::HYBRID, 0},
       {"tf-ps-1.3",
        "TensorFlow <= 1.3's parameter servers, gRPC before its August 2017 upgrade: 150 MB/s per tensor stream between "
        "hosts, hybrid sharing",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, Sharing::HYBRID, kGrpc2017SPerByte},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::HYBRID, kGrpc2017SPerByte},
   };
   return profiles;
 }
@@ -79,9 +87,8 @@ void apply_framework(const FrameworkProfile& profile, Scenario& sc)
   sc.first_bucket_bytes    = profile.first_bucket_bytes;
   sc.collectives_in_flight = profile.collectives_in_flight;
   sc.fusion_timeout_s      = profile.fusion_timeout_s;
-  // NCCL forwards a ring step's chunk slice by slice (docs/models.md §10.10); Gloo's steps are whole chunks.
-  sc.ring_slice_bytes      = profile.nccl ? Scenario::kNcclSliceBytes : 0;
-  sc.ring_slices_in_flight = profile.nccl ? Scenario::kNcclSlicesInFlight : 1;
+  sc.ring_slice_bytes      = profile.ring_slice_bytes; // docs/models.md §10.10
+  sc.ring_slices_in_flight = profile.ring_slices_in_flight;
   if (profile.unit == AllreduceUnit::FUSION) {
     sc.fusion_buffer_bytes = profile.fusion_buffer_bytes;
   } else {

@@ -22,6 +22,9 @@ struct FrameworkProfile {
   double fusion_timeout_s;    // FUSION only
   int collectives_in_flight;
   bool nccl; // its collectives run on NCCL, which opens the platform's sgdsim.nccl_sockets per peer (§10.9)
+  // The ring's slices and slices in flight per connection (§10.10; 0: whole chunks).
+  double ring_slice_bytes;
+  int ring_slices_in_flight;
   // PS profiles:
   Sharing sharing;           // how concurrent transfers share the PS's NIC
   double message_s_per_byte; // software cost per byte of each PS message between hosts (docs/models.md §10.5)

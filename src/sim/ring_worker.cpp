@@ -232,9 +232,12 @@ private:
   {
     if (bytes <= 0)
       return 0;
-    // A sliced ring pays its connection's latency once per call (docs/models.md §10.10; already times the factor).
+    // A sliced ring (docs/models.md §10.10; its latency already times the factor) pays its connection's latency
+    // once per call where a chunk spans several slices (eq. (43)), and at each step where a chunk is one slice.
     const double latency_s = ctx_.ring_latency_s.empty() ? 2.0 * (k_ - 1) * route_latency_s_ * latency_factor_
-                                                         : ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
+                             : bytes / k_ > ctx_.scenario.ring_slice_bytes
+                                 ? ctx_.ring_latency_s[static_cast<std::size_t>(rank_)]
+                                 : 2.0 * (k_ - 1) * ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
     return network_bytes_s(bytes) + latency_s + 2.0 * (k_ - 1) * ctx_.scenario.message_overhead_s +
            ctx_.scenario.allreduce_overhead_s;
   }

@@ -6,6 +6,8 @@
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
+#include "common/allreduce_time.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace sgdsim;
@@ -87,4 +89,28 @@ TEST(RingSlices, TheHierarchicalLeadersRingIsSliced)
   const double sliced = step_s("5ms", 1024.0 * 1024, 64, "16MiB", Collective::HIERARCHICAL, 8);
   const double whole  = step_s("5ms", 0, 1, "16MiB", Collective::HIERARCHICAL, 8);
   EXPECT_LT(sliced, whole);
+}
+
+TEST(RingSlices, AMeasuredAllreduceLastsItsMeasuredTime)
+{
+  // A measured all-reduce (docs/models.md §10.7) pays what the microbenchmark measured beyond the network's own time;
+  // alone, a call then lasts its measured time whatever the network model. In a sliced run the network's time is
+  // (43) for a chunk of several slices (16 MiB: 6 x 4 MiB / B + lambda) and 6 (lambda + chunk / B) for a chunk of
+  // one (2 MiB): measured at 50 ms each, one step of the two all-reduces (no compute, one at a time) takes 100 ms.
+  const std::string model =
+      tiny::write_file("two-sizes.xml", R"(<workload name="two" batch="1" device="none" reference_speed="1Gf">
+  <layer name="a" fwd="0" bwd="0"><tensor name="a" size="16MiB"/></layer>
+  <layer name="b" fwd="0" bwd="0"><tensor name="b" size="2MiB"/></layer>
+</workload>
+)");
+  Scenario sc              = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 2, 1);
+  sc.ps                    = 0;
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  sc.ring_slice_bytes      = 1024.0 * 1024;
+  sc.ring_slices_in_flight = 4;
+  const AllreduceTimeFit at_50ms_2{2, {0, 0, 1, 0, 0.05}, 0, 0}, at_50ms_6{6, {0, 0, 1, 0, 0.05}, 0, 0};
+  sc.measured_allreduce = true;
+  sc.allreduce_time     = {at_50ms_2, at_50ms_6};
+  EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
+              0.1, 1e-9);
 }

@@ -103,6 +103,30 @@ TEST(Frameworks, ProfilesSetTheFrameworksDefaults)
   EXPECT_EQ(sc.framework, "none");
 }
 
+TEST(Frameworks, RingProfilesSetTheirSlices)
+{
+  // docs/models.md §10.10: NCCL's 1 MiB slices, 4 in flight (NCCL_STEPS / ALLREDUCE_SLICESTEPS); Gloo's ring
+  // segments of at most 1 MiB, 2 in flight (gloo/allreduce.h); sgdsim's own profile keeps whole chunks.
+  Scenario sc;
+  sc.arch = Arch::RING;
+  for (const char* nccl : {"pytorch-ddp", "horovod", "horovod-0.20", "nccl"}) {
+    apply_framework(find_framework(nccl, true, "--framework"), sc);
+    EXPECT_EQ(sc.ring_slice_bytes, kMiB) << nccl;
+    EXPECT_EQ(sc.ring_slices_in_flight, 4) << nccl;
+  }
+  for (const char* gloo : {"pytorch-ddp-gloo", "gloo"}) {
+    apply_framework(find_framework(gloo, true, "--framework"), sc);
+    EXPECT_EQ(sc.ring_slice_bytes, kMiB) << gloo;
+    EXPECT_EQ(sc.ring_slices_in_flight, 2) << gloo;
+  }
+  apply_framework(find_framework("none", true, "--framework"), sc);
+  EXPECT_EQ(sc.ring_slice_bytes, 0);
+  EXPECT_EQ(sc.ring_slices_in_flight, 1);
+  apply_framework(find_framework("gloo", true, "--framework"), sc);
+  EXPECT_EQ(sc.unit(), AllreduceUnit::TENSOR) << "bare calls: one all-reduce per tensor";
+  EXPECT_EQ(sc.collectives_in_flight, 1);
+}
+
 TEST(Frameworks, PsProfilesSetTheSharing)
 {
   Scenario sc;
@@ -128,7 +152,7 @@ TEST(Frameworks, UnknownNameListsTheValidOnes)
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "--framework 'tensorflow': unknown framework for --arch ring (valid: none, "
-                                     "pytorch-ddp, pytorch-ddp-gloo, horovod, horovod-0.20, nccl)");
+                                     "pytorch-ddp, pytorch-ddp-gloo, horovod, horovod-0.20, nccl, gloo)");
   }
   try {
     find_framework("horovod", false, "--framework");
