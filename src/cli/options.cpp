@@ -548,9 +548,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   }
   if (vm.count("ring-slice")) {
     sc.ring_slice_bytes = parse_quantity(Quantity::SIZE, vm["ring-slice"].as<std::string>(), "--ring-slice");
-    if (sc.ring_slice_bytes > 0 && sc.ring_slice_bytes < 1)
+    if (sc.ring_slice_bytes > 0 && sc.ring_slice_bytes < Scenario::kMinRingSliceBytes)
       throw InputError("--ring-slice " + vm["ring-slice"].as<std::string>() +
-                       ": a slice is at least one byte (0: whole chunks)");
+                       ": a slice is at least 4 KiB (0: whole chunks); smaller ones would only multiply the messages");
     if (sc.ring_slice_bytes == 0 && !vm.count("ring-slices-in-flight"))
       sc.ring_slices_in_flight = 1;
   }

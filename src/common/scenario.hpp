@@ -106,6 +106,8 @@ struct Scenario {
     return !is_ps() && ring_slice_bytes > 0 && ring_mode == RingMode::STEPS &&
            (collective == Collective::RING || collective == Collective::HIERARCHICAL);
   }
+  /** The smallest slice (--ring-slice's bound): a page; NCCL's smallest is 32 KiB (its 1 MiB / 32). */
+  static constexpr double kMinRingSliceBytes = 4096;
   /** The most slices in flight per connection (--ring-slices-in-flight's bound). */
   static constexpr int kMaxSlicesInFlight = 64;
   /** The framework profile that set the defaults above (README "Frameworks"); "none": sgdsim's own defaults. */

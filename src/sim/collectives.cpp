@@ -141,35 +141,28 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
   const double reduce_s  = sc.reduce_s_per_byte * slice; // on the device, beside the transfers (NCCL's kernels)
   std::vector<double> arrival_s(static_cast<std::size_t>(total)); // of each received slice, summed where it is
   std::vector<double> credit_s(static_cast<std::size_t>(total));  // when each sent slice's buffer is free again
-  // Every receive is posted at once (the sender's credits bound what is in flight); a slice's arrival is its comm's
-  // end plus the latency, read from the comm, so the receiver may notice it late. No wait has a timeout: in SimGrid
-  // 3.32 a wait_any_for whose comm ends first leaves its timer behind (64 workers: 178 s and 189 MB, growing).
-  std::deque<Message> ins;
-  for (int m = 0; m < total; m++)
-    ins.push_back(recv(ctx, left, self, slice, lane));
+  // This worker is the permanent receiver of its left's mailbox (SimGrid starts a slice's bytes when it is put, as
+  // TCP does, without waiting for the get), so it takes a slice only when it needs it: no receive is posted ahead
+  // (a call of 5 slices per step at 1,024 workers would hold 10 million), the mailbox holds the slices sent and not
+  // yet taken, at most a step's and the window's. A slice's arrival is its comm's end plus the latency, read from the
+  // comm. No comm is polled and no wait has a timeout: SimGrid fact 16.
+  sg4::Mailbox::by_name(pair_mailbox(left, self, lane))->set_receiver(sg4::Actor::self());
   int sent = 0, received = 0;
-  const auto note_arrivals = [&] {
-    while (!ins.empty() && std::all_of(ins.front().parts.begin(), ins.front().parts.end(), [](const sg4::CommPtr& c) {
-      return c->get_state() == sg4::Activity::State::FINISHED;
-    })) {
-      double end_s = 0;
-      for (const sg4::CommPtr& c : ins.front().parts) {
-        end_s = std::max(end_s, c->get_finish_time());
-        c->wait(); // ended: completes it on this side at once
-      }
-      ins.pop_front();
-      const bool summed                             = received / per_step < n - 1; // reduce-scatter
-      arrival_s[static_cast<std::size_t>(received)] = end_s + in_lat_s + (summed ? reduce_s : 0);
-      received++;
-    }
+  const auto take_next = [&] {
+    const Message in = recv(ctx, left, self, slice, lane);
+    sg4::Comm::wait_all(in.parts);
+    double end_s = 0;
+    for (const sg4::CommPtr& c : in.parts)
+      end_s = std::max(end_s, c->get_finish_time());
+    const bool summed                             = received / per_step < n - 1; // reduce-scatter
+    arrival_s[static_cast<std::size_t>(received)] = end_s + in_lat_s + (summed ? reduce_s : 0);
+    received++;
   };
   while (sent < total) {
     // Slice `sent` leaves once the same slice of the step before has arrived and its buffer's credit is back.
     const int dep = sent - per_step;
-    while (dep >= received) { // not here yet: wait for the next slice in
-      sg4::Comm::wait_all(ins.front().parts);
-      note_arrivals();
-    }
+    while (dep >= received)
+      take_next();
     double ready_s = dep >= 0 ? arrival_s[static_cast<std::size_t>(dep)] : 0;
     if (sent >= window)
       ready_s = std::max(ready_s, credit_s[static_cast<std::size_t>(sent - window)]);
@@ -181,12 +174,9 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
     sg4::Comm::wait_all(out.parts); // a connection sends one slice after the other
     credit_s[static_cast<std::size_t>(sent)] = sg4::Engine::get_clock() + 2 * out_lat_s; // arrived, credit back
     sent++;
-    note_arrivals();
   }
-  while (!ins.empty()) {
-    sg4::Comm::wait_all(ins.front().parts);
-    note_arrivals();
-  }
+  while (received < total)
+    take_next();
   // The call ends when the last slice has arrived (and been summed).
   if (const double last_s = arrival_s.back(); last_s > sg4::Engine::get_clock())
     sg4::this_actor::sleep_until(last_s);
