@@ -892,16 +892,14 @@ SimResult simulate(const SimInputs& in)
   if (scenario.is_ps() && (scenario.flow_spread_in > 0 || scenario.flow_spread_out > 0))
     find_weight_links(engine, placement, ctx, in.platform_path); // before any actor: an input error exits cleanly
   // Steps-mode rings run through the ring dispatcher where it applies (ring_driver.hpp), otherwise the workers'
-  // actors exchange the chunks through their inboxes. Each lane (all-reduces in flight at once) is a ring of its
-  // own: members lane * workers + rank.
+  // actors exchange the chunks through their inboxes, or, in a sliced run (docs/models.md §10.10), their slices
+  // through mailboxes. Each lane (all-reduces in flight at once) is a ring of its own: members lane * workers + rank.
   std::optional<RingDriver> ring_driver;
   bool sliced = false;
   if (!scenario.is_ps()) {
     ctx.ring_sockets = effective_ring_sockets(ctx);
     ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes);
     sliced         = ring_sliced_run(in.workload, scenario, ctx.grad_units);
-  }
-  if (!scenario.is_ps()) {
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
