@@ -31,8 +31,8 @@ const std::vector<FrameworkProfile>& framework_profiles()
   //   ALLREDUCE_SLICESTEPS 2) with NCCL_STEPS / ALLREDUCE_SLICESTEPS = 4 in flight (collectives.h, device.h); Gloo's
   //   ring segments of at most AllreduceOptions::kMaxSegmentSize = 1 MiB, "two in flight at all times"
   //   (gloo/allreduce.h), each send waiting for the receiver's notice that its receive is posted (tcp/pair.cc).
-  constexpr double kNcclSlice = Scenario::kNcclSliceBytes, kGlooSegment = 1024.0 * 1024;
-  constexpr int kNcclInFlight = Scenario::kNcclSlicesInFlight, kGlooInFlight = 2;
+  constexpr double kNcclSlice = 1024.0 * 1024, kGlooSegment = 1024.0 * 1024;
+  constexpr int kNcclInFlight = 4, kGlooInFlight = 2;
   static const std::vector<FrameworkProfile> profiles = {
       {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", true, AllreduceUnit::LAYER,
        25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0},

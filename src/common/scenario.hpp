@@ -96,10 +96,8 @@ struct Scenario {
    *  0: a chunk is one message, forwarded once it has wholly arrived (Gloo's store-and-forward of a step). */
   double ring_slice_bytes   = 0;
   int ring_slices_in_flight = 1;
-  /** NCCL's ring all-reduce slice: NCCL_BUFFSIZE (4 MiB) / NCCL_STEPS (8) x ALLREDUCE_SLICESTEPS (NCCL_STEPS / 4 = 2)
-   *  = 1 MiB, and NCCL_STEPS / ALLREDUCE_SLICESTEPS = 4 slices in flight (NCCL's collectives.h and device.h). */
-  static constexpr double kNcclSliceBytes  = 1024.0 * 1024;
-  static constexpr int kNcclSlicesInFlight = 4;
+  /** Ranks from one member of the ring to the next: the hierarchical all-reduce's ring joins the nodes' leaders. */
+  int ring_stride() const { return collective == Collective::HIERARCHICAL ? gpus_per_node : 1; }
   /** A steps-mode ring, or the hierarchical all-reduce's leaders' ring, whose chunks travel in slices. */
   bool ring_sliced() const
   {

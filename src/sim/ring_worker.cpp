@@ -107,9 +107,8 @@ public:
     // The bandwidth factor's setting is not readable as a number, so models other than LV08 count as 1.
     bandwidth_factor_ = simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0;
     // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
-    const bool hierarchical = ctx_.scenario.collective == Collective::HIERARCHICAL;
-    const int g             = hierarchical ? ctx_.scenario.gpus_per_node : 1;
-    const int n             = k_ / g;
+    const int g = ctx_.scenario.ring_stride();
+    const int n = k_ / g;
     if (ctx_.scenario.ring_mode == RingMode::STREAM && n > 1) {
       // Stream mode pays the latencies of the 2(n-1)-1 steps it does not simulate: the route to the next member
       // times SimGrid's latency factor (the one simulated flow pays its own).

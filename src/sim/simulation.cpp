@@ -786,7 +786,7 @@ int effective_ring_sockets(const SimContext& ctx)
     return 1;
   if (ctx.lanes() > 1)
     return sc.sockets_per_peer;
-  const int stride = sc.collective == Collective::HIERARCHICAL ? sc.gpus_per_node : 1;
+  const int stride = sc.ring_stride();
   const int n      = sc.workers / stride;
   for (int i = 0; i < n; i++) {
     const sg4::Host* from = ctx.worker_host_ptrs[static_cast<std::size_t>(i * stride)];
@@ -808,7 +808,7 @@ bool ring_sliced_run(const Workload& wl, const Scenario& sc, const std::vector<G
 {
   if (!sc.ring_sliced())
     return false;
-  const int members    = sc.collective == Collective::HIERARCHICAL ? sc.workers / sc.gpus_per_node : sc.workers;
+  const int members    = sc.workers / sc.ring_stride();
   double largest_bytes = 0;
   if (sc.unit() == AllreduceUnit::FUSION) {
     largest_bytes = std::min(sc.fusion_buffer_bytes, wl.model_bytes());
@@ -828,7 +828,7 @@ void make_ring_streams(sg4::Engine& engine, SimContext& ctx)
 {
   const Scenario& sc  = ctx.scenario;
   const double factor = simgrid::config::get_value<double>("network/latency-factor");
-  const int stride    = sc.collective == Collective::HIERARCHICAL ? sc.gpus_per_node : 1;
+  const int stride    = sc.ring_stride();
   const int n         = sc.workers / stride;
   ctx.ring_latency_s.assign(static_cast<std::size_t>(sc.workers), 0.0);
   for (int i = 0; i < n; i++) {
