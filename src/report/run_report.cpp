@@ -254,7 +254,7 @@ std::string format_table(const RunReport& rep)
       out += fmt("  PS %-3d %-11s NIC %s, %d tensors (%.4g MB), utilization down %.1f%% up %.1f%%\n", ps.rank,
                  ps.host.c_str(), format_Gbps(ps.nic_Bps).c_str(), ps.tensors, ps.bytes / 1e6,
                  100 * ps.downlink_utilization, 100 * ps.uplink_utilization);
-    else // every worker on the PS's host: no NIC between them (simulation.cpp leaves nic_Bps at 0)
+    else // every worker on the PS's host: no NIC between them (run_summary.cpp leaves nic_Bps at 0)
       out += fmt("  PS %-3d %-11s no NIC between it and the workers (all on its host), %d tensors (%.4g MB)\n", ps.rank,
                  ps.host.c_str(), ps.tensors, ps.bytes / 1e6);
     // Its route to a worker: the narrowest link may lie beyond the PS's own NIC (issue #24).

@@ -123,7 +123,7 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
 }
 // Steps mode with slices (docs/models.md §10.10), as NCCL runs a ring. Each connection is a stream: its slices
 // leave one after the other, each right after the previous one's bytes, and arrive the route's latency later (the
-// links carry none in such a run: simulation.cpp moves it to ctx.ring_latency_s). The chunk of each of the 2(n - 1)
+// links carry none in such a run: connections.cpp moves it to ctx.ring_latency_s). The chunk of each of the 2(n - 1)
 // steps travels in slices of at most ring_slice_bytes; slice j of step s leaves once slice j of step s - 1 has
 // arrived (and been summed), and once the receiver has a free buffer: at most ring_slices_in_flight slices ahead of
 // those whose credit came back (a slice's credit returns one latency after it arrived, NCCL's FIFO of NCCL_STEPS

@@ -72,7 +72,7 @@ struct SimContext {
   std::vector<char> ps_cpu_exclusive;
   /** PS with stream connections (scenario.stream): per PS rank and client, the route's latency (times SimGrid's
    *  latency factor), which the PS's actors add to each message's delivery; the links' own latencies are then 0
-   *  (simulation.cpp). Empty otherwise. */
+   *  (connections.cpp). Empty otherwise. */
   std::vector<std::vector<double>> stream_latency_s;
   double stream_latency(int ps, int client) const
   {
@@ -92,11 +92,11 @@ struct SimContext {
   std::vector<std::vector<simgrid::s4u::Link*>> weight_links_in, weight_links_out;
   /** Collectives: the connections each message between hosts is cut over (scenario.sockets_per_peer), or 1
    *  where cutting changes no rate: no per-flow cap on the ring's routes, one all-reduce at a time, no background
-   *  (simulation.cpp; docs/models.md §10.9). */
+   *  (connections.cpp; docs/models.md §10.9). */
   int ring_sockets = 1;
   /** Sliced steps-mode ring (scenario.ring_slice_bytes, docs/models.md §10.10): per worker rank, the latency of the
    *  route to its right neighbour in its ring (times SimGrid's latency factor), which the ring's connections add to
-   *  each slice; the links' own latencies are then 0 (simulation.cpp). Empty otherwise. */
+   *  each slice; the links' own latencies are then 0 (connections.cpp). Empty otherwise. */
   std::vector<double> ring_latency_s;
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
