@@ -5,6 +5,7 @@
 #include "sim/collectives.hpp"
 
 #include "sim/ring_driver.hpp"
+#include "sim/sliced_ring.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -183,6 +184,16 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
 }
 } // namespace
 
+void receive_sliced_ring(const SimContext& ctx, int rank, int lane)
+{
+  const int stride = ctx.scenario.ring_stride();
+  const int n      = ctx.scenario.workers / stride;
+  if (ctx.ring_latency_s.empty() || ctx.sliced_ring != nullptr || rank % stride != 0 || n < 2)
+    return;
+  const int left = (rank / stride + n - 1) % n * stride;
+  sg4::Mailbox::by_name(pair_mailbox(left, rank, lane))->set_receiver(sg4::Actor::self());
+}
+
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
                     double extra_latency_s, int lane)
 {
@@ -200,7 +211,11 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   }
   const int lane_base = lane * ctx.scenario.workers; // this lane's ring members (SimContext::ring_inbox)
   if (!ctx.ring_latency_s.empty()) {                 // a sliced ring (docs/models.md §10.10)
-    sliced_ring_steps(ctx, self, right, (me + n - 1) % n * stride, n, bytes, lane);
+    const int left = (me + n - 1) % n * stride;
+    if (ctx.sliced_ring != nullptr) // through its dispatcher (sliced_ring.hpp)
+      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes);
+    else
+      sliced_ring_steps(ctx, self, right, left, n, bytes, lane);
     return;
   }
   if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)

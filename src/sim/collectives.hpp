@@ -18,6 +18,12 @@ namespace sgdsim {
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
                     double extra_latency_s, int lane = 0);
 
+/** A sliced ring moved by the workers' actors (ctx.sliced_ring null): makes the calling actor, worker `rank`'s
+ *  collective actor for `lane`, the permanent receiver of its previous ring member's mailbox before its first call,
+ *  so that slices flow as soon as they are sent, as into the buffers NCCL and Gloo register when they connect
+ *  (otherwise the first slices sent to a member that has not entered its first call would wait for it). */
+void receive_sliced_ring(const SimContext& ctx, int rank, int lane);
+
 /** Recursive halving (reduce-scatter) then recursive doubling (all-gather), Rabenseifner's algorithm: 2 log2(K)
  *  exchanges with partners at distance K/2, K/4, ..., of bytes/2, bytes/4, ... K must be a power of two. */
 void halving_doubling_allreduce(const SimContext& ctx, int rank, double bytes);

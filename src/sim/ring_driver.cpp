@@ -12,16 +12,16 @@
 // routes alike, and all end in one update of the engine: SimGrid computes K identical flows. The driver checks that
 // on the simulated steps (step_replayable), then replays the middle steps of the all-reduce with one EmulatedChunk
 // that does SimGrid's own arithmetic on the engine's own clock updates. The engine learns of the replayed chunk
-// through a resource model of the driver's (RingReplayClock), which it asks for its next event and updates like
-// the network model, so the dates come out as they would with the K flows. The last step of the all-reduce is
-// simulated again, so that the members finish in SimGrid's order.
+// through a resource model of the driver's (its replay clock, add_clock_model), which it asks for its next event and
+// updates like the network model, so the dates come out as they would with the K flows. The last step of the all-reduce
+// is simulated again, so that the members finish in SimGrid's order.
 
 #include "sim/ring_driver.hpp"
 
 #include "sim/collectives.hpp"
+#include "sim/engine_hooks.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
-#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -42,13 +42,9 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ring_driver, sgdsim, "The steps-mode ring
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::resource::Action;
 
-// SimGrid installs no header for NetworkAction, the type of the flow that Link::on_communication_state_change
-// reports; in 3.32 it derives from Action alone (src/kernel/resource/NetworkModel.hpp: `class NetworkAction : public
-// Action`), so its Action base is at its address. Check that layout again before building against another version.
-// The step replay emulates the network model of 3.32 (NetworkCm02Model under network/optim:Full) as well.
+// The step replay emulates the network model of 3.32 (NetworkCm02Model under network/optim:Full).
 static_assert(SIMGRID_VERSION_MAJOR == 3 && SIMGRID_VERSION_MINOR == 32,
-              "ring_driver.cpp reads NetworkAction as its Action base and emulates SimGrid 3.32's network model: "
-              "check SimGrid's NetworkModel.hpp and network_cm02.cpp");
+              "ring_driver.cpp emulates SimGrid 3.32's network model: check SimGrid's network_cm02.cpp");
 
 namespace sgdsim {
 
@@ -59,23 +55,6 @@ RingDriver* current_driver = nullptr;
 
 constexpr const char* kReplayClockName = "sgdsim-ring-replay";
 } // namespace
-
-// The replay's clock: a resource model without resources. At each step of the simulation the engine asks every
-// model for the delay to its next event, takes the smallest, and updates every model by it (EngineImpl::solve); this
-// one answers for the chunk that the driver replays, as the network model would for the K flows it stands for.
-class RingReplayClock final : public simgrid::kernel::resource::Model {
-public:
-  RingReplayClock() : Model(kReplayClockName) {}
-  double next_occurring_event(double /*now*/) override
-  {
-    return current_driver != nullptr ? current_driver->replay_next_event() : -1.0;
-  }
-  void update_actions_state(double /*now*/, double delta) override
-  {
-    if (current_driver != nullptr)
-      current_driver->replay_advance(delta);
-  }
-};
 
 // SimGrid 3.32, NetworkCm02Model::comm_action_set_variable: a flow with a latency starts with a disabled variable,
 // enabled once the latency is paid; one without is enabled at once.
@@ -151,12 +130,10 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int so
   static bool connected = false;
   if (!connected) {
     connected = true;
-    sg4::Link::on_communication_state_change_cb(
-        [](simgrid::kernel::resource::NetworkAction& flow, Action::State /*previous*/) {
-          const auto& action = reinterpret_cast<const Action&>(flow); // see the static_assert above
-          if (current_driver != nullptr && action.get_state() == Action::State::FINISHED)
-            current_driver->on_chunk_end(action);
-        });
+    connect_flow_end([](const Action& flow) {
+      if (current_driver != nullptr)
+        current_driver->on_chunk_end(flow);
+    });
     sg4::Engine::on_time_advance_cb([](double) {
       if (current_driver != nullptr)
         current_driver->on_time_advance();
@@ -166,13 +143,15 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int so
   replay_ok_     = replay && sockets_ == 1 && replay_conditions(hosts); // the replay emulates one flow per chunk
   if (replay_ok_) {
     ended_rates_.reserve(hosts.size());
-    sg4::Engine* engine  = sg4::Engine::get_instance();
-    const auto& models   = engine->get_all_models();
-    const bool installed = std::any_of(models.begin(), models.end(), [](const simgrid::kernel::resource::Model* m) {
-      return m->get_name() == kReplayClockName;
-    });
-    if (!installed) // after the platform's models: it answers last, and ties between models do not matter
-      engine->add_model(std::make_shared<RingReplayClock>());
+    // The replay's clock answers for the chunk that the driver replays, as the network model would for the K flows
+    // it stands for; after the platform's models, and ties between models do not matter.
+    add_clock_model(
+        kReplayClockName,
+        [](double /*now*/) { return current_driver != nullptr ? current_driver->replay_next_event() : -1.0; },
+        [](double /*now*/, double delta) {
+          if (current_driver != nullptr)
+            current_driver->replay_advance(delta);
+        });
   }
   // The dispatcher: one simcall per date at which chunks ended, for all of them. A daemon, so that SimGrid ends the
   // run when the workers are done.

@@ -98,7 +98,6 @@ public:
   void allreduce(int self, int next, int n, double bytes);
 
 private:
-  friend class RingReplayClock;
   void start_chunk(int self);
   void advance(int self); // completes the member's exchange if both of its halves are done
   void on_chunk_end(const simgrid::kernel::resource::Action& flow);

@@ -103,6 +103,7 @@ public:
       for (const sg4::Link* l : links)
         route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
     }
+    receive_sliced_ring(ctx_, rank_, lane_);
     latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");
     // The bandwidth factor's setting is not readable as a number, so models other than LV08 count as 1.
     bandwidth_factor_ = simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0;

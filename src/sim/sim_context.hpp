@@ -17,6 +17,7 @@
 namespace sgdsim {
 
 class RingDriver;
+class SlicedRing;
 
 /** A worker's incoming steps-mode ring chunks: host-to-host comms its left neighbour started, in order. Actors run
  *  one at a time, so plain members are safe; `wake` is released only when the receiver waits for a chunk that its
@@ -98,6 +99,9 @@ struct SimContext {
    *  route to its right neighbour in its ring (times SimGrid's latency factor), which the ring's connections add to
    *  each slice; the links' own latencies are then 0 (connections.cpp). Empty otherwise. */
   std::vector<double> ring_latency_s;
+  /** Sliced steps-mode ring: its dispatcher (sliced_ring.hpp); null where the workers' actors move the slices
+   *  themselves (scenario.ring_by_worker_actors) or the ring is not sliced. */
+  SlicedRing* sliced_ring = nullptr;
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
   {

@@ -9,6 +9,7 @@
 #include "sim/ring_worker.hpp"
 #include "sim/run_summary.hpp"
 #include "sim/sim_context.hpp"
+#include "sim/sliced_ring.hpp"
 #include "sim/step_recorder.hpp"
 #include "sim/worker.hpp"
 
@@ -99,8 +100,8 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {},      {}, {}, {}, {}, {}, 0,  {}, {},
-                 {},          {},       nullptr, {}, {}, {}, {}, {}, {}, 1,  {}};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {},     {},
+                 {},          nullptr,  {}, {}, {}, {}, {}, {}, 1, {}, nullptr};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -108,9 +109,11 @@ SimResult simulate(const SimInputs& in)
   if (scenario.is_ps() && (scenario.flow_spread_in > 0 || scenario.flow_spread_out > 0))
     find_weight_links(engine, placement, ctx, in.platform_path); // before any actor: an input error exits cleanly
   // Steps-mode rings run through the ring dispatcher where it applies (ring_driver.hpp), otherwise the workers'
-  // actors exchange the chunks through their inboxes, or, in a sliced run (docs/models.md §10.10), their slices
-  // through mailboxes. Each lane (all-reduces in flight at once) is a ring of its own: members lane * workers + rank.
+  // actors exchange the chunks through their inboxes; a sliced run (docs/models.md §10.10) through the sliced ring's
+  // dispatcher (sliced_ring.hpp), or with ring_by_worker_actors the workers' slices through mailboxes. Each lane
+  // (all-reduces in flight at once) is a ring of its own: members lane * workers + rank.
   std::optional<RingDriver> ring_driver;
+  std::optional<SlicedRing> sliced_ring;
   bool sliced = false;
   if (!scenario.is_ps()) {
     ctx.ring_sockets = effective_ring_sockets(ctx);
@@ -124,6 +127,8 @@ SimResult simulate(const SimInputs& in)
       const bool replay =
           ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);
       ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets);
+    } else if (sliced && !scenario.ring_by_worker_actors) {
+      ctx.sliced_ring = &sliced_ring.emplace(ctx, lane_hosts);
     } else if (scenario.ring_mode == RingMode::STEPS && !sliced) // sliced: mailboxes
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});

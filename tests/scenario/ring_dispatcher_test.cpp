@@ -2,6 +2,7 @@
 // same chunks (sim/collectives.cpp): the same simulated times on uniform and uneven clusters, with stragglers and
 // background traffic, hierarchical rings and tensor fusion; and the dispatcher is used exactly where it applies.
 #include "sim/ring_driver.hpp"
+#include "support/same_times.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
@@ -18,26 +19,14 @@ Scenario steps_ring(int workers)
   return sc;
 }
 
-// Runs `in` through the dispatcher and through the workers' actors; every worker's step times must agree to
-// rounding (the two start the same comms at the same dates, possibly in another order).
+// Runs `in` through the dispatcher and through the workers' actors.
 void expect_same_times(SimInputs in, const std::string& what)
 {
   ASSERT_TRUE(ring_driver_applies(in.scenario)) << what;
   const SimResult dispatched        = simulate_isolated(in);
   in.scenario.ring_by_worker_actors = true;
   ASSERT_FALSE(ring_driver_applies(in.scenario));
-  const SimResult by_actors = simulate_isolated(in);
-  ASSERT_EQ(dispatched.per_worker.size(), by_actors.per_worker.size()) << what;
-  EXPECT_GT(dispatched.step_time_mean_s, 0) << what;
-  EXPECT_NEAR(dispatched.step_time_mean_s, by_actors.step_time_mean_s, 1e-9 * by_actors.step_time_mean_s) << what;
-  EXPECT_NEAR(dispatched.simulated_time_s, by_actors.simulated_time_s, 1e-9 * by_actors.simulated_time_s) << what;
-  for (std::size_t w = 0; w < by_actors.per_worker.size(); w++) {
-    const WorkerStats& a = dispatched.per_worker[w];
-    const WorkerStats& b = by_actors.per_worker[w];
-    EXPECT_NEAR(a.step_time_mean_s, b.step_time_mean_s, 1e-9 * b.step_time_mean_s) << what << ", worker " << w;
-    EXPECT_NEAR(a.step_time_std_s, b.step_time_std_s, 1e-9 * b.step_time_mean_s) << what << ", worker " << w;
-    EXPECT_NEAR(a.comm_exposed_s, b.comm_exposed_s, 1e-9 * b.step_time_mean_s) << what << ", worker " << w;
-  }
+  tiny::expect_same_times(dispatched, simulate_isolated(in), what);
 }
 } // namespace
 
@@ -74,23 +63,16 @@ TEST(RingDispatcher, SameTimesOnUnevenHostsAndLinks)
 {
   // Hosts alternate full and half speed, NICs 1 GB/s and 0.25 GB/s: members enter each all-reduce at different
   // dates and chunks end at different dates, so exchanges wait on either half.
-  std::vector<tiny::HostSpec> hosts;
-  for (int h = 0; h < 6; h++)
-    hosts.push_back(tiny::HostSpec{h % 2 == 0 ? "1Gf" : "0.5Gf", h % 3 == 0 ? "0.25GBps" : "1GBps", ""});
-  expect_same_times(
-      tiny::inputs(tiny::star_platform(hosts, "10us"), tiny::layered_workload(5, "2MB", "3ms", "5ms"), steps_ring(6)),
-      "uneven hosts");
+  expect_same_times(tiny::inputs(tiny::star_platform(tiny::uneven_hosts(6), "10us"),
+                                 tiny::layered_workload(5, "2MB", "3ms", "5ms"), steps_ring(6)),
+                    "uneven hosts");
 }
 
 TEST(RingDispatcher, SameTimesWithAStragglerAndNicTrafficThatChangeMidRun)
 {
   SimInputs in = tiny::inputs(tiny::star_platform(5, "1GBps", "5us"), tiny::layered_workload(4, "8MB", "5ms", "5ms"),
                               steps_ring(5));
-  in.background_path =
-      tiny::write_file("dispatcher-background.xml", "<background>\n"
-                                                    "  <host name=\"h2\"><at time=\"0.03s\" speed=\"0.4\"/></host>\n"
-                                                    "  <nic host=\"h3\"><at time=\"0.02s\" bandwidth=\"0.3\"/></nic>\n"
-                                                    "</background>\n");
+  in.background_path = tiny::straggler_background("dispatcher-background.xml");
   expect_same_times(in, "straggler and NIC traffic");
 }
 

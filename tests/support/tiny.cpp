@@ -97,4 +97,20 @@ std::string layered_workload(int layers, const std::string& size, const std::str
   return write_file("layered.xml", x + "</workload>\n");
 }
 
+std::vector<HostSpec> uneven_hosts(int n_hosts)
+{
+  std::vector<HostSpec> hosts;
+  for (int h = 0; h < n_hosts; h++)
+    hosts.push_back(HostSpec{h % 2 == 0 ? "1Gf" : "0.5Gf", h % 3 == 0 ? "0.25GBps" : "1GBps", ""});
+  return hosts;
+}
+
+std::string straggler_background(const std::string& name)
+{
+  return write_file(name, "<background>\n"
+                          "  <host name=\"h2\"><at time=\"0.03s\" speed=\"0.4\"/></host>\n"
+                          "  <nic host=\"h3\"><at time=\"0.02s\" bandwidth=\"0.3\"/></nic>\n"
+                          "</background>\n");
+}
+
 } // namespace sgdsim::tiny

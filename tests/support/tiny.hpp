@@ -24,6 +24,15 @@ std::string star_platform(const std::vector<HostSpec>& hosts, const std::string&
 std::string star_platform(int n_hosts, const std::string& nic, const std::string& latency = "0s",
                           const std::string& flow_cap = "");
 
+/** Hosts that alternate full and half speed (1 and 0.5 Gf), with NICs of 0.25 GB/s on every third host from h0 and
+ *  1 GB/s elsewhere: members of a collective enter each call at different dates and transfers end at different
+ *  dates. */
+std::vector<HostSpec> uneven_hosts(int n_hosts);
+
+/** A --background file (written under `name`) that slows host h2 to 40% from 0.03 s and h3's NIC to 30% from
+ *  0.02 s: a straggler and NIC traffic that change mid-run. */
+std::string straggler_background(const std::string& name);
+
 /** Writes `content` to a new file in temp_dir() and returns its path. */
 std::string write_file(const std::string& name, const std::string& content);
 

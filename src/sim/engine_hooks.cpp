@@ -1,0 +1,60 @@
+#include "sim/engine_hooks.hpp"
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/version.h>
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+// SimGrid installs no header for NetworkAction, the type of the flow that Link::on_communication_state_change
+// reports; in 3.32 it derives from Action alone (src/kernel/resource/NetworkModel.hpp: `class NetworkAction : public
+// Action`), so its Action base is at its address. Check that layout again before building against another version.
+static_assert(SIMGRID_VERSION_MAJOR == 3 && SIMGRID_VERSION_MINOR == 32,
+              "engine_hooks.cpp reads NetworkAction as its Action base: check SimGrid's NetworkModel.hpp");
+
+namespace sgdsim {
+
+namespace {
+using simgrid::kernel::resource::Action;
+
+class CallbackClock final : public simgrid::kernel::resource::Model {
+public:
+  CallbackClock(const std::string& name, std::function<double(double)> next_event,
+                std::function<void(double, double)> advance)
+      : Model(name), next_event_(std::move(next_event)), advance_(std::move(advance))
+  {
+  }
+  double next_occurring_event(double now) override { return next_event_(now); }
+  void update_actions_state(double now, double delta) override { advance_(now, delta); }
+
+private:
+  std::function<double(double)> next_event_;
+  std::function<void(double, double)> advance_;
+};
+} // namespace
+
+void connect_flow_end(std::function<void(const Action&)> on_end)
+{
+  simgrid::s4u::Link::on_communication_state_change_cb(
+      [on_end = std::move(on_end)](simgrid::kernel::resource::NetworkAction& flow, Action::State /*previous*/) {
+        const auto& action = reinterpret_cast<const Action&>(flow); // see the static_assert above
+        if (action.get_state() == Action::State::FINISHED)
+          on_end(action);
+      });
+}
+
+void add_clock_model(const std::string& name, std::function<double(double)> next_event,
+                     std::function<void(double, double)> advance)
+{
+  simgrid::s4u::Engine* engine = simgrid::s4u::Engine::get_instance();
+  const auto& models           = engine->get_all_models();
+  if (std::none_of(models.begin(), models.end(),
+                   [&name](const simgrid::kernel::resource::Model* m) { return m->get_name() == name; }))
+    engine->add_model(std::make_shared<CallbackClock>(name, std::move(next_event), std::move(advance)));
+}
+
+} // namespace sgdsim

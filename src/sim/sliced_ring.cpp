@@ -1,0 +1,227 @@
+// src/sim/sliced_ring.cpp: see sliced_ring.hpp. How the end of a slice is seen and when its successors start: as in
+// ring_driver.cpp (the network signal records the ended comms, Engine::on_time_advance wakes the dispatcher actor,
+// which starts the successors after SimGrid has finished the ended comms, at the same simulated date).
+
+#include "sim/sliced_ring.hpp"
+
+#include "sim/collectives.hpp"
+#include "sim/engine_hooks.hpp"
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/simix.hpp>
+#include <xbt/asserts.h>
+#include <xbt/config.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace sg4 = simgrid::s4u;
+
+namespace sgdsim {
+
+namespace {
+// SimGrid's signals are global and connected once per process; they reach the live ring through this pointer.
+SlicedRing* current_ring = nullptr;
+} // namespace
+
+SlicedRing::SlicedRing(const SimContext& ctx, const std::vector<sg4::Host*>& members) : ctx_(ctx)
+{
+  xbt_assert(current_ring == nullptr, "one SlicedRing at a time");
+  members_.resize(members.size());
+  for (std::size_t i = 0; i < members.size(); i++) {
+    members_[i].host = members[i];
+    members_[i].done = sg4::Semaphore::create(0);
+  }
+  in_flight_.reserve(members.size());
+  kick_                 = sg4::Semaphore::create(0);
+  surf_precision_       = simgrid::config::get_value<double>("surf/precision");
+  static bool connected = false;
+  if (!connected) {
+    connected = true;
+    connect_flow_end([](const simgrid::kernel::resource::Action& flow) {
+      if (current_ring != nullptr)
+        current_ring->on_part_end(flow.get_activity());
+    });
+    sg4::Engine::on_time_advance_cb([](double) {
+      if (current_ring != nullptr)
+        current_ring->on_time_advance();
+    });
+  }
+  current_ring = this;
+  // The dates the ring waits for (a slice's arrival, a credit, a message overhead): the engine stops at the earliest
+  // one as it would at the end of a worker's sleep_until().
+  add_clock_model(
+      "sgdsim-sliced-ring-clock",
+      [](double now) { return current_ring != nullptr ? current_ring->next_date_delay(now) : -1.0; },
+      [](double now, double /*delta*/) {
+        if (current_ring != nullptr)
+          current_ring->clock_advanced(now);
+      });
+  // The dispatcher: one simcall per date at which slices ended or dates came. A daemon, so that SimGrid ends the run
+  // when the workers are done.
+  sg4::Actor::create("sliced-ring-dispatcher", members.front(), [this] {
+    for (;;) {
+      kick_->acquire();
+      simgrid::kernel::actor::simcall_answered([this] { dispatch(); });
+    }
+  })->daemonize();
+}
+
+SlicedRing::~SlicedRing()
+{
+  current_ring = nullptr;
+}
+
+void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, double bytes)
+{
+  const Scenario& sc = ctx_.scenario;
+  Member& m          = members_[static_cast<std::size_t>(self)];
+  xbt_assert(!m.in_call, "member %d entered a sliced all-reduce before its previous one ended", self);
+  const double chunk = bytes / n;
+  m.next             = next;
+  m.out_latency_s    = ctx_.ring_latency_s[static_cast<std::size_t>(rank)];
+  m.in_latency_s     = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
+  m.n                = n;
+  m.per_step         = std::max(1, static_cast<int>(std::ceil(chunk / sc.ring_slice_bytes)));
+  m.slice_bytes      = chunk / m.per_step;
+  m.total            = 2 * (n - 1) * m.per_step;
+  m.started = m.sent_done = m.received = 0;
+  m.arrival_s.assign(static_cast<std::size_t>(m.total), 0.0);
+  m.credit_s.assign(static_cast<std::size_t>(m.total), 0.0);
+  m.in_call = true;
+  // The previous member's slices of this call that ended before this member entered it (the actors' mailbox held
+  // them): taken now, in order.
+  std::vector<double> early;
+  early.swap(m.early_end_s);
+  for (const double end_s : early)
+    receive(self, end_s);
+  try_send(self);
+  m.done->acquire();
+  // The call ends when the last slice has arrived (and been summed).
+  if (const double last_s = m.arrival_s.back(); last_s > sg4::Engine::get_clock())
+    sg4::this_actor::sleep_until(last_s);
+}
+
+void SlicedRing::receive(int self, double end_s)
+{
+  Member& m = members_[static_cast<std::size_t>(self)];
+  if (!m.in_call || m.received == m.total) { // a slice of this member's next call
+    m.early_end_s.push_back(end_s);
+    return;
+  }
+  const bool summed                                 = m.received / m.per_step < m.n - 1; // reduce-scatter
+  const double sum_s                                = summed ? ctx_.scenario.reduce_s_per_byte * m.slice_bytes : 0.0;
+  m.arrival_s[static_cast<std::size_t>(m.received)] = end_s + m.in_latency_s + sum_s;
+  m.received++;
+}
+
+void SlicedRing::try_send(int self)
+{
+  Member& m = members_[static_cast<std::size_t>(self)];
+  if (!m.in_call || m.busy || m.timed || m.started == m.total)
+    return;
+  const int dep = m.started - m.per_step; // the same slice of the step before
+  if (dep >= m.received)
+    return; // not arrived yet: receive() of it calls back
+  double ready_s   = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep)] : 0.0;
+  const int window = ctx_.scenario.ring_slices_in_flight;
+  if (m.started >= window)
+    ready_s = std::max(ready_s, m.credit_s[static_cast<std::size_t>(m.started - window)]);
+  const double now = sg4::Engine::get_clock();
+  double start_s   = ready_s > now ? ready_s : now;
+  if (m.started % m.per_step == 0 && ctx_.scenario.message_overhead_s > 0) // the sender's cost of each step's message
+    start_s += ctx_.scenario.message_overhead_s;
+  if (start_s > now) {
+    m.timed = true;
+    timers_.push(Timer{start_s, timer_order_++, self});
+    return;
+  }
+  start_slice(self);
+}
+
+void SlicedRing::start_slice(int self)
+{
+  Member& m           = members_[static_cast<std::size_t>(self)];
+  sg4::Host* const to = members_[static_cast<std::size_t>(m.next)].host;
+  m.busy              = true;
+  m.started++;
+  for (const double part : socket_parts(m.slice_bytes, to != m.host ? ctx_.ring_sockets : 1)) {
+    m.parts.push_back(sg4::Comm::sendto_async(m.host, to, static_cast<std::uint64_t>(part)));
+    in_flight_.emplace(m.parts.back()->get_impl(), self);
+  }
+  m.parts_left = static_cast<int>(m.parts.size());
+}
+
+void SlicedRing::maybe_done(int self)
+{
+  Member& m = members_[static_cast<std::size_t>(self)];
+  if (m.in_call && m.sent_done == m.total && m.received == m.total) {
+    m.in_call = false;
+    m.done->release();
+  }
+}
+
+void SlicedRing::on_part_end(const simgrid::kernel::activity::ActivityImpl* comm)
+{
+  auto it = in_flight_.find(comm);
+  if (it == in_flight_.end())
+    return; // another collective's comm
+  const int self = it->second;
+  in_flight_.erase(it);
+  if (--members_[static_cast<std::size_t>(self)].parts_left == 0)
+    ended_.push_back(self); // the slice ends with its last part
+}
+
+void SlicedRing::on_time_advance()
+{
+  if ((!ended_.empty() || !due_.empty()) && !kicked_) {
+    kicked_ = true;
+    kick_->release(); // in maestro's context: wakes the dispatcher for the next scheduling round, at this date
+  }
+}
+
+double SlicedRing::next_date_delay(double now) const
+{
+  return timers_.empty() ? -1.0 : std::max(0.0, timers_.top().date_s - now);
+}
+
+// A date is due when the engine's clock is within SimGrid's precision of it, as a sleep ends (an action's
+// max_duration left below surf/precision counts as 0).
+void SlicedRing::clock_advanced(double now)
+{
+  while (!timers_.empty() && timers_.top().date_s - now < surf_precision_) {
+    due_.push_back(timers_.top().member);
+    timers_.pop();
+  }
+}
+
+void SlicedRing::dispatch()
+{
+  kicked_          = false;
+  const double now = sg4::Engine::get_clock();
+  // Slices that ended, in SimGrid's order (deterministic); SimGrid has finished their comms.
+  std::vector<int> ended;
+  ended.swap(ended_);
+  for (const int self : ended) {
+    Member& m = members_[static_cast<std::size_t>(self)];
+    m.parts.clear();
+    m.busy                                            = false;
+    m.credit_s[static_cast<std::size_t>(m.sent_done)] = now + 2 * m.out_latency_s; // arrived, credit back
+    m.sent_done++;
+    receive(m.next, now);
+    try_send(m.next);
+    maybe_done(m.next);
+    try_send(self);
+    maybe_done(self);
+  }
+  std::vector<int> due;
+  due.swap(due_);
+  for (const int self : due) {
+    members_[static_cast<std::size_t>(self)].timed = false;
+    start_slice(self);
+  }
+}
+
+} // namespace sgdsim

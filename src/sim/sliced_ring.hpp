@@ -1,0 +1,99 @@
+// src/sim/sliced_ring.hpp: the sliced steps-mode ring (docs/models.md §10.10) run by one dispatcher for every ring
+// of the simulation instead of by each worker's actor, as the RingDriver does for whole chunks (ring_driver.hpp).
+// A slice still is a real host-to-host comm whose contention SimGrid computes; what changes is who starts the next
+// one and how its dates are kept: the workers' actors paid a put, a get, two waits and often a sleep per slice,
+// each a switch to SimGrid's maestro and back. Here a worker's actor blocks once per all-reduce; the dispatcher sees
+// each slice end through SimGrid's network signal, keeps each slice's arrival (its end plus the route's latency) and
+// each buffer's credit as dates, and wakes at those dates through a resource model of its own (a clock, as the
+// ring step replay's), once per date for every slice due then.
+#pragma once
+
+#include "sim/sim_context.hpp"
+
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <cstdint>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+namespace sgdsim {
+
+/** Runs every sliced steps-mode ring all-reduce of one simulation (ctx.ring_latency_s is filled: a sliced run). At
+ *  most one exists at a time (SimGrid's signals are global); build it before Engine::run(), keep it beyond.
+ *
+ *  Semantics, those of the workers' actors in collectives.cpp (sliced_ring_steps), which tests compare it with:
+ *  each member sends 2(n-1) steps of per_step slices to the next member, one slice after the other on its
+ *  connection; slice i leaves once slice i - per_step has arrived from the previous member (its comm's end plus
+ *  the route's latency, plus the summation in the reduce-scatter) and the credit of slice i - window is back (its
+ *  comm's end plus twice the latency); the first slice of each step pays the message overhead before it leaves. A
+ *  member's call ends when its last slice has arrived and its own last slice has left. */
+class SlicedRing {
+public:
+  /** `members`: the host of each member (index lane * workers + rank, as the RingDriver's). */
+  SlicedRing(const SimContext& ctx, const std::vector<simgrid::s4u::Host*>& members);
+  ~SlicedRing();
+  SlicedRing(const SlicedRing&)            = delete;
+  SlicedRing& operator=(const SlicedRing&) = delete;
+
+  /** Called by a worker's actor: the all-reduce of `bytes` among the n members of its ring, this member `self`
+   *  (worker `rank`) sending to member `next` and receiving from worker `prev_rank`. Blocks the actor until this
+   *  member's part is over. Every member of the ring makes the same calls in the same order. */
+  void allreduce(int self, int next, int rank, int prev_rank, int n, double bytes);
+
+private:
+  struct Member {
+    simgrid::s4u::Host* host = nullptr;
+    int next                 = 0;     // the next member (index)
+    double out_latency_s     = 0;     // the route's latency to the next member
+    double in_latency_s      = 0;     // the previous member's route latency to this one
+    int per_step             = 0;     // slices per step of the current call
+    int total                = 0;     // slices sent, and received, in the current call
+    int n                    = 0;     // members of the current call's ring
+    double slice_bytes       = 0;     // one slice of the current call
+    bool in_call             = false; // between allreduce() and the call's end
+    int started              = 0;     // own slices started in this call
+    int sent_done            = 0;     // own slices whose comms ended
+    int received             = 0;     // slices of the previous member's that have arrived
+    bool busy                = false; // an own slice in flight
+    bool timed               = false; // its next slice waits for a date on the clock
+    int parts_left           = 0;     // comms of the slice in flight not ended yet (sockets per peer)
+    std::vector<simgrid::s4u::CommPtr> parts;
+    std::vector<double> arrival_s;   // per received slice: when it arrived (and was summed)
+    std::vector<double> credit_s;    // per sent slice: when its buffer's credit came back
+    std::vector<double> early_end_s; // the previous member's slices that ended before this member's call took them
+    simgrid::s4u::SemaphorePtr done;
+  };
+  struct Timer {
+    double date_s;
+    std::uint64_t order; // ties: in the order they were set
+    int member;
+    bool operator>(const Timer& o) const { return date_s > o.date_s || (date_s == o.date_s && order > o.order); }
+  };
+
+  void try_send(int self); // starts the member's next slice, or sets its date on the clock, if it may
+  void start_slice(int self);
+  void receive(int self, double end_s); // a slice from the previous member ended at end_s
+  void take(Member& m, double end_s);   // ... and is this member's next one of the current call
+  void maybe_done(int self);
+  void on_part_end(const simgrid::kernel::activity::ActivityImpl* comm);
+  void on_time_advance();
+  void dispatch();
+  double next_date_delay(double now) const;
+  void clock_advanced(double now);
+
+  const SimContext& ctx_;
+  std::vector<Member> members_;
+  std::unordered_map<const simgrid::kernel::activity::ActivityImpl*, int> in_flight_;
+  std::vector<int> ended_; // members whose slice ended since the last dispatch, in SimGrid's order
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::vector<int> due_; // members whose date came, in date order
+  std::uint64_t timer_order_ = 0;
+  double surf_precision_     = 0;
+  bool kicked_               = false;
+  simgrid::s4u::SemaphorePtr kick_;
+};
+
+} // namespace sgdsim

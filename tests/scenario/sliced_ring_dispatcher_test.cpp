@@ -1,0 +1,101 @@
+// The sliced ring's dispatcher (sim/sliced_ring.hpp) against the workers' own actors moving the same slices
+// (sliced_ring_steps in sim/collectives.cpp): the same simulated times with every mechanism of docs/models.md §10.10
+// at work (the credit window, the latency paid once per stream, the per-step message overhead, the summation, the
+// hierarchical leaders' ring, all-reduces in flight on lanes, sockets per peer under a per-flow cap) on uniform and
+// uneven clusters and under background traffic.
+#include "support/same_times.hpp"
+#include "support/sim_helpers.hpp"
+#include "support/tiny.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace sgdsim;
+
+namespace {
+// A steps-mode ring of `workers` whose chunks span several slices of 256 KiB (layers of 4 MB: 1 MB per chunk at 4
+// workers), 2 slices in flight.
+Scenario sliced_ring(int workers)
+{
+  Scenario sc              = tiny::scenario(Arch::RING, workers, Sharing::FAIR, true, 3, 1);
+  sc.ps                    = 0;
+  sc.ring_mode             = RingMode::STEPS;
+  sc.ring_slice_bytes      = 256.0 * 1024;
+  sc.ring_slices_in_flight = 2;
+  return sc;
+}
+
+// Runs `in` through the dispatcher and through the workers' actors.
+void expect_same_times(SimInputs in, const std::string& what)
+{
+  ASSERT_FALSE(in.scenario.ring_by_worker_actors);
+  const SimResult dispatched        = simulate_isolated(in);
+  in.scenario.ring_by_worker_actors = true;
+  tiny::expect_same_times(dispatched, simulate_isolated(in), what);
+}
+
+SimInputs star(int workers, const std::string& latency, const Scenario& sc)
+{
+  return tiny::inputs(tiny::star_platform(workers, "1GBps", latency), tiny::layered_workload(5, "4MB", "2ms", "4ms"),
+                      sc);
+}
+} // namespace
+
+TEST(SlicedRingDispatcher, SameTimesOnAUniformStar)
+{
+  // 50 us per link: a route's latency (0.1 ms) is about half a slice's time, so both the step before and the
+  // credits of the window bind at times.
+  expect_same_times(star(4, "50us", sliced_ring(4)), "uniform star");
+  Scenario one              = sliced_ring(4);
+  one.ring_slices_in_flight = 1; // every slice waits for the previous one's credit
+  expect_same_times(star(4, "50us", one), "window of 1");
+}
+
+TEST(SlicedRingDispatcher, SameTimesWithMessageOverheadAndSummation)
+{
+  Scenario sc           = sliced_ring(5);
+  sc.message_overhead_s = 30e-6; // before the first slice of each step
+  sc.reduce_s_per_byte  = 3e-9;  // 0.5 ms added to each slice's arrival in the reduce-scatter: it binds
+  expect_same_times(star(5, "20us", sc), "overhead and summation");
+}
+
+TEST(SlicedRingDispatcher, SameTimesOnUnevenHostsAndLinks)
+{
+  // Hosts alternate full and half speed, NICs 1 GB/s and 0.25 GB/s: members enter each all-reduce at different
+  // dates, so slices of a member's next call arrive before it has entered it.
+  expect_same_times(tiny::inputs(tiny::star_platform(tiny::uneven_hosts(6), "10us"),
+                                 tiny::layered_workload(5, "4MB", "3ms", "5ms"), sliced_ring(6)),
+                    "uneven hosts");
+}
+
+TEST(SlicedRingDispatcher, SameTimesWithAStragglerAndNicTrafficThatChangeMidRun)
+{
+  SimInputs in       = star(5, "5us", sliced_ring(5));
+  in.background_path = tiny::straggler_background("sliced-background.xml");
+  expect_same_times(in, "straggler and NIC traffic");
+}
+
+TEST(SlicedRingDispatcher, SameTimesForTheLeadersRingOfAHierarchicalAllReduce)
+{
+  Scenario sc      = sliced_ring(8);
+  sc.collective    = Collective::HIERARCHICAL;
+  sc.gpus_per_node = 2;
+  expect_same_times(star(8, "20us", sc), "hierarchical");
+}
+
+TEST(SlicedRingDispatcher, SameTimesWithAllReducesInFlightOnLanes)
+{
+  Scenario sc              = sliced_ring(4);
+  sc.allreduce_unit        = AllreduceUnit::LAYER;
+  sc.collectives_in_flight = 2;
+  expect_same_times(star(4, "20us", sc), "two lanes");
+}
+
+TEST(SlicedRingDispatcher, SameTimesWithSocketsPerPeerUnderAFlowCap)
+{
+  // A per-flow cap below the NIC: each slice between hosts travels in 4 parts, and ends with the last.
+  Scenario sc         = sliced_ring(4);
+  sc.sockets_per_peer = 4;
+  expect_same_times(tiny::inputs(tiny::star_platform(4, "1GBps", "20us", "2Gbps"),
+                                 tiny::layered_workload(5, "4MB", "2ms", "4ms"), sc),
+                    "sockets per peer");
+}
