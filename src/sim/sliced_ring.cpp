@@ -88,9 +88,10 @@ void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, d
   m.slice_bytes      = chunk / m.per_step;
   m.total            = 2 * (n - 1) * m.per_step;
   m.started = m.sent_done = m.received = 0;
-  m.arrival_s.assign(static_cast<std::size_t>(m.total), 0.0);
-  m.credit_s.assign(static_cast<std::size_t>(m.total), 0.0);
-  m.in_call = true;
+  m.arrival_s.clear();
+  m.credit_s.clear();
+  m.arrival_base = m.credit_base = 0;
+  m.in_call                      = true;
   // The previous member's slices of this call that ended before this member entered it (the actors' mailbox held
   // them): taken now, in order.
   std::vector<double> early;
@@ -100,8 +101,8 @@ void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, d
   try_send(self);
   m.done->acquire();
   // The call ends when the last slice has arrived (and been summed).
-  if (const double last_s = m.arrival_s.back(); last_s > sg4::Engine::get_clock())
-    sg4::this_actor::sleep_until(last_s);
+  if (m.last_arrival_s > sg4::Engine::get_clock())
+    sg4::this_actor::sleep_until(m.last_arrival_s);
 }
 
 void SlicedRing::receive(int self, double end_s)
@@ -111,9 +112,10 @@ void SlicedRing::receive(int self, double end_s)
     m.early_end_s.push_back(end_s);
     return;
   }
-  const bool summed                                 = m.received / m.per_step < m.n - 1; // reduce-scatter
-  const double sum_s                                = summed ? ctx_.scenario.reduce_s_per_byte * m.slice_bytes : 0.0;
-  m.arrival_s[static_cast<std::size_t>(m.received)] = end_s + m.in_latency_s + sum_s;
+  const bool summed  = m.received / m.per_step < m.n - 1; // reduce-scatter
+  const double sum_s = summed ? ctx_.scenario.reduce_s_per_byte * m.slice_bytes : 0.0;
+  m.last_arrival_s   = end_s + m.in_latency_s + sum_s;
+  m.arrival_s.push_back(m.last_arrival_s);
   m.received++;
 }
 
@@ -125,10 +127,10 @@ void SlicedRing::try_send(int self)
   const int dep = m.started - m.per_step; // the same slice of the step before
   if (dep >= m.received)
     return; // not arrived yet: receive() of it calls back
-  double ready_s   = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep)] : 0.0;
+  double ready_s   = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] : 0.0;
   const int window = ctx_.scenario.ring_slices_in_flight;
   if (m.started >= window)
-    ready_s = std::max(ready_s, m.credit_s[static_cast<std::size_t>(m.started - window)]);
+    ready_s = std::max(ready_s, m.credit_s[static_cast<std::size_t>(m.started - window - m.credit_base)]);
   const double now = sg4::Engine::get_clock();
   double start_s   = ready_s > now ? ready_s : now;
   if (m.started % m.per_step == 0 && ctx_.scenario.message_overhead_s > 0) // the sender's cost of each step's message
@@ -147,6 +149,12 @@ void SlicedRing::start_slice(int self)
   sg4::Host* const to = members_[static_cast<std::size_t>(m.next)].host;
   m.busy              = true;
   m.started++;
+  // The next slices need the arrivals from started - per_step on and the credits from started - window on.
+  const int window = ctx_.scenario.ring_slices_in_flight;
+  for (; m.arrival_base < m.started - m.per_step && !m.arrival_s.empty(); m.arrival_base++)
+    m.arrival_s.pop_front();
+  for (; m.credit_base < m.started - window && !m.credit_s.empty(); m.credit_base++)
+    m.credit_s.pop_front();
   for (const double part : socket_parts(m.slice_bytes, to != m.host ? ctx_.ring_sockets : 1)) {
     m.parts.push_back(sg4::Comm::sendto_async(m.host, to, static_cast<std::uint64_t>(part)));
     in_flight_.emplace(m.parts.back()->get_impl(), self);
@@ -207,8 +215,8 @@ void SlicedRing::dispatch()
   for (const int self : ended) {
     Member& m = members_[static_cast<std::size_t>(self)];
     m.parts.clear();
-    m.busy                                            = false;
-    m.credit_s[static_cast<std::size_t>(m.sent_done)] = now + 2 * m.out_latency_s; // arrived, credit back
+    m.busy = false;
+    m.credit_s.push_back(now + 2 * m.out_latency_s); // of slice sent_done: arrived, credit back
     m.sent_done++;
     receive(m.next, now);
     try_send(m.next);
