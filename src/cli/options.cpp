@@ -5,6 +5,7 @@
 #include "common/atomic_file.hpp"
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
+#include "common/paths.hpp"
 #include "common/text_file.hpp"
 #include "common/units.hpp"
 #include "platform/platform_check.hpp"
@@ -31,7 +32,7 @@ constexpr int kMaxCollectivesInFlight = 64;
 
 std::string resolve_default(const std::string& relative, const std::string& data_dir)
 {
-  if (std::filesystem::exists(relative) || data_dir.empty())
+  if (path_exists(relative) || data_dir.empty())
     return relative;
   return (std::filesystem::path(data_dir) / relative).string();
 }
@@ -301,7 +302,7 @@ void check_output_files(const RunOptions& opts, const std::string& scenario_path
       if (!outputs[j].path.empty() && same_path(outputs[j].path, out.path))
         throw InputError(head + ": is also the file of " + outputs[j].label + "; choose another file");
     check_replaceable_output(out.simgrid ? out.label + ":" : out.label, out.path);
-    if (!out.appends && fs::exists(out.path) && !opts.force)
+    if (!out.appends && path_exists(out.path) && !opts.force)
       throw InputError(head + ": the file exists (use --force to overwrite it)");
   }
 }
@@ -383,7 +384,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                                      {"--workload", &opts.workload},
                                      {"--deployment", &opts.deployment},
                                      {"--background", &opts.background}})
-    if (!path->empty() && std::filesystem::exists(*path) && !std::filesystem::is_regular_file(*path))
+    if (!path->empty() && path_exists(*path) && !is_regular_path(*path))
       throw InputError(std::string(option) + " " + *path + ": not a regular file (a folder, a device or a pipe)");
   opts.json_path      = get_or<std::string>(vm, "json", "");
   opts.timeline_path  = get_or<std::string>(vm, "timeline", "");
@@ -517,7 +518,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
       parse_quantity(Quantity::TIME, vm["tensor-overhead-per-byte"].as<std::string>(), "--tensor-overhead-per-byte");
 
   // A calibrated platform's software costs, where the command line gives none (README "Calibration").
-  if (std::filesystem::is_regular_file(opts.platform)) {
+  if (is_regular_path(opts.platform)) {
     check_platform_numbers(opts.platform);
     const PlatformCosts costs = read_platform_costs(opts.platform);
     if (costs.message_overhead_s && !vm.count("message-overhead"))

@@ -5,6 +5,7 @@
 #include "cli/sweep_plan.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/paths.hpp"
 #include "report/run_report.hpp"
 #include "report/sweep_table.hpp"
 #include "report/timeline.hpp"
@@ -95,7 +96,7 @@ public:
   void commit()
   {
     for (const auto& [tmp, path] : files_)
-      if (std::filesystem::exists(tmp) && std::rename(tmp.c_str(), path.c_str()) != 0)
+      if (path_exists(tmp) && std::rename(tmp.c_str(), path.c_str()) != 0)
         throw InputError(path, 0, std::string("cannot write SimGrid's output file: ") + std::strerror(errno));
   }
 
@@ -123,7 +124,7 @@ Scenario resolve_sizes(const RunOptions& opts, int workers, int ps)
 void append_csv_row(const std::string& path, const RunReport& report)
 {
   const std::string header = sweep_csv_header();
-  if (std::filesystem::exists(path)) {
+  if (path_exists(path)) {
     std::ifstream in(path);
     std::string first;
     std::getline(in, first);
@@ -132,7 +133,7 @@ void append_csv_row(const std::string& path, const RunReport& report)
   }
   const Scenario& sc   = report.scenario;
   const std::string id = point_id(to_string(sc.arch), sc.is_ps() ? sc.ps : 0, sc.workers);
-  std::string text     = std::filesystem::exists(path) ? "" : header;
+  std::string text     = path_exists(path) ? "" : header;
   text += sweep_csv_row(SweepResult{id, report_json(report)}, std::numeric_limits<double>::quiet_NaN());
   std::ofstream out(path, std::ios::app);
   out << text;

@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/paths.hpp"
 #include "common/suggest.hpp"
 #include "common/text_file.hpp"
 
@@ -288,9 +289,9 @@ std::string simgrid_trace_file(const std::vector<std::string>& cfg)
       } catch (const InputError& e) {
         throw InputError("--cfg '" + item + "': " + e.what());
       }
-      if (value.empty() || !std::filesystem::is_regular_file(value) || ::access(value.c_str(), R_OK) != 0)
+      if (value.empty() || !is_regular_path(value) || ::access(value.c_str(), R_OK) != 0)
         throw InputError("--cfg '" + item + "': " + value + ": " +
-                         (std::filesystem::exists(value) ? "cannot be read" : "no such file"));
+                         (path_exists(value) ? "cannot be read" : "no such file"));
     }
   }
   return on ? file : "";

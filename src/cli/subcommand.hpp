@@ -4,6 +4,7 @@
 #include "cli/option_parsing.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/paths.hpp"
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -36,7 +37,7 @@ inline bool parse_subcommand(const std::vector<std::string>& args, const boost::
 inline void check_output(const std::string& path, bool force)
 {
   check_replaceable_output("-o", path);
-  if (std::filesystem::exists(path) && !force)
+  if (path_exists(path) && !force)
     throw InputError("-o " + path + ": the file exists (use --force to overwrite it)");
 }
 

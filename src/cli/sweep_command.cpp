@@ -6,6 +6,7 @@
 #include "cli/sweep_plan.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/paths.hpp"
 #include "common/text_file.hpp"
 #include "report/sweep_table.hpp"
 #include "sim/isolated_run.hpp"
@@ -255,7 +256,7 @@ std::vector<std::string> write_outputs(const SweepPlan& plan, const Paths& paths
   std::vector<std::string> missing;
   for (const SweepPoint& p : plan.points) {
     const std::string path = paths.json(p);
-    if (!fs::exists(path)) {
+    if (!path_exists(path)) {
       missing.push_back(p.id);
       continue;
     }
@@ -274,7 +275,7 @@ std::vector<std::string> write_outputs(const SweepPlan& plan, const Paths& paths
 int merge(const SweepOptions& o)
 {
   const Paths paths = paths_of(o.output);
-  if (!fs::exists(paths.plan))
+  if (!path_exists(paths.plan))
     throw InputError(paths.plan, 0, "no sweep plan here (made by sgdsim sweep --emit-jobs or a sweep run)");
   SweepPlan plan = plan_from_json(Json::parse(read_text_file(paths.plan), nullptr, false), paths.plan);
   std::vector<std::string> missing = write_outputs(plan, paths, o);
@@ -309,17 +310,17 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
 
   // What is done already, and whether this folder may be used.
   std::set<std::string> done;
-  const bool has_sweep = fs::exists(paths.csv) || fs::exists(paths.plan);
+  const bool has_sweep = path_exists(paths.csv) || path_exists(paths.plan);
   if (has_sweep && !o.resume && !o.force)
     throw InputError(o.output + ": holds a sweep already (use --resume to continue it, or --force to start over)");
-  if (o.resume && fs::exists(paths.plan)) {
+  if (o.resume && path_exists(paths.plan)) {
     SweepPlan old = plan_from_json(Json::parse(read_text_file(paths.plan), nullptr, false), paths.plan);
     if (old.run_arguments != plan.run_arguments)
       throw InputError("--resume: the sweep in " + o.output + " was made with other run options (" +
                        plan_json(old)["run_arguments"].dump() + "); give the same ones, or use --force");
     for (const std::string& id : ids_in_csv(paths.csv))
       for (const SweepPoint& p : plan.points)
-        if (p.id == id && fs::exists(paths.json(p)))
+        if (p.id == id && path_exists(paths.json(p)))
           done.insert(id);
   }
   std::error_code ec;
@@ -363,7 +364,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
       one_worker[sweep_series(run)] = run.at("simulated").at("throughput_examples_per_s").get<double>();
     }
   std::ofstream csv;
-  if (o.resume && fs::exists(paths.csv)) {
+  if (o.resume && path_exists(paths.csv)) {
     csv.open(paths.csv, std::ios::app);
   } else {
     csv.open(paths.csv, std::ios::trunc);
@@ -385,7 +386,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
   run_children(exe, jobs, o.jobs, [&](std::size_t index, int status) {
     const SweepPoint* p = todo[index];
     finished++;
-    bool ok = status == 0 && fs::exists(paths.json(*p));
+    bool ok = status == 0 && path_exists(paths.json(*p));
     if (ok) {
       try {
         SweepResult r{p->id, Json::parse(read_text_file(paths.json(*p)))};

@@ -4,6 +4,7 @@
 #include "cli/option_parsing.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
+#include "common/paths.hpp"
 #include "common/text_file.hpp"
 #include "report/validation_report.hpp"
 
@@ -37,7 +38,7 @@ fs::path repository_of(const fs::path& case_dir)
   if (!p.has_filename())
     p = p.parent_path();
   for (fs::path up = p.parent_path(); !up.empty(); up = up.parent_path()) {
-    if (fs::is_directory(up / "validation"))
+    if (is_directory_path(up / "validation"))
       return up;
     if (up == up.parent_path())
       break;
@@ -50,7 +51,7 @@ std::string resolve(const std::string& arg, const fs::path& root)
   if (arg.empty() || arg[0] == '-' || fs::path(arg).is_absolute())
     return arg;
   fs::path p = root / arg;
-  return fs::exists(p) ? p.lexically_normal().string() : arg;
+  return path_exists(p) ? p.lexically_normal().string() : arg;
 }
 
 // A case's error bounds: {"mean": M, "max": X}, fractions in [0, 10].
@@ -70,10 +71,10 @@ ValidationCase read_validation_case(const std::string& case_dir)
 {
   const fs::path dir(case_dir);
   const std::string path = (dir / "case.json").string();
-  if (fs::exists(dir) && !fs::is_directory(dir))
+  if (path_exists(dir) && !is_directory_path(dir))
     throw InputError(dir.string(), 0,
                      "not a folder: give a case's folder, which holds case.json (README \"Validation\")");
-  if (!fs::exists(path))
+  if (!path_exists(path))
     throw InputError(path, 0, "no case.json in this folder (README \"Validation\")");
   Json j = Json::parse(read_text_file(path), nullptr, false);
   if (j.is_discarded())
@@ -188,11 +189,11 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   if (jobs < 1 || jobs > 256)
     throw InputError("--jobs " + std::to_string(jobs) + ": must be in [1, 256]");
   if (dirs.empty()) { // the public cases, then the testbed's (README "Validation")
-    const fs::path root = fs::exists("validation/cases") ? fs::path(".") : fs::path(data_dir);
-    if (!fs::exists(root / "validation/cases"))
+    const fs::path root = path_exists("validation/cases") ? fs::path(".") : fs::path(data_dir);
+    if (!path_exists(root / "validation/cases"))
       throw InputError("no validation/cases folder here or in " + data_dir);
     for (const char* folder : {"validation/cases", "validation/testbed/cases"}) {
-      if (!fs::exists(root / folder))
+      if (!path_exists(root / folder))
         continue;
       std::vector<std::string> found;
       for (const auto& e : fs::directory_iterator(root / folder))
@@ -209,7 +210,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
   // The outputs are checked before any point runs: the report goes to stdout first, and an output that cannot be
   // written must not be found out after minutes of simulation (issue #21, class 1).
   if (!report_dir.empty()) {
-    if (!fs::is_directory(report_dir))
+    if (!is_directory_path(report_dir))
       throw InputError("--report-dir " + report_dir +
                        ": not an existing folder (it receives REPORT.md and report.json)");
     for (const char* name : {"REPORT.md", "report.json"})
@@ -260,7 +261,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
       }
   run_children(self_executable(), children, jobs, [&](std::size_t index, int status) {
     Job& job = all[index];
-    if (status != 0 || !fs::exists(job.json))
+    if (status != 0 || !path_exists(job.json))
       throw InputError(job.c->dir, 0,
                        "point '" + job.p->label + "' failed (exit " + std::to_string(status) +
                            "): " + last_nonempty_line(job.log));
