@@ -8,6 +8,7 @@
 #include "sim/sliced_ring.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -131,15 +132,16 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
 // buffers). So a step's latency overlaps the transfers of the slices before it instead of adding to each step.
 void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane)
 {
-  const Scenario& sc     = ctx.scenario;
-  const double chunk     = bytes / n;
-  const int per_step     = std::max(1, static_cast<int>(std::ceil(chunk / sc.ring_slice_bytes)));
-  const double slice     = chunk / per_step;
-  const int total        = 2 * (n - 1) * per_step; // slices this worker sends, and receives
-  const int window       = sc.ring_slices_in_flight;
-  const double out_lat_s = ctx.ring_latency_s[static_cast<std::size_t>(self)];
-  const double in_lat_s  = ctx.ring_latency_s[static_cast<std::size_t>(left)];
-  const double reduce_s  = sc.reduce_s_per_byte * slice; // on the device, beside the transfers (NCCL's kernels)
+  const Scenario& sc       = ctx.scenario;
+  const double chunk       = bytes / n;
+  const int per_step       = std::max(1, static_cast<int>(std::ceil(chunk / sc.ring_slice_bytes)));
+  const double slice       = chunk / per_step;
+  const int total          = 2 * (n - 1) * per_step; // slices this worker sends, and receives
+  const int window         = sc.ring_slices_in_flight;
+  const double out_lat_s   = ctx.ring_latency_s[static_cast<std::size_t>(self)];
+  const double in_lat_s    = ctx.ring_latency_s[static_cast<std::size_t>(left)];
+  const double reduce_s    = sc.reduce_s_per_byte * slice; // on the device, beside the transfers (NCCL's kernels)
+  const double precision_s = simgrid::config::get_value<double>("surf/precision");
   std::vector<double> arrival_s(static_cast<std::size_t>(total)); // of each received slice, summed where it is
   std::vector<double> credit_s(static_cast<std::size_t>(total));  // when each sent slice's buffer is free again
   // This worker is the permanent receiver of its left's mailbox (SimGrid starts a slice's bytes when it is put, as
@@ -167,7 +169,8 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
     double ready_s = dep >= 0 ? arrival_s[static_cast<std::size_t>(dep)] : 0;
     if (sent >= window)
       ready_s = std::max(ready_s, credit_s[static_cast<std::size_t>(sent - window)]);
-    if (ready_s > sg4::Engine::get_clock())
+    // A wait shorter than SimGrid's precision is none (sleep_until would still take a step of the engine, 1 ns).
+    if (ready_s - sg4::Engine::get_clock() >= precision_s)
       sg4::this_actor::sleep_until(ready_s);
     if (sent % per_step == 0 && sc.message_overhead_s > 0) // the sender's cost of each step's message
       sg4::this_actor::sleep_for(sc.message_overhead_s);

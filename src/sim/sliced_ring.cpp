@@ -132,7 +132,7 @@ void SlicedRing::try_send(int self)
   if (m.started >= window)
     ready_s = std::max(ready_s, m.credit_s[static_cast<std::size_t>(m.started - window - m.credit_base)]);
   const double now = sg4::Engine::get_clock();
-  double start_s   = ready_s > now ? ready_s : now;
+  double start_s   = ready_s - now >= surf_precision_ ? ready_s : now;     // a shorter wait is none (collectives.cpp)
   if (m.started % m.per_step == 0 && ctx_.scenario.message_overhead_s > 0) // the sender's cost of each step's message
     start_s += ctx_.scenario.message_overhead_s;
   if (start_s > now) {
