@@ -19,6 +19,7 @@
 #include "sim/ring_driver.hpp"
 
 #include "sim/collectives.hpp"
+#include "sim/engine_setup.hpp"
 #include "sim/engine_hooks.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
@@ -105,8 +106,9 @@ bool EmulatedChunk::advance(double delta, double surf_precision, double remains_
 
 bool ring_driver_applies(const Scenario& sc)
 {
+  const char* optim = cfg_value(sc.simgrid_cfg, "network/optim");
   return !sc.is_ps() && sc.ring_mode == RingMode::STEPS && sc.message_overhead_s == 0 && sc.reduce_s_per_byte == 0 &&
-         !sc.ring_by_worker_actors;
+         !sc.ring_by_worker_actors && optim != nullptr && std::string(optim) == "Full";
 }
 
 bool ring_replay_applies(const Scenario& sc)
