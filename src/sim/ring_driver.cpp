@@ -19,8 +19,8 @@
 #include "sim/ring_driver.hpp"
 
 #include "sim/collectives.hpp"
-#include "sim/engine_setup.hpp"
 #include "sim/engine_hooks.hpp"
+#include "sim/engine_setup.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>
