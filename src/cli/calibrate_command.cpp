@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace po = boost::program_options;
@@ -30,7 +31,7 @@ int calibrate_command(const std::vector<std::string>& args)
 {
   std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text,
       queued;
-  std::vector<std::string> where;
+  std::vector<std::string> where, stream_where;
   int nodes_given = 0;
   po::options_description d("Options");
   // clang-format off
@@ -53,6 +54,11 @@ int calibrate_command(const std::vector<std::string>& args)
      "p2p: the one-way network latency, measured apart (e.g. half a ping-pong round trip), taken as the route's "
      "latency; what the fitted per-transfer constant c holds beyond it is the per-message software cost "
      "(sgdsim.message_overhead). Default: c is all latency")
+    ("stream", po::value<std::vector<std::string>>(&stream_where)->composing(),
+     "p2p: COLUMN=VALUE or COLUMN=LO..HI (repeatable) selecting, in the same CSV, the time of each message sent back "
+     "to back on one connection (tools/measure p2p --stream: op=p2p_stream). Their fitted constant is the per-message "
+     "software cost (sgdsim.message_overhead); what the constant of a transfer alone holds beyond it and the latency "
+     "is paid once per transfer, not per message, and is reported, not written (docs/models.md §10.5)")
     ("line-rate", po::value<std::string>(&line_rate_text),
      "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
     ("split-per-byte",
@@ -95,6 +101,8 @@ int calibrate_command(const std::vector<std::string>& args)
                      std::to_string(kMaxPlatformHosts) + "] (the most hosts sgdsim loads, docs/design.md \"Limits\")");
   if (!queued.empty() && (kind != CommKind::ALLREDUCE || out.empty()))
     throw InputError("--queued: applies with --kind allreduce and -o (it is written into the platform)");
+  if (!stream_where.empty() && kind != CommKind::P2P)
+    throw InputError("--stream: applies to --kind p2p (back-to-back messages between two hosts)");
   if (!latency_text.empty() && kind != CommKind::P2P)
     throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
@@ -106,6 +114,11 @@ int calibrate_command(const std::vector<std::string>& args)
                      "fitted time per byte is split)");
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
   CalibrationFit f               = calibrate(kind, m, measurements);
+  // --stream: the messages of a busy connection pay the per-message cost and nothing per transfer.
+  std::optional<CalibrationFit> stream_fit;
+  if (!stream_where.empty())
+    stream_fit = calibrate(CommKind::P2P, read_comm_measurements(measurements, stream_where, size_column, time_column),
+                           measurements);
   std::vector<AllreduceTimeFit> queued_fits;
   if (!queued.empty()) {
     check_not_an_input("-o", out, {queued});
@@ -157,6 +170,18 @@ int calibrate_command(const std::vector<std::string>& args)
     o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message\n";
   o << "  c          " << fmt("%.4g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")
     << "\n";
+  if (stream_fit) {
+    // The part of a lone transfer's constant that a busy connection's messages do not pay: TCP's ramp of a transfer
+    // after idle, the transfer's handshake, the benchmark's own synchronization (docs/models.md §10.5).
+    const double per_message_s = std::max(0.0, stream_fit->call_s);
+    const double latency_part  = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - per_message_s);
+    o << "  c'         " << fmt("%.4g", per_message_s * 1e6) << " us per message on a stream (--stream rows; B' "
+      << format_Gbps(stream_fit->bandwidth_Bps) << ")\n";
+    o << "  c - c' - L " << fmt("%.4g", std::max(0.0, f.call_s - per_message_s - latency_part) * 1e6)
+      << " us per transfer alone, beyond the per-message cost and the latency L = " << fmt("%.4g", latency_part * 1e6)
+      << " us" << (latency_s >= 0 ? " (--latency)" : " (c - c')")
+      << ": paid once per transfer, not per message; sgdsim does not model it\n";
+  }
   if (f.dropped_line > 0)
     o << "  (line " << f.dropped_line << " left out of the fit: an outlier, off by more than 5% and 4 times the median "
       << "point)\n";
@@ -238,7 +263,11 @@ int calibrate_command(const std::vector<std::string>& args)
                 << " (the line rate times LV08's 0.97): no software cost per byte to split off\n";
     }
     double route_latency_s = kind == CommKind::P2P ? f.call_s : (f.alpha_separable ? f.alpha_s : 0.0);
-    if (kind == CommKind::P2P && latency_s >= 0) {
+    if (stream_fit) { // the per-message cost measured on a stream; the latency given, or what the transfer has left
+      const double per_message_s = std::max(0.0, stream_fit->call_s);
+      route_latency_s            = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - per_message_s);
+      s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", per_message_s * 1e6) + "us");
+    } else if (kind == CommKind::P2P && latency_s >= 0) {
       route_latency_s       = latency_s; // measured apart: it stands even where the fit's c is smaller (c fixed at 0)
       const double beyond_s = std::max(0.0, f.call_s - latency_s);
       s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", beyond_s * 1e6) + "us");

@@ -110,3 +110,21 @@ execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring 
 if(NOT rc EQUAL 0 OR NOT out MATCHES "all-reduce as measured at 2..4 nodes, and back to back at 2..4 nodes")
   message(FATAL_ERROR "run must say it uses both measurements (${rc}): ${out}${err}")
 endif()
+# --stream (docs/models.md §10.5): tests/data/calibration/p2p_stream.csv adds to p2p.csv the time of each message sent
+# back to back, S / 100 MB/s + 30 us. The per-message cost written is those 30 us, not the 150 us a transfer alone
+# holds beyond the latency; the other 120 us are paid once per transfer and only reported.
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/p2p_stream.csv --kind p2p
+                        --where op=p2p --stream op=p2p_stream --latency 50us --speed 2Tf -o ${WORK}/stream.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/stream.xml xml)
+if(NOT rc EQUAL 0 OR NOT xml MATCHES "<prop id=\"sgdsim.message_overhead\" value=\"30us\"/>" OR NOT xml MATCHES "lat=\"25us\""
+   OR NOT out MATCHES "c'         30 us per message on a stream" OR NOT out MATCHES "c - c' - L 120 us per transfer alone"
+   OR err MATCHES "round trips")
+  message(FATAL_ERROR "--stream must write the per-message cost of the stream rows (${rc}):\n${out}${err}\n${xml}")
+endif()
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/p2p_stream.csv --kind allreduce
+                        --stream op=p2p_stream
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--stream: applies to --kind p2p")
+  message(FATAL_ERROR "--stream with --kind allreduce must be refused (${rc}): ${err}")
+endif()

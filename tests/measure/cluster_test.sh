@@ -31,7 +31,7 @@ emulate="$src/tools/measure/emulate"
 launch="$src/tools/measure/launch --python $python --logs $work/logs"
 W="$src/tests/measure/tiny-workload.xml"
 "$emulate" run --hosts 4 --rate 1gbit -- sh -c "
-  $launch -- p2p --out $work/p2p.csv --sizes 64KiB,256KiB,1MiB,4MiB --repeats 3 --pingpong-repeats 50 &&
+  $launch -- p2p --out $work/p2p.csv --sizes 64KiB,256KiB,1MiB,4MiB --repeats 3 --pingpong-repeats 50 --stream 4 &&
   $launch -- allreduce --out $work/ar.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 3 &&
   $launch -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
@@ -44,10 +44,12 @@ ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $
 # The CSVs: one row per size (+ the ping-pong), and sgdsim calibrate reads them as they are.
 [ "$(grep -c '^p2p,gloo,' "$work/p2p.csv")" = 4 ] || fail "p2p.csv: expected 4 p2p rows"
 [ "$(grep -c '^pingpong,' "$work/p2p.csv")" = 1 ] || fail "p2p.csv: expected 1 ping-pong row"
+[ "$(grep -c '^p2p_stream,gloo,' "$work/p2p.csv")" = 4 ] || fail "p2p.csv: expected 4 p2p_stream rows"
 [ "$(grep -c '^allreduce,gloo,' "$work/ar.csv")" = 12 ] || fail "ar.csv: expected 4 sizes x 3 node counts"
 [ "$(grep -c '^allreduce_queued,gloo,' "$work/arq.csv")" = 12 ] || fail "arq.csv: expected 4 sizes x 3 node counts"
 grep -q '"queued_calls": 4' "$work/arq.csv.json" || fail "arq.csv.json: no queued_calls"
-"$sgdsim" calibrate --measurements "$work/p2p.csv" --kind p2p --where op=p2p > "$work/cal-p2p.txt" 2>&1 \
+"$sgdsim" calibrate --measurements "$work/p2p.csv" --kind p2p --where op=p2p --stream op=p2p_stream \
+  > "$work/cal-p2p.txt" 2>&1 \
   || fail "sgdsim calibrate --kind p2p: $(cat "$work/cal-p2p.txt")"
 "$sgdsim" calibrate --measurements "$work/ar.csv" --kind allreduce --where op=allreduce > "$work/cal-ar.txt" 2>&1 \
   || fail "sgdsim calibrate --kind allreduce: $(cat "$work/cal-ar.txt")"
@@ -55,6 +57,7 @@ grep -q '"queued_calls": 4' "$work/arq.csv.json" || fail "arq.csv.json: no queue
   --speed 1Tf -o "$work/arq.xml" > "$work/cal-arq.txt" 2>&1 || fail "sgdsim calibrate --queued: $(cat "$work/cal-arq.txt")"
 grep -q 'sgdsim.allreduce_queued_time" value="2:' "$work/arq.xml" || fail "no sgdsim.allreduce_queued_time: $(cat "$work/arq.xml")"
 grep -q "Gbps" "$work/cal-p2p.txt" || fail "no bandwidth in the p2p calibration: $(cat "$work/cal-p2p.txt")"
+grep -q "per message on a stream" "$work/cal-p2p.txt" || fail "no per-message cost: $(cat "$work/cal-p2p.txt")"
 
 # The trainings: one JSON line per worker count, step times of every worker, the provenance, no PS mix-up.
 "$python" - "$work" <<'EOF' || fail "train output"

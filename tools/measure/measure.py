@@ -269,6 +269,33 @@ def write_sidecar(path, args, infos_before, kind, extra=None):
             f.write("\n")
 
 
+def stream_p2p(args, rank, pair, view, size, out, alone_s):
+    """--stream N: rank 0 sends N tensors back to back on the connection, rank 1 times the N receives from the end
+    of a barrier. Row p2p_stream: the time of each message beyond the first, (T_N - T_alone) / (N - 1), with
+    T_alone the median of the transfers alone just measured: what a busy connection's messages pay each (bytes and
+    per-message cost, no latency, nothing paid once per transfer; sgdsim calibrate --stream)."""
+    totals = []
+    for i in range(args.warmup + args.repeats):
+        dist.barrier(group=pair)
+        if rank == 1:
+            t0 = now()
+            for _ in range(args.stream):
+                dist.recv(view, src=0)
+            if i >= args.warmup:
+                totals.append(now() - t0)
+        else:
+            for _ in range(args.stream):
+                dist.send(view, dst=1)
+    t = torch.tensor(totals if rank == 1 else [0.0] * args.repeats, dtype=torch.float64)
+    dist.broadcast(t, src=1, group=pair)
+    if rank == 0:
+        # A noisy small size can come out at or below 0; a time must be positive, and 1 ns says "nothing measurable".
+        each = [max(1e-9, (total - alone_s) / (args.stream - 1)) for total in t.tolist()]
+        med = out.row("p2p_stream", 2, size, each, args.warmup)
+        print(f"p2p {size:>10} B, {args.stream} back to back: {med * 1e3:9.3f} ms per message beyond the first",
+              flush=True)
+
+
 def cmd_p2p(args):
     """Ranks 0 and 1: rank 0 sends one tensor, rank 1 receives it and times the transfer from the end of a
     barrier of the two; then a ping-pong of one float for the small-message latency. Other ranks wait."""
@@ -299,6 +326,8 @@ def cmd_p2p(args):
             if rank == 0:
                 med = out.row("p2p", 2, size, t.tolist(), args.warmup)
                 print(f"p2p {size:>10} B: {med * 1e3:9.3f} ms  {size * 8 / med / 1e9:7.3f} Gbit/s", flush=True)
+            if args.stream > 1:
+                stream_p2p(args, rank, pair, view, size, out, med if rank == 0 else None)
         # Ping-pong: one float there and back, timed by rank 0; half the round trip is the one-way latency.
         one = torch.zeros(1, dtype=torch.float32)
         rtts = []
@@ -1055,6 +1084,9 @@ def main(argv):
 
     p = sub.add_parser("p2p", help="send/recv between ranks 0 and 1, and a ping-pong")
     micro(p)
+    p.add_argument("--stream", type=int, default=0,
+                   help="also send N tensors of each size back to back (rows p2p_stream: the time of each message "
+                        "beyond the first, for sgdsim calibrate --stream); default 0: not measured")
     p.add_argument("--pingpong-repeats", type=int, default=200, help="measured round trips (default 200)")
     p.add_argument("--pingpong-warmup", type=int, default=20, help="unmeasured round trips (default 20)")
     p.set_defaults(func=cmd_p2p)
@@ -1119,6 +1151,8 @@ def main(argv):
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:
             raise MeasureError("--repeats must be at least 1")
+        if getattr(args, "stream", 0) == 1 or getattr(args, "stream", 0) < 0:
+            raise MeasureError("--stream must be 0 (not measured) or at least 2 messages")
         if args.command == "train" and not (args.workers or args.workers_list):
             raise MeasureError("train: give --workers K or --workers-list")
         missing = [v for v in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE") if v not in os.environ]
