@@ -273,13 +273,15 @@ int calibrate_command(const std::vector<std::string>& args)
       s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", beyond_s * 1e6) + "us");
       // A constant of several round trips is rather TCP's ramp of a transfer after idle than software: a ring's
       // warm connections do not pay it per message, which the written cost makes each step pay (docs/models.md
-      // §10.10; the shaped AWS cases: 70 ms beyond 10 ms). Said, not hidden: the fit cannot tell the two apart.
+      // §10.10; the shaped AWS cases: 70 ms beyond 10 ms). Said, not hidden: this fit cannot tell the two apart;
+      // messages measured back to back can (--stream, docs/models.md §10.5).
       constexpr double kRoundTripsOfSoftware = 2;
       if (latency_s > 0 && beyond_s > kRoundTripsOfSoftware * 2 * latency_s)
         std::cerr << "sgdsim: warning: --latency " << latency_text << ": the fitted constant beyond it, "
                   << fmt("%.3g", beyond_s * 1e3) << " ms, is " << fmt("%.2g", beyond_s / (2 * latency_s))
                   << " round trips: more likely TCP's ramp of a fresh transfer than a software cost; it is written as "
-                     "sgdsim.message_overhead, which every ring step pays (override with run --message-overhead)\n";
+                     "sgdsim.message_overhead, which every ring step pays (override with run --message-overhead; "
+                     "tools/measure p2p --stream and calibrate --stream measure the per-message cost apart)\n";
     }
     if (kind == CommKind::ALLREDUCE)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");
