@@ -315,6 +315,124 @@ po::options_description run_options_description()
   return all;
 }
 
+namespace {
+// The software costs of messages and calls (docs/models.md §10.5, §10.7), the PS's stream and release quantum, and
+// the flow weights' spreads (§10.6).
+void parse_software_costs(const po::variables_map& vm, Scenario& sc)
+{
+  if (vm.count("message-overhead"))
+    sc.message_overhead_s =
+        parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
+  if (vm.count("message-overhead-per-byte")) {
+    const std::string v   = vm["message-overhead-per-byte"].as<std::string>();
+    sc.message_s_per_byte = parse_quantity(Quantity::TIME, v, "--message-overhead-per-byte");
+    if (sc.message_s_per_byte > kMaxMessageSPerByte)
+      throw InputError("--message-overhead-per-byte " + v +
+                       ": more than 1us per byte (a transport slower than 1 MB/s); the value is per byte, e.g. 5ns");
+  }
+  if (vm.count("allreduce-overhead"))
+    sc.allreduce_overhead_s =
+        parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");
+  if (vm.count("reduce-cost-per-byte"))
+    sc.reduce_s_per_byte =
+        parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
+  if (vm.count("stream"))
+    sc.stream = parse_on_off(vm["stream"].as<std::string>(), "--stream");
+  if (vm.count("release-quantum"))
+    sc.release_quantum_s = parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
+  for (auto [name, field] :
+       {std::pair{"flow-spread-in", &sc.flow_spread_in}, {"flow-spread-out", &sc.flow_spread_out}}) {
+    if (!vm.count(name))
+      continue;
+    *field = vm[name].as<double>();
+    if (!(*field >= 0 && *field <= Scenario::kMaxFlowSpread))
+      throw InputError(std::string("--") + name + " " + std::to_string(*field) +
+                       ": must be in [0, 2] (weights from exp(-spread) to exp(spread))");
+    if (*field > 0 && !sc.stream)
+      throw InputError(std::string("--") + name +
+                       ": needs --stream on (the weights ride on the links' latencies, "
+                       "which streams leave free)");
+    if (*field > 0 && sc.gpus_per_node > 1)
+      throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
+                       std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
+  }
+}
+
+// A calibrated platform's software costs, where the command line gives none (README "Calibration").
+void apply_platform_costs(const po::variables_map& vm, RunOptions& opts)
+{
+  Scenario& sc = opts.scenario;
+  if (is_regular_path(opts.platform)) {
+    check_platform_numbers(opts.platform);
+    const PlatformCosts costs = read_platform_costs(opts.platform);
+    if (costs.message_overhead_s && !vm.count("message-overhead"))
+      sc.message_overhead_s = *costs.message_overhead_s;
+    // Measured on the user's cluster, it overrides the framework profile's figure (the ring does not use it: its
+    // messages are the collective library's, calibrated with --kind allreduce).
+    if (costs.message_s_per_byte && !vm.count("message-overhead-per-byte") && sc.is_ps())
+      sc.message_s_per_byte = *costs.message_s_per_byte;
+    if (costs.allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
+      sc.allreduce_overhead_s = *costs.allreduce_overhead_s;
+    if (!costs.allreduce_queued_time.empty() && costs.allreduce_time.empty())
+      throw InputError(opts.platform + ": has sgdsim.allreduce_queued_time but no sgdsim.allreduce_time (the time of "
+                                       "one call alone, which a call with no other in flight pays)");
+    if (!sc.is_ps()) {
+      sc.allreduce_time        = costs.allreduce_time;
+      sc.allreduce_queued_time = costs.allreduce_queued_time;
+    }
+    // NCCL chooses its sockets by the NIC (docs/models.md §10.9): the platform's figure, for NCCL's rings.
+    if (costs.nccl_sockets && !sc.is_ps() && !vm.count("sockets-per-peer") &&
+        find_framework(sc.framework, true, "--framework").nccl)
+      sc.sockets_per_peer = *costs.nccl_sockets;
+  }
+}
+
+// How the ring's messages travel: sockets per peer (docs/models.md §10.9), slices (§10.10), and whether the measured
+// all-reduce applies (§10.7).
+void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
+{
+  Scenario& sc = opts.scenario;
+  if (vm.count("sockets-per-peer")) {
+    sc.sockets_per_peer = vm["sockets-per-peer"].as<int>();
+    if (sc.sockets_per_peer < 1 || sc.sockets_per_peer > Scenario::kMaxSocketsPerPeer)
+      throw InputError("--sockets-per-peer " + std::to_string(sc.sockets_per_peer) + ": must be in [1, " +
+                       std::to_string(Scenario::kMaxSocketsPerPeer) + "] (NCCL's MAX_SOCKETS)");
+  }
+  if (vm.count("ring-slice")) {
+    sc.ring_slice_bytes = parse_quantity(Quantity::SIZE, vm["ring-slice"].as<std::string>(), "--ring-slice");
+    if (sc.ring_slice_bytes > 0 && sc.ring_slice_bytes < Scenario::kMinRingSliceBytes)
+      throw InputError("--ring-slice " + vm["ring-slice"].as<std::string>() +
+                       ": a slice is at least 4 KiB (0: whole chunks); smaller ones would only multiply the messages");
+    if (sc.ring_slice_bytes == 0 && !vm.count("ring-slices-in-flight"))
+      sc.ring_slices_in_flight = 1;
+  }
+  if (vm.count("ring-slices-in-flight")) {
+    sc.ring_slices_in_flight = vm["ring-slices-in-flight"].as<int>();
+    if (sc.ring_slices_in_flight < 1 || sc.ring_slices_in_flight > Scenario::kMaxSlicesInFlight)
+      throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) + ": must be in [1, " +
+                       std::to_string(Scenario::kMaxSlicesInFlight) + "]");
+    if (sc.ring_slice_bytes == 0)
+      throw InputError(
+          "--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
+          ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one message per step");
+  }
+  if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
+    throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");
+  // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
+  const bool asked_on = vm.count("measured-allreduce") &&
+                        parse_on_off(vm["measured-allreduce"].as<std::string>(), "--measured-allreduce");
+  if (asked_on && sc.allreduce_time.empty())
+    throw InputError("--measured-allreduce on: the platform " + opts.platform +
+                     " has no sgdsim.allreduce_time (sgdsim calibrate --kind allreduce -o writes it from "
+                     "microbenchmarks of two or more node counts)");
+  if (asked_on && sc.collective != Collective::RING)
+    throw InputError("--measured-allreduce on: applies to --collective ring (the microbenchmark's algorithm), not to " +
+                     std::string(to_string(sc.collective)));
+  sc.measured_allreduce =
+      !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
+}
+} // namespace
+
 RunOptions parse_run_options(const std::vector<std::string>& args, const std::string& data_dir,
                              const std::string& command)
 {
@@ -450,42 +568,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.ada_fusion = vm.count("ada-fusion") > 0;
   if (sc.ada_fusion && sc.fusion_buffer_bytes <= 0)
     throw InputError("--ada-fusion: needs a fusion buffer (--fusion-buffer SIZE)");
-  if (vm.count("message-overhead"))
-    sc.message_overhead_s =
-        parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
-  if (vm.count("message-overhead-per-byte")) {
-    const std::string v   = vm["message-overhead-per-byte"].as<std::string>();
-    sc.message_s_per_byte = parse_quantity(Quantity::TIME, v, "--message-overhead-per-byte");
-    if (sc.message_s_per_byte > kMaxMessageSPerByte)
-      throw InputError("--message-overhead-per-byte " + v +
-                       ": more than 1us per byte (a transport slower than 1 MB/s); the value is per byte, e.g. 5ns");
-  }
-  if (vm.count("allreduce-overhead"))
-    sc.allreduce_overhead_s =
-        parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");
-  if (vm.count("reduce-cost-per-byte"))
-    sc.reduce_s_per_byte =
-        parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
-  if (vm.count("stream"))
-    sc.stream = parse_on_off(vm["stream"].as<std::string>(), "--stream");
-  if (vm.count("release-quantum"))
-    sc.release_quantum_s = parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
-  for (auto [name, field] :
-       {std::pair{"flow-spread-in", &sc.flow_spread_in}, {"flow-spread-out", &sc.flow_spread_out}}) {
-    if (!vm.count(name))
-      continue;
-    *field = vm[name].as<double>();
-    if (!(*field >= 0 && *field <= Scenario::kMaxFlowSpread))
-      throw InputError(std::string("--") + name + " " + std::to_string(*field) +
-                       ": must be in [0, 2] (weights from exp(-spread) to exp(spread))");
-    if (*field > 0 && !sc.stream)
-      throw InputError(std::string("--") + name +
-                       ": needs --stream on (the weights ride on the links' latencies, "
-                       "which streams leave free)");
-    if (*field > 0 && sc.gpus_per_node > 1)
-      throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
-                       std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
-  }
+  parse_software_costs(vm, sc);
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();
   sc.warmup            = vm["warmup"].as<int>();
@@ -517,68 +600,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   opts.tensor_overhead_s_per_byte =
       parse_quantity(Quantity::TIME, vm["tensor-overhead-per-byte"].as<std::string>(), "--tensor-overhead-per-byte");
 
-  // A calibrated platform's software costs, where the command line gives none (README "Calibration").
-  if (is_regular_path(opts.platform)) {
-    check_platform_numbers(opts.platform);
-    const PlatformCosts costs = read_platform_costs(opts.platform);
-    if (costs.message_overhead_s && !vm.count("message-overhead"))
-      sc.message_overhead_s = *costs.message_overhead_s;
-    // Measured on the user's cluster, it overrides the framework profile's figure (the ring does not use it: its
-    // messages are the collective library's, calibrated with --kind allreduce).
-    if (costs.message_s_per_byte && !vm.count("message-overhead-per-byte") && sc.is_ps())
-      sc.message_s_per_byte = *costs.message_s_per_byte;
-    if (costs.allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
-      sc.allreduce_overhead_s = *costs.allreduce_overhead_s;
-    if (!costs.allreduce_queued_time.empty() && costs.allreduce_time.empty())
-      throw InputError(opts.platform + ": has sgdsim.allreduce_queued_time but no sgdsim.allreduce_time (the time of "
-                                       "one call alone, which a call with no other in flight pays)");
-    if (!sc.is_ps()) {
-      sc.allreduce_time        = costs.allreduce_time;
-      sc.allreduce_queued_time = costs.allreduce_queued_time;
-    }
-    // NCCL chooses its sockets by the NIC (docs/models.md §10.9): the platform's figure, for NCCL's rings.
-    if (costs.nccl_sockets && !sc.is_ps() && !vm.count("sockets-per-peer") &&
-        find_framework(sc.framework, true, "--framework").nccl)
-      sc.sockets_per_peer = *costs.nccl_sockets;
-  }
-  if (vm.count("sockets-per-peer")) {
-    sc.sockets_per_peer = vm["sockets-per-peer"].as<int>();
-    if (sc.sockets_per_peer < 1 || sc.sockets_per_peer > Scenario::kMaxSocketsPerPeer)
-      throw InputError("--sockets-per-peer " + std::to_string(sc.sockets_per_peer) + ": must be in [1, " +
-                       std::to_string(Scenario::kMaxSocketsPerPeer) + "] (NCCL's MAX_SOCKETS)");
-  }
-  if (vm.count("ring-slice")) {
-    sc.ring_slice_bytes = parse_quantity(Quantity::SIZE, vm["ring-slice"].as<std::string>(), "--ring-slice");
-    if (sc.ring_slice_bytes > 0 && sc.ring_slice_bytes < Scenario::kMinRingSliceBytes)
-      throw InputError("--ring-slice " + vm["ring-slice"].as<std::string>() +
-                       ": a slice is at least 4 KiB (0: whole chunks); smaller ones would only multiply the messages");
-    if (sc.ring_slice_bytes == 0 && !vm.count("ring-slices-in-flight"))
-      sc.ring_slices_in_flight = 1;
-  }
-  if (vm.count("ring-slices-in-flight")) {
-    sc.ring_slices_in_flight = vm["ring-slices-in-flight"].as<int>();
-    if (sc.ring_slices_in_flight < 1 || sc.ring_slices_in_flight > Scenario::kMaxSlicesInFlight)
-      throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) + ": must be in [1, " +
-                       std::to_string(Scenario::kMaxSlicesInFlight) + "]");
-    if (sc.ring_slice_bytes == 0)
-      throw InputError(
-          "--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
-          ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one message per step");
-  }
-  if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
-    throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");
-  // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
-  const bool asked_on = vm.count("measured-allreduce") &&
-                        parse_on_off(vm["measured-allreduce"].as<std::string>(), "--measured-allreduce");
-  if (asked_on && sc.allreduce_time.empty())
-    throw InputError("--measured-allreduce on: the platform " + opts.platform +
-                     " has no sgdsim.allreduce_time (sgdsim calibrate --kind allreduce -o writes it from "
-                     "microbenchmarks of two or more node counts)");
-  if (asked_on && sc.collective != Collective::RING)
-    throw InputError("--measured-allreduce on: applies to --collective ring (the microbenchmark's algorithm), not to " +
-                     std::string(to_string(sc.collective)));
-  sc.measured_allreduce =
-      !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
+  apply_platform_costs(vm, opts);
+  parse_ring_transport(vm, opts);
   check_output_files(opts, vm.count("scenario") ? vm["scenario"].as<std::string>() : "");
   return opts;
 }
