@@ -115,10 +115,16 @@ int calibrate_command(const std::vector<std::string>& args)
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
   CalibrationFit f               = calibrate(kind, m, measurements);
   // --stream: the messages of a busy connection pay the per-message cost and nothing per transfer.
+  // Their constant c' is the per-message cost; the route latency L is --latency's, or what a transfer alone holds
+  // beyond c'.
   std::optional<CalibrationFit> stream_fit;
-  if (!stream_where.empty())
+  double stream_message_s = 0, stream_latency_s = 0;
+  if (!stream_where.empty()) {
     stream_fit = calibrate(CommKind::P2P, read_comm_measurements(measurements, stream_where, size_column, time_column),
                            measurements);
+    stream_message_s = std::max(0.0, stream_fit->call_s);
+    stream_latency_s = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - stream_message_s);
+  }
   std::vector<AllreduceTimeFit> queued_fits;
   if (!queued.empty()) {
     check_not_an_input("-o", out, {queued});
@@ -173,13 +179,11 @@ int calibrate_command(const std::vector<std::string>& args)
   if (stream_fit) {
     // The part of a lone transfer's constant that a busy connection's messages do not pay: TCP's ramp of a transfer
     // after idle, the transfer's handshake, the benchmark's own synchronization (docs/models.md §10.5).
-    const double per_message_s = std::max(0.0, stream_fit->call_s);
-    const double latency_part  = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - per_message_s);
-    o << "  c'         " << fmt("%.4g", per_message_s * 1e6) << " us per message on a stream (--stream rows; B' "
+    o << "  c'         " << fmt("%.4g", stream_message_s * 1e6) << " us per message on a stream (--stream rows; B' "
       << format_Gbps(stream_fit->bandwidth_Bps) << ")\n";
-    o << "  c - c' - L " << fmt("%.4g", std::max(0.0, f.call_s - per_message_s - latency_part) * 1e6)
-      << " us per transfer alone, beyond the per-message cost and the latency L = " << fmt("%.4g", latency_part * 1e6)
-      << " us" << (latency_s >= 0 ? " (--latency)" : " (c - c')")
+    o << "  c - c' - L " << fmt("%.4g", std::max(0.0, f.call_s - stream_message_s - stream_latency_s) * 1e6)
+      << " us per transfer alone, beyond the per-message cost and the latency L = "
+      << fmt("%.4g", stream_latency_s * 1e6) << " us" << (latency_s >= 0 ? " (--latency)" : " (c - c')")
       << ": paid once per transfer, not per message; sgdsim does not model it\n";
   }
   if (f.dropped_line > 0)
@@ -263,10 +267,9 @@ int calibrate_command(const std::vector<std::string>& args)
                 << " (the line rate times LV08's 0.97): no software cost per byte to split off\n";
     }
     double route_latency_s = kind == CommKind::P2P ? f.call_s : (f.alpha_separable ? f.alpha_s : 0.0);
-    if (stream_fit) { // the per-message cost measured on a stream; the latency given, or what the transfer has left
-      const double per_message_s = std::max(0.0, stream_fit->call_s);
-      route_latency_s            = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - per_message_s);
-      s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", per_message_s * 1e6) + "us");
+    if (stream_fit) { // the per-message cost measured on a stream
+      route_latency_s = stream_latency_s;
+      s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", stream_message_s * 1e6) + "us");
     } else if (kind == CommKind::P2P && latency_s >= 0) {
       route_latency_s       = latency_s; // measured apart: it stands even where the fit's c is smaller (c fixed at 0)
       const double beyond_s = std::max(0.0, f.call_s - latency_s);

@@ -502,7 +502,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                                      {"--workload", &opts.workload},
                                      {"--deployment", &opts.deployment},
                                      {"--background", &opts.background}})
-    if (!path->empty() && path_exists(*path) && !is_regular_path(*path))
+    if (const PathKind kind = path->empty() ? PathKind::NONE : path_kind(*path);
+        kind != PathKind::NONE && kind != PathKind::REGULAR)
       throw InputError(std::string(option) + " " + *path + ": not a regular file (a folder, a device or a pipe)");
   opts.json_path      = get_or<std::string>(vm, "json", "");
   opts.timeline_path  = get_or<std::string>(vm, "timeline", "");

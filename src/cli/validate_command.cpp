@@ -71,7 +71,7 @@ ValidationCase read_validation_case(const std::string& case_dir)
 {
   const fs::path dir(case_dir);
   const std::string path = (dir / "case.json").string();
-  if (path_exists(dir) && !is_directory_path(dir))
+  if (const PathKind kind = path_kind(dir); kind != PathKind::NONE && kind != PathKind::DIRECTORY)
     throw InputError(dir.string(), 0,
                      "not a folder: give a case's folder, which holds case.json (README \"Validation\")");
   if (!path_exists(path))

@@ -26,6 +26,14 @@ std::string pair_mailbox(int src, int dst, int lane)
   return name;
 }
 
+RingSlicing::RingSlicing(double bytes, int members, double max_slice_bytes) : n(members)
+{
+  const double chunk = bytes / n;
+  per_step           = std::max(1, static_cast<int>(std::ceil(chunk / max_slice_bytes)));
+  slice_bytes        = chunk / per_step;
+  total              = 2 * (n - 1) * per_step;
+}
+
 std::vector<double> socket_parts(double bytes, int sockets)
 {
   if (sockets <= 1 || !(bytes > kSocketMinPartBytes))
@@ -132,11 +140,11 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
 // buffers). So a step's latency overlaps the transfers of the slices before it instead of adding to each step.
 void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane)
 {
-  const Scenario& sc       = ctx.scenario;
-  const double chunk       = bytes / n;
-  const int per_step       = std::max(1, static_cast<int>(std::ceil(chunk / sc.ring_slice_bytes)));
-  const double slice       = chunk / per_step;
-  const int total          = 2 * (n - 1) * per_step; // slices this worker sends, and receives
+  const Scenario& sc = ctx.scenario;
+  const RingSlicing cut(bytes, n, sc.ring_slice_bytes);
+  const int per_step       = cut.per_step;
+  const double slice       = cut.slice_bytes;
+  const int total          = cut.total; // slices this worker sends, and receives
   const int window         = sc.ring_slices_in_flight;
   const double out_lat_s   = ctx.ring_latency_s[static_cast<std::size_t>(self)];
   const double in_lat_s    = ctx.ring_latency_s[static_cast<std::size_t>(left)];
@@ -157,8 +165,7 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
     double end_s = 0;
     for (const sg4::CommPtr& c : in.parts)
       end_s = std::max(end_s, c->get_finish_time());
-    const bool summed                             = received / per_step < n - 1; // reduce-scatter
-    arrival_s[static_cast<std::size_t>(received)] = end_s + in_lat_s + (summed ? reduce_s : 0);
+    arrival_s[static_cast<std::size_t>(received)] = end_s + in_lat_s + (cut.summed(received) ? reduce_s : 0);
     received++;
   };
   while (sent < total) {

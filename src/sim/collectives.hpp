@@ -44,6 +44,20 @@ constexpr double kSocketMinPartBytes = 64.0 * 1024;
  *  per connection; a single part with one socket or a message of 64 KiB or less. */
 std::vector<double> socket_parts(double bytes, int sockets);
 
+/** How a sliced ring (docs/models.md §10.10) cuts one all-reduce of `bytes` among n members: each step's chunk of
+ *  bytes / n in per_step slices of at most `max_slice_bytes`, 2(n - 1) x per_step slices sent (and received) per
+ *  member, the first (n - 1) x per_step of them summed where they arrive (the reduce-scatter). */
+struct RingSlicing {
+  int per_step       = 1;
+  double slice_bytes = 0;
+  int total          = 0;
+  int n              = 0;
+  RingSlicing(double bytes, int members, double max_slice_bytes);
+  RingSlicing() = default;
+  /** Whether received slice i is summed where it arrives. */
+  bool summed(int i) const { return i / per_step < n - 1; }
+};
+
 /** Mailbox of messages from `src` to `dst` (one FIFO per ordered pair and lane). */
 std::string pair_mailbox(int src, int dst, int lane = 0);
 

@@ -2,8 +2,11 @@
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
+#include <simgrid/simix.hpp>
 #include <simgrid/version.h>
 
 #include <algorithm>
@@ -55,6 +58,17 @@ void add_clock_model(const std::string& name, std::function<double(double)> next
   if (std::none_of(models.begin(), models.end(),
                    [&name](const simgrid::kernel::resource::Model* m) { return m->get_name() == name; }))
     engine->add_model(std::make_shared<CallbackClock>(name, std::move(next_event), std::move(advance)));
+}
+
+void start_dispatcher(simgrid::s4u::Host* host, const std::string& name, simgrid::s4u::SemaphorePtr kick,
+                      std::function<void()> dispatch)
+{
+  simgrid::s4u::Actor::create(name, host, [kick = std::move(kick), dispatch = std::move(dispatch)] {
+    for (;;) {
+      kick->acquire();
+      simgrid::kernel::actor::simcall_answered(dispatch);
+    }
+  })->daemonize();
 }
 
 } // namespace sgdsim

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <simgrid/forward.h>
 #include <string>
 
 namespace simgrid::kernel::resource {
@@ -23,5 +24,12 @@ void connect_flow_end(std::function<void(const simgrid::kernel::resource::Action
  *  told `advance(now, delta)`. Add it after the platform's models: it answers last. */
 void add_clock_model(const std::string& name, std::function<double(double now)> next_event,
                      std::function<void(double now, double delta)> advance);
+
+/** Starts a dispatcher on `host`: a daemon actor (SimGrid ends the run when the workers are done) that waits for
+ *  `kick` and then runs `dispatch` in one simcall, once per release: a ring dispatcher releases it from maestro at a
+ *  date where flows ended or dates came, and `dispatch` starts the successors there, after SimGrid has finished the
+ *  ended comms (ring_driver.cpp). */
+void start_dispatcher(simgrid::s4u::Host* host, const std::string& name, simgrid::s4u::SemaphorePtr kick,
+                      std::function<void()> dispatch);
 
 } // namespace sgdsim

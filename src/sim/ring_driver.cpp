@@ -26,7 +26,6 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
-#include <simgrid/simix.hpp>
 #include <simgrid/version.h>
 #include <xbt/asserts.h>
 #include <xbt/config.hpp>
@@ -155,14 +154,8 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int so
             current_driver->replay_advance(delta);
         });
   }
-  // The dispatcher: one simcall per date at which chunks ended, for all of them. A daemon, so that SimGrid ends the
-  // run when the workers are done.
-  sg4::Actor::create("ring-dispatcher", hosts.front(), [this] {
-    for (;;) {
-      kick_->acquire();
-      simgrid::kernel::actor::simcall_answered([this] { dispatch(); });
-    }
-  })->daemonize();
+  // The dispatcher: one simcall per date at which chunks ended, for all of them.
+  start_dispatcher(hosts.front(), "ring-dispatcher", kick_, [this] { dispatch(); });
 }
 
 RingDriver::~RingDriver()

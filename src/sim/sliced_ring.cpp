@@ -8,8 +8,8 @@
 #include "sim/engine_hooks.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
-#include <simgrid/simix.hpp>
 #include <xbt/asserts.h>
 #include <xbt/config.hpp>
 
@@ -59,14 +59,8 @@ SlicedRing::SlicedRing(const SimContext& ctx, const std::vector<sg4::Host*>& mem
         if (current_ring != nullptr)
           current_ring->clock_advanced(now);
       });
-  // The dispatcher: one simcall per date at which slices ended or dates came. A daemon, so that SimGrid ends the run
-  // when the workers are done.
-  sg4::Actor::create("sliced-ring-dispatcher", members.front(), [this] {
-    for (;;) {
-      kick_->acquire();
-      simgrid::kernel::actor::simcall_answered([this] { dispatch(); });
-    }
-  })->daemonize();
+  // The dispatcher: one simcall per date at which slices ended or dates came.
+  start_dispatcher(members.front(), "sliced-ring-dispatcher", kick_, [this] { dispatch(); });
 }
 
 SlicedRing::~SlicedRing()
@@ -76,17 +70,12 @@ SlicedRing::~SlicedRing()
 
 void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, double bytes)
 {
-  const Scenario& sc = ctx_.scenario;
-  Member& m          = members_[static_cast<std::size_t>(self)];
+  Member& m = members_[static_cast<std::size_t>(self)];
   xbt_assert(!m.in_call, "member %d entered a sliced all-reduce before its previous one ended", self);
-  const double chunk = bytes / n;
-  m.next             = next;
-  m.out_latency_s    = ctx_.ring_latency_s[static_cast<std::size_t>(rank)];
-  m.in_latency_s     = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
-  m.n                = n;
-  m.per_step         = std::max(1, static_cast<int>(std::ceil(chunk / sc.ring_slice_bytes)));
-  m.slice_bytes      = chunk / m.per_step;
-  m.total            = 2 * (n - 1) * m.per_step;
+  m.next          = next;
+  m.out_latency_s = ctx_.ring_latency_s[static_cast<std::size_t>(rank)];
+  m.in_latency_s  = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
+  m.cut           = RingSlicing(bytes, n, ctx_.scenario.ring_slice_bytes);
   m.started = m.sent_done = m.received = 0;
   m.arrival_s.clear();
   m.credit_s.clear();
@@ -108,12 +97,11 @@ void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, d
 void SlicedRing::receive(int self, double end_s)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
-  if (!m.in_call || m.received == m.total) { // a slice of this member's next call
+  if (!m.in_call || m.received == m.cut.total) { // a slice of this member's next call
     m.early_end_s.push_back(end_s);
     return;
   }
-  const bool summed  = m.received / m.per_step < m.n - 1; // reduce-scatter
-  const double sum_s = summed ? ctx_.scenario.reduce_s_per_byte * m.slice_bytes : 0.0;
+  const double sum_s = m.cut.summed(m.received) ? ctx_.scenario.reduce_s_per_byte * m.cut.slice_bytes : 0.0;
   m.last_arrival_s   = end_s + m.in_latency_s + sum_s;
   m.arrival_s.push_back(m.last_arrival_s);
   m.received++;
@@ -122,9 +110,9 @@ void SlicedRing::receive(int self, double end_s)
 void SlicedRing::try_send(int self)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
-  if (!m.in_call || m.busy || m.timed || m.started == m.total)
+  if (!m.in_call || m.busy || m.timed || m.started == m.cut.total)
     return;
-  const int dep = m.started - m.per_step; // the same slice of the step before
+  const int dep = m.started - m.cut.per_step; // the same slice of the step before
   if (dep >= m.received)
     return; // not arrived yet: receive() of it calls back
   double ready_s   = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] : 0.0;
@@ -132,8 +120,9 @@ void SlicedRing::try_send(int self)
   if (m.started >= window)
     ready_s = std::max(ready_s, m.credit_s[static_cast<std::size_t>(m.started - window - m.credit_base)]);
   const double now = sg4::Engine::get_clock();
-  double start_s   = ready_s - now >= surf_precision_ ? ready_s : now;     // a shorter wait is none (collectives.cpp)
-  if (m.started % m.per_step == 0 && ctx_.scenario.message_overhead_s > 0) // the sender's cost of each step's message
+  double start_s   = ready_s - now >= surf_precision_ ? ready_s : now; // a shorter wait is none (collectives.cpp)
+  if (m.started % m.cut.per_step == 0 &&
+      ctx_.scenario.message_overhead_s > 0) // the sender's cost of each step's message
     start_s += ctx_.scenario.message_overhead_s;
   if (start_s > now) {
     m.timed = true;
@@ -151,11 +140,11 @@ void SlicedRing::start_slice(int self)
   m.started++;
   // The next slices need the arrivals from started - per_step on and the credits from started - window on.
   const int window = ctx_.scenario.ring_slices_in_flight;
-  for (; m.arrival_base < m.started - m.per_step && !m.arrival_s.empty(); m.arrival_base++)
+  for (; m.arrival_base < m.started - m.cut.per_step && !m.arrival_s.empty(); m.arrival_base++)
     m.arrival_s.pop_front();
   for (; m.credit_base < m.started - window && !m.credit_s.empty(); m.credit_base++)
     m.credit_s.pop_front();
-  for (const double part : socket_parts(m.slice_bytes, to != m.host ? ctx_.ring_sockets : 1)) {
+  for (const double part : socket_parts(m.cut.slice_bytes, to != m.host ? ctx_.ring_sockets : 1)) {
     m.parts.push_back(sg4::Comm::sendto_async(m.host, to, static_cast<std::uint64_t>(part)));
     in_flight_.emplace(m.parts.back()->get_impl(), self);
   }
@@ -165,7 +154,7 @@ void SlicedRing::start_slice(int self)
 void SlicedRing::maybe_done(int self)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
-  if (m.in_call && m.sent_done == m.total && m.received == m.total) {
+  if (m.in_call && m.sent_done == m.cut.total && m.received == m.cut.total) {
     m.in_call = false;
     m.done->release();
   }

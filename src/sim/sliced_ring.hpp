@@ -8,6 +8,7 @@
 // ring step replay's), once per date for every slice due then.
 #pragma once
 
+#include "sim/collectives.hpp"
 #include "sim/sim_context.hpp"
 
 #include <simgrid/s4u/Comm.hpp>
@@ -47,20 +48,17 @@ public:
 private:
   struct Member {
     simgrid::s4u::Host* host = nullptr;
-    int next                 = 0;     // the next member (index)
-    double out_latency_s     = 0;     // the route's latency to the next member
-    double in_latency_s      = 0;     // the previous member's route latency to this one
-    int per_step             = 0;     // slices per step of the current call
-    int total                = 0;     // slices sent, and received, in the current call
-    int n                    = 0;     // members of the current call's ring
-    double slice_bytes       = 0;     // one slice of the current call
-    bool in_call             = false; // between allreduce() and the call's end
-    int started              = 0;     // own slices started in this call
-    int sent_done            = 0;     // own slices whose comms ended
-    int received             = 0;     // slices of the previous member's that have arrived
-    bool busy                = false; // an own slice in flight
-    bool timed               = false; // its next slice waits for a date on the clock
-    int parts_left           = 0;     // comms of the slice in flight not ended yet (sockets per peer)
+    int next                 = 0; // the next member (index)
+    double out_latency_s     = 0; // the route's latency to the next member
+    double in_latency_s      = 0; // the previous member's route latency to this one
+    RingSlicing cut;              // the current call's slices
+    bool in_call   = false;       // between allreduce() and the call's end
+    int started    = 0;           // own slices started in this call
+    int sent_done  = 0;           // own slices whose comms ended
+    int received   = 0;           // slices of the previous member's that have arrived
+    bool busy      = false;       // an own slice in flight
+    bool timed     = false;       // its next slice waits for a date on the clock
+    int parts_left = 0;           // comms of the slice in flight not ended yet (sockets per peer)
     std::vector<simgrid::s4u::CommPtr> parts;
     // The dates still needed, so that a member keeps those of the slices in flight around it, not a call's all (a
     // 10 GiB tensor over 1,024 workers is 20,460 slices per member): arrival_s[i - arrival_base] is when received
