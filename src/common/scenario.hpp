@@ -120,6 +120,9 @@ struct Scenario {
   /** PS updates are executions on the PS host even where their dates could be computed (SimContext::
    *  ps_cpu_exclusive). Not a CLI option: tests check that both give the same simulated times. */
   bool ps_updates_as_executions = false;
+  /** ps-*: the workers' and the PS's own actors run the steps even where the PS dispatcher could (sim/
+   *  ps_dispatcher.hpp). Not a CLI option: tests check that both give the same simulated times. */
+  bool ps_by_actors = false;
   /** SimGrid configuration items ("network/model:CM02"), applied before the platform is loaded. */
   std::vector<std::string> simgrid_cfg;
 };

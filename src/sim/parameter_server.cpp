@@ -35,15 +35,6 @@ struct PsShared {
   std::function<void(TensorMsg*, double arrival_s)> apply_inline;
 };
 
-// The first multiple of `quantum_s` at or after `now_s` (now_s itself when quantum_s is 0). A date already on
-// the grid up to a millionth of a quantum counts as on it: a timer set to a grid date may wake a few ulps off it.
-double release_date(double now_s, double quantum_s)
-{
-  if (quantum_s <= 0)
-    return now_s;
-  return std::max(now_s, std::ceil(now_s / quantum_s - 1e-6) * quantum_s);
-}
-
 // Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order. Each message
 // first pays the software cost of sending it (--message-overhead and --message-overhead-per-byte times its size,
 // docs/models.md §10.5), which holds the connection.
@@ -163,6 +154,15 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   }
 }
 } // namespace
+
+// A date already on the grid up to a millionth of a quantum counts as on it: a timer set to a grid date may wake a
+// few ulps off it.
+double release_date(double now_s, double quantum_s)
+{
+  if (quantum_s <= 0)
+    return now_s;
+  return std::max(now_s, std::ceil(now_s / quantum_s - 1e-6) * quantum_s);
+}
 
 std::vector<char> ps_cpu_exclusive(const Placement& placement, const std::set<std::string>& varying_speed_hosts,
                                    bool platform_has_profiles, const std::vector<std::vector<int>>& ps_tensors)

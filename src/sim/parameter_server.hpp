@@ -19,6 +19,10 @@ namespace sgdsim {
 std::vector<char> ps_cpu_exclusive(const Placement& placement, const std::set<std::string>& varying_speed_hosts,
                                    bool platform_has_profiles, const std::vector<std::vector<int>>& ps_tensors);
 
+/** When parameters ready at `now_s` are released: the first multiple of `quantum_s` (--release-quantum) at or after
+ *  `now_s`, or now_s itself when quantum_s is 0. */
+double release_date(double now_s, double quantum_s);
+
 /** The body of PS `rank`'s main actor; it spawns its connection actors and runs until the simulation ends. */
 void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int rank);
 

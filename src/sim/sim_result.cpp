@@ -89,6 +89,7 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
   r.comm_exposed_s             = mean2(fair.comm_exposed_s, fcfs.comm_exposed_s);
   r.wait_s                     = mean2(fair.wait_s, fcfs.wait_s);
   r.simulated_time_s           = std::max(fair.simulated_time_s, fcfs.simulated_time_s);
+  r.ps_dispatcher              = fair.ps_dispatcher; // the FCFS run never goes through it
   r.cluster_price_per_hour_usd = fair.cluster_price_per_hour_usd;
   r.per_worker                 = fair.per_worker;
   for (std::size_t i = 0; i < r.per_worker.size() && i < fcfs.per_worker.size(); i++) {
@@ -127,6 +128,7 @@ nlohmann::ordered_json to_json(const SimResult& r)
   j["comm_exposed_s"]             = r.comm_exposed_s;
   j["wait_s"]                     = r.wait_s;
   j["simulated_time_s"]           = r.simulated_time_s;
+  j["ps_dispatcher"]              = r.ps_dispatcher;
   j["cluster_price_per_hour_usd"] = std::isfinite(r.cluster_price_per_hour_usd)
                                         ? nlohmann::ordered_json(r.cluster_price_per_hour_usd)
                                         : nlohmann::ordered_json();
@@ -191,6 +193,7 @@ SimResult sim_result_from_json(const nlohmann::ordered_json& j)
   r.comm_exposed_s             = j.at("comm_exposed_s").get<double>();
   r.wait_s                     = j.at("wait_s").get<double>();
   r.simulated_time_s           = j.at("simulated_time_s").get<double>();
+  r.ps_dispatcher              = j.value("ps_dispatcher", false); // absent from results written before it
   r.cluster_price_per_hour_usd = j.at("cluster_price_per_hour_usd").is_null()
                                      ? std::numeric_limits<double>::quiet_NaN()
                                      : j.at("cluster_price_per_hour_usd").get<double>();

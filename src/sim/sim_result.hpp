@@ -55,6 +55,8 @@ struct SimResult {
   double comm_exposed_s            = 0;
   double wait_s                    = 0;
   double simulated_time_s          = 0; // simulated clock at the end of the run
+  /** ps-*: the PS dispatcher ran the steps (sim/ps_dispatcher.hpp), not the actors of the workers and the PS. */
+  bool ps_dispatcher = false;
   /** Sum of the price_per_hour_usd properties of the distinct hosts used (workers and PS); NaN if one has none. */
   double cluster_price_per_hour_usd = 0;
   std::vector<WorkerStats> per_worker;

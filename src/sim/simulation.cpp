@@ -5,6 +5,7 @@
 #include "sim/engine_setup.hpp"
 #include "sim/parameter_server.hpp"
 #include "sim/progress.hpp"
+#include "sim/ps_dispatcher.hpp"
 #include "sim/ring_driver.hpp"
 #include "sim/ring_worker.hpp"
 #include "sim/run_summary.hpp"
@@ -163,27 +164,38 @@ SimResult simulate(const SimInputs& in)
   StepRecorder recorder(scenario.workers, scenario.warmup, scenario.steps);
   if (in.timeline)
     recorder.enable_timeline();
-  for (int p = 0; p < scenario.ps; p++)
-    sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
-                       [&ctx, &recorder, p] { run_parameter_server(ctx, recorder, p); });
-  if (ctx.hierarchical_ps()) // one relay per node and PS, on the node's first GPU host
-    for (int n = 0; n < ctx.ps_clients(); n++)
-      for (int p = 0; p < scenario.ps; p++)
-        sg4::Actor::create(
-            "relay" + std::to_string(n) + "-ps" + std::to_string(p),
-            engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(n * scenario.gpus_per_node)]),
-            [&ctx, n, p] { run_node_relay(ctx, n, p); });
-  for (int w = 0; w < scenario.workers; w++) {
-    sg4::Host* host = ctx.worker_host_ptrs[static_cast<std::size_t>(w)];
-    if (scenario.is_ps())
-      sg4::Actor::create("worker" + std::to_string(w), host, [&ctx, &recorder, w] { PsWorker(ctx, recorder, w)(); });
-    else
-      sg4::Actor::create("worker" + std::to_string(w), host,
-                         [&ctx, &recorder, w] { run_ring_worker(ctx, recorder, w); });
-  }
   const NominalNetwork nominal = nominal_network(engine, placement);
   if (scenario.is_ps() && scenario.stream)
     make_streams(engine, placement, ctx); // after the nominal figures, which report the links' latencies
+  // PS architectures run through the PS dispatcher where it applies (ps_dispatcher.hpp), otherwise through the
+  // actors of the PS, its connections and the workers.
+  std::optional<PsDispatcher> ps_dispatcher;
+  if (scenario.is_ps() && ps_dispatcher_applies(ctx, placement, prep.varying_speed_hosts,
+                                                platform_declares_profiles(in.platform_path), in.timeline)) {
+    std::vector<sg4::Host*> ps_hosts;
+    for (const std::string& h : placement.ps_hosts)
+      ps_hosts.push_back(engine.host_by_name(h));
+    ps_dispatcher.emplace(ctx, recorder, ps_hosts);
+  } else {
+    for (int p = 0; p < scenario.ps; p++)
+      sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
+                         [&ctx, &recorder, p] { run_parameter_server(ctx, recorder, p); });
+    if (ctx.hierarchical_ps()) // one relay per node and PS, on the node's first GPU host
+      for (int n = 0; n < ctx.ps_clients(); n++)
+        for (int p = 0; p < scenario.ps; p++)
+          sg4::Actor::create(
+              "relay" + std::to_string(n) + "-ps" + std::to_string(p),
+              engine.host_by_name(placement.worker_hosts[static_cast<std::size_t>(n * scenario.gpus_per_node)]),
+              [&ctx, n, p] { run_node_relay(ctx, n, p); });
+    for (int w = 0; w < scenario.workers; w++) {
+      sg4::Host* host = ctx.worker_host_ptrs[static_cast<std::size_t>(w)];
+      if (scenario.is_ps())
+        sg4::Actor::create("worker" + std::to_string(w), host, [&ctx, &recorder, w] { PsWorker(ctx, recorder, w)(); });
+      else
+        sg4::Actor::create("worker" + std::to_string(w), host,
+                           [&ctx, &recorder, w] { run_ring_worker(ctx, recorder, w); });
+    }
+  }
   if (sliced)
     make_ring_streams(engine, ctx); // after the nominal figures too
   if (!prep.link_schedules.empty())
@@ -221,6 +233,7 @@ SimResult simulate(const SimInputs& in)
   }
   SimResult result                  = summarize(ctx, recorder, placement, nominal);
   result.cluster_price_per_hour_usd = prep.price_per_hour_usd;
+  result.ps_dispatcher              = ps_dispatcher.has_value();
   for (auto& [track, resource, name, step, start, end] : recorder.timeline())
     result.timeline.push_back(TimelineEvent{track, resource, name, step, start, end});
   return result;

@@ -1,0 +1,472 @@
+// src/sim/ps_dispatcher.cpp: see ps_dispatcher.hpp. The semantics are those of worker.cpp and parameter_server.cpp
+// (docs/models.md §4 and §10.5); tests/scenario/ps_dispatcher_test.cpp runs both on the same scenarios.
+//
+// How a flow's messages are seen (SimGrid fact: under network/optim:Full the network model updates every flow's
+// remaining bytes at each engine step by its rate times the step, and its rate changes only when the engine
+// re-solves the sharing, before the next step): at each engine step the clock model reads each flow's bytes sent and
+// its rate over the step just ended; a message whose last byte was sent during that step arrived at the previous
+// step's date plus its bytes left then over that rate, the date SimGrid would have given a flow of its own. Messages
+// are added to a running flow (its remaining bytes grow) at the first engine step at or after they are ready, and
+// only while the flow runs: one that comes later starts the next flow, as the next message of a connection starts
+// when the previous one ends.
+
+#include "sim/ps_dispatcher.hpp"
+
+#include "platform/deployment.hpp"
+#include "sim/engine_hooks.hpp"
+#include "sim/parameter_server.hpp"
+#include "workload/step_sampler.hpp"
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <xbt/asserts.h>
+#include <xbt/config.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+using simgrid::kernel::resource::Action;
+
+namespace sgdsim {
+
+namespace {
+// SimGrid's signals are global and connected once per process; they reach the live dispatcher through this pointer.
+PsDispatcher* current_dispatcher = nullptr;
+} // namespace
+
+bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles, bool timeline)
+{
+  const Scenario& sc = ctx.scenario;
+  if (!sc.is_ps() || sc.ps_by_actors || timeline || platform_has_profiles || sc.sharing != Sharing::FAIR ||
+      ctx.hierarchical_ps() || ctx.stream_latency_s.empty() || sc.message_overhead_s > 0 ||
+      !ctx.message_s_per_byte.empty() || !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty())
+    return false;
+  if (simgrid::config::get_value<std::string>("network/optim") != "Full")
+    return false;
+  for (std::size_t p = 0; p < ctx.ps_tensors.size(); p++) {
+    const auto& latency = ctx.stream_latency_s[p];
+    if (std::any_of(latency.begin(), latency.end(), [&latency](double l) { return l != latency.front(); }))
+      return false; // the gradients would not arrive in the order their last bytes were sent
+    if (!ctx.ps_tensors[p].empty() && ctx.workload.ps_update_s > 0 && ctx.ps_cpu_exclusive[p] == 0)
+      return false; // the updates are executions on the PS host
+  }
+  std::set<std::string> seen;
+  for (const std::string& host : placement.worker_hosts) {
+    const bool ps_there =
+        std::find(placement.ps_hosts.begin(), placement.ps_hosts.end(), host) != placement.ps_hosts.end();
+    if (!seen.insert(host).second || ps_there || varying_speed_hosts.count(host) > 0)
+      return false; // a worker's compute would share its CPU
+  }
+  return true;
+}
+
+PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const std::vector<sg4::Host*>& ps_hosts)
+    : ctx_(ctx), recorder_(recorder), workers_(ctx.scenario.workers)
+{
+  xbt_assert(current_dispatcher == nullptr, "one PsDispatcher at a time");
+  surf_precision_ = simgrid::config::get_value<double>("surf/precision");
+  for (simgrid::kernel::resource::Model* model : sg4::Engine::get_instance()->get_all_models())
+    if (dynamic_cast<simgrid::kernel::resource::NetworkModelIntf*>(model) != nullptr)
+      network_ = model;
+  xbt_assert(network_ != nullptr, "no network model");
+  const auto n_ps = static_cast<int>(ctx.ps_tensors.size());
+  conns_.resize(static_cast<std::size_t>(2 * n_ps * workers_));
+  for (int p = 0; p < n_ps; p++)
+    for (int w = 0; w < workers_; w++)
+      for (int dir = 0; dir < 2; dir++) {
+        Conn& k  = conns_[static_cast<std::size_t>(down_conn(p, w) + dir)];
+        k.ps     = p;
+        k.worker = w;
+        k.up     = dir == 1;
+        k.src    = k.up ? ctx.worker_host_ptrs[static_cast<std::size_t>(w)] : ps_hosts[static_cast<std::size_t>(p)];
+        k.dst    = k.up ? ps_hosts[static_cast<std::size_t>(p)] : ctx.worker_host_ptrs[static_cast<std::size_t>(w)];
+      }
+  for (int w = 0; w < workers_; w++) {
+    workers_state_.emplace_back(Rng(ctx.scenario.seed, static_cast<std::uint64_t>(w)));
+    workers_state_.back().arrival_s.assign(ctx.workload.tensors.size(), 0.0);
+  }
+  const double model_bytes = ctx.workload.model_bytes();
+  for (int p = 0; p < n_ps; p++) {
+    PsState s;
+    s.host           = ps_hosts[static_cast<std::size_t>(p)];
+    s.speed_flops    = s.host->get_speed();
+    s.flops_per_byte = ctx.workload.ps_update_s * ctx.workload.reference_speed / model_bytes;
+    s.received.assign(ctx.workload.tensors.size(), 0);
+    s.applied_of.assign(static_cast<std::size_t>(workers_), 0);
+    s.due_s.assign(static_cast<std::size_t>(workers_), -1.0);
+    ps_.push_back(std::move(s));
+  }
+
+  static bool connected = false;
+  if (!connected) {
+    connected = true;
+    connect_flow_end([](const Action& flow) {
+      if (current_dispatcher != nullptr)
+        current_dispatcher->on_flow_end(flow);
+    });
+    sg4::Engine::on_time_advance_cb([](double) {
+      if (current_dispatcher != nullptr)
+        current_dispatcher->on_time_advance();
+    });
+  }
+  current_dispatcher = this;
+  add_clock_model(
+      "sgdsim-ps-clock",
+      [](double now) { return current_dispatcher != nullptr ? current_dispatcher->next_date_delay(now) : -1.0; },
+      [](double now, double /*delta*/) {
+        if (current_dispatcher != nullptr)
+          current_dispatcher->clock_advanced(now);
+      });
+  // The first kick is free: the dispatcher's first round, at date 0, releases the initial parameters.
+  kick_     = sg4::Semaphore::create(1);
+  kicked_   = true;
+  all_done_ = sg4::Semaphore::create(0);
+  start_dispatcher(ps_hosts.front(), "ps-dispatcher", kick_, [this] { dispatch(); });
+  // The run ends when every worker has run its steps, as the workers' actors would end: this actor stands for them.
+  sg4::Actor::create("ps-workers", ps_hosts.front(), [done = all_done_] { done->acquire(); });
+}
+
+PsDispatcher::~PsDispatcher()
+{
+  current_dispatcher = nullptr;
+}
+
+Action* PsDispatcher::find_action(const simgrid::kernel::activity::ActivityImpl* comm) const
+{
+  // A flow is created started and appended to its model's set: the newest is at the end.
+  auto* started = network_->get_started_action_set();
+  for (auto it = started->rbegin(); it != started->rend(); ++it)
+    if (it->get_activity() == comm)
+      return &*it;
+  xbt_die("the flow of a PS connection is not among the network's started flows");
+}
+
+void PsDispatcher::on_flow_end(const Action& flow)
+{
+  auto it = by_flow_.find(flow.get_activity());
+  if (it == by_flow_.end())
+    return;
+  Conn& k    = conns_[static_cast<std::size_t>(it->second)];
+  k.ended    = true;
+  k.rate_Bps = flow.get_rate(); // the rate of the step that ended it
+  k.action   = nullptr;
+  by_flow_.erase(it);
+}
+
+double PsDispatcher::next_date_delay(double now) const
+{
+  return timers_.empty() ? -1.0 : std::max(0.0, timers_.top().date_s - now);
+}
+
+void PsDispatcher::clock_advanced(double now)
+{
+  std::size_t kept = 0;
+  for (const int c : busy_) {
+    Conn& k = conns_[static_cast<std::size_t>(c)];
+    // Arrivals of this step: the bytes left at the previous step over the rate since (the flow's end is this date).
+    const double rate_Bps = k.ended ? k.rate_Bps : k.action->get_rate();
+    const double done     = k.ended ? k.put_bytes : k.put_bytes - k.action->get_remains_no_update();
+    while (!k.in_flow.empty() && k.in_flow.front().end_bytes <= done) {
+      const Msg& m  = k.in_flow.front();
+      double date_s = now;
+      if (!(k.ended && k.in_flow.size() == 1) && rate_Bps > 0)
+        date_s = std::clamp(k.last_s + (m.end_bytes - k.last_done) / rate_Bps, k.last_s, now);
+      crossings_.push_back(Crossing{date_s, std::max(m.ready_s, k.prev_end_s), c, m.tensor});
+      k.prev_end_s = date_s;
+      k.in_flow.pop_front();
+    }
+    k.last_s    = now;
+    k.last_done = done;
+    if (k.ended) {
+      xbt_assert(k.in_flow.empty(), "a PS connection's flow ended before its last message");
+      k.listed = false;
+      ended_.push_back(c);
+      continue;
+    }
+    // Messages ready since the last step join the flow: their bytes follow the ones it still has to send.
+    while (!k.waiting.empty() && k.waiting.front().ready_s <= now) {
+      Msg m = k.waiting.front();
+      k.waiting.pop_front();
+      k.action->set_remains(k.action->get_remains_no_update() + m.bytes);
+      k.put_bytes += m.bytes;
+      m.end_bytes = k.put_bytes;
+      k.in_flow.push_back(m);
+    }
+    busy_[kept++] = c;
+  }
+  busy_.resize(kept);
+  // A date is due when the clock is within SimGrid's precision of it, as a sleep ends.
+  while (!timers_.empty() && timers_.top().date_s - now < surf_precision_) {
+    due_.push_back(timers_.top());
+    timers_.pop();
+  }
+}
+
+void PsDispatcher::on_time_advance()
+{
+  if ((!crossings_.empty() || !ended_.empty() || !due_.empty()) && !kicked_) {
+    kicked_ = true;
+    kick_->release(); // in maestro's context: wakes the dispatcher for the next scheduling round, at this date
+  }
+}
+
+void PsDispatcher::set_timer(double date_s, int kind, int a, int b)
+{
+  timers_.push(Timer{date_s, timer_order_++, kind, a, b});
+}
+
+void PsDispatcher::dispatch()
+{
+  kicked_          = false;
+  const double now = sg4::Engine::get_clock();
+  if (!started_) {
+    started_ = true;
+    for (int w = 0; w < workers_; w++)
+      begin_step(w);
+    for (std::size_t p = 0; p < ps_.size(); p++)
+      if (!ctx_.ps_tensors[p].empty())
+        for (int w = 0; w < workers_; w++)
+          release(static_cast<int>(p), w, now); // the initial parameters
+  }
+  // Messages whose last byte was sent, in date order (the order the PS's receivers would take them).
+  std::vector<Crossing> crossings;
+  crossings.swap(crossings_);
+  std::stable_sort(crossings.begin(), crossings.end(), [](const Crossing& a, const Crossing& b) {
+    return a.date_s < b.date_s || (a.date_s == b.date_s && a.conn > b.conn);
+  });
+  for (const Crossing& cr : crossings) {
+    const Conn& k   = conns_[static_cast<std::size_t>(cr.conn)];
+    WorkerState& ws = workers_state_[static_cast<std::size_t>(k.worker)];
+    ws.account.add_comm(cr.start_s, cr.date_s);
+    if (!k.up) {
+      ws.arrival_s[static_cast<std::size_t>(cr.tensor)] = cr.date_s;
+      continue;
+    }
+    ws.ups_left--;
+    land(k.ps, k.worker, cr.tensor, cr.date_s + ctx_.stream_latency(k.ps, k.worker));
+  }
+  std::vector<int> ended;
+  ended.swap(ended_);
+  std::sort(ended.begin(), ended.end(), std::greater<>());
+  for (const int c : ended) {
+    Conn& k         = conns_[static_cast<std::size_t>(c)];
+    k.ended         = false;
+    k.comm          = nullptr;
+    const int w     = k.worker;
+    WorkerState& ws = workers_state_[static_cast<std::size_t>(w)];
+    if (!k.up) {
+      if (--ws.downs_left == 0) {
+        ws.receiving = false;
+        schedule_compute(w);
+      }
+      continue;
+    }
+    if (!k.waiting.empty()) { // the next message was not ready while the flow ran
+      if (k.waiting.front().ready_s - now < surf_precision_)
+        start_flow(c);
+      else {
+        k.timed = true;
+        set_timer(k.waiting.front().ready_s, 1, c, 0);
+      }
+    }
+    if (ws.ups_left > 0 || !ws.stepping)
+      continue; // gradients to come, or the step already ended (two uplinks ended at this date)
+    // The step ends with its last gradient's arrival at its PS (the last byte sent: worker.cpp's uplink end).
+    ws.stepping = false;
+    recorder_.end_step(w, now, ws.account.close_window(ws.step_begin_s, now));
+    ws.step_begin_s = now;
+    ws.step++;
+    const bool async = ctx_.scenario.arch == Arch::PS_ASYNC;
+    if (ws.step >= ctx_.total_steps() && (!async || recorder_.all_measured())) {
+      if (++finished_ == workers_) {
+        all_done_->release();
+        timers_ = {}; // a run ends with its workers (the actors' pending sleeps end with them)
+      }
+      continue;
+    }
+    begin_step(w);
+  }
+  std::vector<Timer> due;
+  due.swap(due_);
+  for (const Timer& t : due) {
+    const int c                               = t.kind == 0 ? down_conn(t.a, t.b) : t.a;
+    conns_[static_cast<std::size_t>(c)].timed = false;
+    start_flow(c);
+  }
+}
+
+void PsDispatcher::begin_step(int w)
+{
+  WorkerState& ws = workers_state_[static_cast<std::size_t>(w)];
+  ws.receiving    = true;
+  ws.stepping     = true;
+  draw_step_times(ctx_.workload, ws.rng, ctx_.scenario.compute_jitter_cv, ws.fwd_s, ws.bwd_s);
+  ws.downs_left = 0;
+  ws.ups_left   = static_cast<int>(ctx_.workload.tensors.size());
+  for (std::size_t p = 0; p < ps_.size(); p++)
+    if (!ctx_.ps_tensors[p].empty()) {
+      ws.downs_left++;
+      try_start_down(static_cast<int>(p), w);
+    }
+}
+
+void PsDispatcher::release(int ps, int worker, double ready_s)
+{
+  ps_[static_cast<std::size_t>(ps)].due_s[static_cast<std::size_t>(worker)] =
+      release_date(ready_s, ctx_.scenario.release_quantum_s);
+  try_start_down(ps, worker);
+}
+
+// A shard's first byte leaves when it is due plus the route's latency (the PS's sender sleeps both) and once the
+// worker has begun its step (it posts its receives then).
+void PsDispatcher::try_start_down(int ps, int worker)
+{
+  double& due_s         = ps_[static_cast<std::size_t>(ps)].due_s[static_cast<std::size_t>(worker)];
+  const WorkerState& ws = workers_state_[static_cast<std::size_t>(worker)];
+  if (due_s < 0 || !ws.receiving)
+    return;
+  const double now     = sg4::Engine::get_clock();
+  const double start_s = std::max(due_s + ctx_.stream_latency(ps, worker), ws.step_begin_s);
+  xbt_assert(start_s - now > -surf_precision_, "PS %d: worker %d's parameters released in the past", ps, worker);
+  due_s   = -1;
+  Conn& k = conns_[static_cast<std::size_t>(down_conn(ps, worker))];
+  if (start_s - now < surf_precision_) {
+    start_flow(down_conn(ps, worker));
+    return;
+  }
+  k.timed = true;
+  set_timer(start_s, 0, ps, worker);
+}
+
+// The worker's compute once all its parameters arrived: one execution at a time on its host, at the host's speed
+// (worker.cpp: forward of layer i once its tensors arrived and layer i-1 is done, then backward in reverse order;
+// without overlap, forward once every tensor arrived and uplinks once backward is done).
+void PsDispatcher::schedule_compute(int w)
+{
+  WorkerState& ws          = workers_state_[static_cast<std::size_t>(w)];
+  const Workload& wl       = ctx_.workload;
+  const bool overlap       = ctx_.scenario.overlap;
+  const double speed_flops = ctx_.worker_host_ptrs[static_cast<std::size_t>(w)]->get_speed();
+  const double now         = sg4::Engine::get_clock();
+  const auto n_layers      = wl.layers.size();
+  double all_arrived_s     = ws.step_begin_s;
+  for (const double a : ws.arrival_s)
+    all_arrived_s = std::max(all_arrived_s, a);
+  double cur_s = ws.step_begin_s;
+  for (std::size_t l = 0; l < n_layers; l++) {
+    double ready_s = all_arrived_s;
+    if (overlap) {
+      ready_s = ws.step_begin_s;
+      for (const int t : wl.layers[l].tensors)
+        ready_s = std::max(ready_s, ws.arrival_s[static_cast<std::size_t>(t)]);
+    }
+    const double start_s = std::max(cur_s, ready_s);
+    cur_s                = start_s + ws.fwd_s[l] * wl.reference_speed / speed_flops;
+    ws.account.add_compute(start_s, cur_s);
+  }
+  for (std::size_t i = n_layers; i-- > 0;) {
+    const double start_s = cur_s;
+    cur_s                = start_s + ws.bwd_s[i] * wl.reference_speed / speed_flops;
+    ws.account.add_compute(start_s, cur_s);
+    const auto& tensors = wl.layers[i].tensors;
+    for (auto it = tensors.rbegin(); it != tensors.rend(); ++it) {
+      const int p = ctx_.tensor_ps[static_cast<std::size_t>(*it)];
+      conns_[static_cast<std::size_t>(down_conn(p, w) + 1)].waiting.push_back(
+          Msg{*it, static_cast<double>(static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(*it)].bytes)),
+              cur_s});
+    }
+  }
+  for (std::size_t p = 0; p < ps_.size(); p++) {
+    const int c = down_conn(static_cast<int>(p), w) + 1;
+    Conn& k     = conns_[static_cast<std::size_t>(c)];
+    if (k.waiting.empty())
+      continue;
+    if (!overlap)
+      for (Msg& m : k.waiting)
+        m.ready_s = cur_s; // every uplink waits for the whole backward
+    xbt_assert(k.action == nullptr && !k.timed, "worker %d: an uplink of the previous step still runs", w);
+    if (k.waiting.front().ready_s - now < surf_precision_)
+      start_flow(c);
+    else {
+      k.timed = true;
+      set_timer(k.waiting.front().ready_s, 1, c, 0);
+    }
+  }
+}
+
+// The PS applies a gradient (parameter_server.cpp: updates one at a time in arrival order; Sync-PS releases every
+// worker once each tensor of the shard has all K gradients, Async-PS a worker once all its gradients are applied).
+void PsDispatcher::land(int ps, int worker, int tensor, double arrival_s)
+{
+  PsState& s  = ps_[static_cast<std::size_t>(ps)];
+  auto update = [&s, this](int t, double now_s) {
+    if (s.flops_per_byte <= 0)
+      return now_s;
+    const double flops = s.flops_per_byte * ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes;
+    s.cpu_free_s       = std::max(now_s, s.cpu_free_s) + flops / s.speed_flops;
+    return s.cpu_free_s;
+  };
+  const auto& shard = ctx_.ps_tensors[static_cast<std::size_t>(ps)];
+  if (ctx_.scenario.arch == Arch::PS_SYNC) {
+    if (++s.received[static_cast<std::size_t>(tensor)] < workers_)
+      return;
+    s.received[static_cast<std::size_t>(tensor)] = 0;
+    const double updated_s                       = update(tensor, arrival_s);
+    if (++s.applied < shard.size())
+      return;
+    s.applied = 0;
+    if (++s.rounds < ctx_.total_steps())
+      for (int w = 0; w < workers_; w++)
+        release(ps, w, updated_s);
+    return;
+  }
+  const double updated_s = update(tensor, arrival_s);
+  auto& count            = s.applied_of[static_cast<std::size_t>(worker)];
+  if (++count == shard.size()) {
+    count = 0;
+    release(ps, worker, updated_s);
+  }
+}
+
+// A flow for the connection's messages ready now: a downlink's whole shard, in forward order, or the gradients an
+// uplink has ready.
+void PsDispatcher::start_flow(int c)
+{
+  Conn& k          = conns_[static_cast<std::size_t>(c)];
+  const double now = sg4::Engine::get_clock();
+  xbt_assert(k.action == nullptr, "a PS connection started a second flow");
+  k.put_bytes = 0;
+  if (!k.up) {
+    for (const int t : ctx_.ps_tensors[static_cast<std::size_t>(k.ps)]) {
+      const auto bytes =
+          static_cast<double>(static_cast<std::uint64_t>(ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes));
+      k.put_bytes += bytes;
+      k.in_flow.push_back(Msg{t, bytes, now, k.put_bytes});
+    }
+  } else {
+    while (!k.waiting.empty() && k.waiting.front().ready_s - now < surf_precision_) {
+      Msg m = k.waiting.front();
+      k.waiting.pop_front();
+      k.put_bytes += m.bytes;
+      m.end_bytes = k.put_bytes;
+      k.in_flow.push_back(m);
+    }
+  }
+  xbt_assert(!k.in_flow.empty(), "a PS connection started a flow with nothing to send");
+  k.last_s     = now;
+  k.last_done  = 0;
+  k.prev_end_s = now;
+  k.comm       = sg4::Comm::sendto_async(k.src, k.dst, static_cast<std::uint64_t>(k.put_bytes));
+  k.action     = find_action(k.comm->get_impl());
+  by_flow_.emplace(k.comm->get_impl(), c);
+  if (!k.listed) {
+    k.listed = true;
+    busy_.push_back(c);
+  }
+}
+
+} // namespace sgdsim
