@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every issue #9 benchmark against one build and prints markdown tables (bench/README.md holds the results).
-# Usage: bench/all.sh [build-dir]. Takes about an hour on a 2-core machine (the 1,024-worker Async-PS run alone
-# takes 42: its cost grows as K^2, bench/README.md).
+# Usage: bench/all.sh [build-dir]. Takes about a minute on a 2-core machine (54 s at session 17, the 1,024-worker
+# Async-PS run 11 s of it through the PS dispatcher; it took an hour before, bench/README.md).
 # Set QUICK=1 for the small sizes only (a few minutes).
 set -eu
 cd "$(dirname "$0")/.."
