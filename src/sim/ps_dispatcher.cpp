@@ -38,12 +38,12 @@ PsDispatcher* current_dispatcher = nullptr;
 } // namespace
 
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles, bool timeline)
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles)
 {
   const Scenario& sc = ctx.scenario;
-  if (!sc.is_ps() || sc.ps_by_actors || timeline || platform_has_profiles || sc.sharing != Sharing::FAIR ||
-      ctx.hierarchical_ps() || ctx.stream_latency_s.empty() || sc.message_overhead_s > 0 ||
-      !ctx.message_s_per_byte.empty() || !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty())
+  if (!sc.is_ps() || sc.ps_by_actors || platform_has_profiles || sc.sharing != Sharing::FAIR || ctx.hierarchical_ps() ||
+      ctx.stream_latency_s.empty() || sc.message_overhead_s > 0 || !ctx.message_s_per_byte.empty() ||
+      !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty())
     return false;
   if (simgrid::config::get_value<std::string>("network/optim") != "Full")
     return false;
@@ -242,6 +242,9 @@ void PsDispatcher::dispatch()
     const Conn& k   = conns_[static_cast<std::size_t>(cr.conn)];
     WorkerState& ws = workers_state_[static_cast<std::size_t>(k.worker)];
     ws.account.add_comm(cr.start_s, cr.date_s);
+    if (recorder_.timeline_enabled())
+      recorder_.worker_op(k.worker, k.up ? "uplink" : "downlink",
+                          ctx_.workload.tensors[static_cast<std::size_t>(cr.tensor)].name, cr.start_s, cr.date_s);
     if (!k.up) {
       ws.arrival_s[static_cast<std::size_t>(cr.tensor)] = cr.date_s;
       continue;
@@ -367,11 +370,15 @@ void PsDispatcher::schedule_compute(int w)
     const double start_s = std::max(cur_s, ready_s);
     cur_s                = start_s + ws.fwd_s[l] * wl.reference_speed / speed_flops;
     ws.account.add_compute(start_s, cur_s);
+    if (recorder_.timeline_enabled())
+      recorder_.worker_op(w, "compute", "fwd " + wl.layers[l].name, start_s, cur_s);
   }
   for (std::size_t i = n_layers; i-- > 0;) {
     const double start_s = cur_s;
     cur_s                = start_s + ws.bwd_s[i] * wl.reference_speed / speed_flops;
     ws.account.add_compute(start_s, cur_s);
+    if (recorder_.timeline_enabled())
+      recorder_.worker_op(w, "compute", "bwd " + wl.layers[i].name, start_s, cur_s);
     const auto& tensors = wl.layers[i].tensors;
     for (auto it = tensors.rbegin(); it != tensors.rend(); ++it) {
       const int p = ctx_.tensor_ps[static_cast<std::size_t>(*it)];
@@ -403,11 +410,14 @@ void PsDispatcher::schedule_compute(int w)
 void PsDispatcher::land(int ps, int worker, int tensor, double arrival_s)
 {
   PsState& s  = ps_[static_cast<std::size_t>(ps)];
-  auto update = [&s, this](int t, double now_s) {
+  auto update = [&s, ps, this](int t, double now_s) {
     if (s.flops_per_byte <= 0)
       return now_s;
-    const double flops = s.flops_per_byte * ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes;
-    s.cpu_free_s       = std::max(now_s, s.cpu_free_s) + flops / s.speed_flops;
+    const double flops   = s.flops_per_byte * ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes;
+    const double start_s = std::max(now_s, s.cpu_free_s);
+    s.cpu_free_s         = start_s + flops / s.speed_flops;
+    if (recorder_.timeline_enabled())
+      recorder_.ps_op(ps, "update", ctx_.workload.tensors[static_cast<std::size_t>(t)].name, start_s, s.cpu_free_s);
     return s.cpu_free_s;
   };
   const auto& shard = ctx_.ps_tensors[static_cast<std::size_t>(ps)];

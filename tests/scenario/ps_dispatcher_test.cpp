@@ -7,7 +7,9 @@
 #include "support/tiny.hpp"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
+#include <tuple>
 
 using namespace sgdsim;
 
@@ -113,6 +115,50 @@ TEST(PsDispatcher, SameTimesOnUnevenHostsWithNicTrafficAndLv08)
                     "LV08");
 }
 
+// Every operation of the measured steps (each compute, each tensor's transfer, each PS update) at the same dates: the
+// timelines of both paths, operation by operation.
+TEST(PsDispatcher, SameTimelineAsTheActors)
+{
+  using Key   = std::tuple<std::string, std::string, std::string, int>; // track, resource, name, step
+  auto by_key = [](const SimResult& r) {
+    std::map<Key, std::vector<std::pair<double, double>>> ops;
+    for (const TimelineEvent& e : r.timeline)
+      ops[Key{e.track, e.resource, e.name, e.step}].emplace_back(e.start_s, e.end_s);
+    for (auto& [key, dates] : ops)
+      std::sort(dates.begin(), dates.end()); // a PS updates a tensor once per gradient (async) or step
+    return ops;
+  };
+  SimInputs uneven   = with_full(tiny::inputs(tiny::star_platform(tiny::uneven_hosts(7), "20us"),
+                                              tiny::layered_workload(5, "2MB", "3ms", "5ms", "0.5ms"),
+                                              tiny::scenario(Arch::PS_ASYNC, 5, Sharing::FAIR, true, 3, 1)));
+  uneven.scenario.ps = 2;
+  SimInputs sync     = star(Arch::PS_SYNC, 4, 1, false);
+  for (SimInputs in : {uneven, sync}) {
+    in.timeline                = true;
+    const SimResult dispatched = simulate_isolated(in);
+    ASSERT_TRUE(dispatched.ps_dispatcher);
+    in.scenario.ps_by_actors  = true;
+    const SimResult by_actors = simulate_isolated(in);
+    ASSERT_EQ(dispatched.timeline.size(), by_actors.timeline.size());
+    EXPECT_GT(dispatched.timeline.size(), 50U);
+    const auto a = by_key(dispatched);
+    const auto b = by_key(by_actors);
+    ASSERT_EQ(a.size(), b.size());
+    const double bound_s = 1e-9 * by_actors.step_time_mean_s + kNs;
+    for (const auto& [key, dates] : b) {
+      const auto it = a.find(key);
+      ASSERT_NE(it, a.end()) << std::get<0>(key) << " " << std::get<1>(key) << " " << std::get<2>(key);
+      ASSERT_EQ(it->second.size(), dates.size()) << std::get<0>(key) << " " << std::get<2>(key);
+      for (std::size_t i = 0; i < dates.size(); i++) {
+        EXPECT_NEAR(it->second[i].first, dates[i].first, bound_s)
+            << std::get<0>(key) << " " << std::get<1>(key) << " " << std::get<2>(key) << " step " << std::get<3>(key);
+        EXPECT_NEAR(it->second[i].second, dates[i].second, bound_s)
+            << std::get<0>(key) << " " << std::get<1>(key) << " " << std::get<2>(key) << " step " << std::get<3>(key);
+      }
+    }
+  }
+}
+
 TEST(PsDispatcher, UsedExactlyWhereItApplies)
 {
   EXPECT_TRUE(dispatched(star(Arch::PS_ASYNC, 3)));
@@ -134,9 +180,6 @@ TEST(PsDispatcher, UsedExactlyWhereItApplies)
   SimInputs spread               = star(Arch::PS_ASYNC, 3);
   spread.scenario.flow_spread_in = 0.5;
   EXPECT_FALSE(dispatched(spread)) << "the flows' weights change per step";
-  SimInputs timeline = star(Arch::PS_ASYNC, 3);
-  timeline.timeline  = true;
-  EXPECT_FALSE(dispatched(timeline));
   SimInputs straggler       = star(Arch::PS_ASYNC, 4);
   straggler.background_path = tiny::straggler_background("ps-dispatcher-straggler.xml");
   EXPECT_FALSE(dispatched(straggler)) << "worker h2 slows mid-run";
