@@ -50,6 +50,11 @@ void connect_flow_end(std::function<void(const Action&)> on_end)
       });
 }
 
+void connect_time_advance(std::function<void()> on_advance)
+{
+  simgrid::s4u::Engine::on_time_advance_cb([on_advance = std::move(on_advance)](double) { on_advance(); });
+}
+
 void add_clock_model(const std::string& name, std::function<double(double)> next_event,
                      std::function<void(double, double)> advance)
 {

@@ -18,6 +18,31 @@ namespace sgdsim {
  *  in progress through a pointer of the caller's. */
 void connect_flow_end(std::function<void(const simgrid::kernel::resource::Action&)> on_end);
 
+/** Calls `on_advance` each time the engine's clock has advanced and every model has been updated
+ *  (Engine::on_time_advance). Signals cannot be disconnected: connect once per process. */
+void connect_time_advance(std::function<void()> on_advance);
+
+/** Connects, once per process and dispatcher type D, SimGrid's end of every network flow and its time advance to
+ *  `current->on_flow_end(flow)` and `current->on_time_advance()`, for whichever D `current` points to when they
+ *  fire (none when null): the dispatchers (ring_driver.hpp, sliced_ring.hpp, ps_dispatcher.hpp) each set their
+ *  pointer while they live. */
+template <class D>
+void connect_dispatcher(D* const& current)
+{
+  static bool connected = false;
+  if (connected)
+    return;
+  connected = true;
+  connect_flow_end([&current](const simgrid::kernel::resource::Action& flow) {
+    if (current != nullptr)
+      current->on_flow_end(flow);
+  });
+  connect_time_advance([&current] {
+    if (current != nullptr)
+      current->on_time_advance();
+  });
+}
+
 /** Adds to the engine, unless it has a model of that name already, a resource model without resources: at each
  *  step of the simulation the engine asks every model for the delay to its next event, takes the smallest, moves
  *  the clock by it and updates every model (EngineImpl::solve); this one answers `next_event(now)` (-1: none) and is

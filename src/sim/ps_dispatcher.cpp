@@ -101,18 +101,7 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
     ps_.push_back(std::move(s));
   }
 
-  static bool connected = false;
-  if (!connected) {
-    connected = true;
-    connect_flow_end([](const Action& flow) {
-      if (current_dispatcher != nullptr)
-        current_dispatcher->on_flow_end(flow);
-    });
-    sg4::Engine::on_time_advance_cb([](double) {
-      if (current_dispatcher != nullptr)
-        current_dispatcher->on_time_advance();
-    });
-  }
+  connect_dispatcher(current_dispatcher);
   current_dispatcher = this;
   add_clock_model(
       "sgdsim-ps-clock",

@@ -127,19 +127,8 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int so
   }
   in_flight_.reserve(hosts.size());
   ended_.reserve(hosts.size());
-  kick_                 = sg4::Semaphore::create(0);
-  static bool connected = false;
-  if (!connected) {
-    connected = true;
-    connect_flow_end([](const Action& flow) {
-      if (current_driver != nullptr)
-        current_driver->on_chunk_end(flow);
-    });
-    sg4::Engine::on_time_advance_cb([](double) {
-      if (current_driver != nullptr)
-        current_driver->on_time_advance();
-    });
-  }
+  kick_ = sg4::Semaphore::create(0);
+  connect_dispatcher(current_driver);
   current_driver = this;
   replay_ok_     = replay && sockets_ == 1 && replay_conditions(hosts); // the replay emulates one flow per chunk
   if (replay_ok_) {
@@ -270,7 +259,7 @@ void RingDriver::advance(int self)
     start_chunk(self);
 }
 
-void RingDriver::on_chunk_end(const Action& flow)
+void RingDriver::on_flow_end(const Action& flow)
 {
   auto it = in_flight_.find(flow.get_activity());
   if (it == in_flight_.end())

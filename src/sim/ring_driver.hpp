@@ -99,12 +99,14 @@ public:
    *  the same order. n >= 2, bytes > 0. */
   void allreduce(int self, int next, int n, double bytes);
 
+  // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
+  void on_flow_end(const simgrid::kernel::resource::Action& flow); // a chunk's flow ended
+  void on_time_advance();
+
 private:
   void start_chunk(int self);
   void advance(int self); // completes the member's exchange if both of its halves are done
-  void on_chunk_end(const simgrid::kernel::resource::Action& flow);
-  void on_time_advance();
-  void dispatch(); // in maestro's context, after SimGrid has finished the chunks that ended
+  void dispatch();        // in maestro's context, after SimGrid has finished the chunks that ended
 
   // Step replay. The static conditions (constructor), then per step of the chunks in flight.
   bool replay_conditions(const std::vector<simgrid::s4u::Host*>& hosts);

@@ -35,20 +35,9 @@ SlicedRing::SlicedRing(const SimContext& ctx, const std::vector<sg4::Host*>& mem
     members_[i].done = sg4::Semaphore::create(0);
   }
   in_flight_.reserve(members.size());
-  kick_                 = sg4::Semaphore::create(0);
-  surf_precision_       = simgrid::config::get_value<double>("surf/precision");
-  static bool connected = false;
-  if (!connected) {
-    connected = true;
-    connect_flow_end([](const simgrid::kernel::resource::Action& flow) {
-      if (current_ring != nullptr)
-        current_ring->on_part_end(flow.get_activity());
-    });
-    sg4::Engine::on_time_advance_cb([](double) {
-      if (current_ring != nullptr)
-        current_ring->on_time_advance();
-    });
-  }
+  kick_           = sg4::Semaphore::create(0);
+  surf_precision_ = simgrid::config::get_value<double>("surf/precision");
+  connect_dispatcher(current_ring);
   current_ring = this;
   // The dates the ring waits for (a slice's arrival, a credit, a message overhead): the engine stops at the earliest
   // one as it would at the end of a worker's sleep_until().
@@ -160,9 +149,9 @@ void SlicedRing::maybe_done(int self)
   }
 }
 
-void SlicedRing::on_part_end(const simgrid::kernel::activity::ActivityImpl* comm)
+void SlicedRing::on_flow_end(const simgrid::kernel::resource::Action& flow)
 {
-  auto it = in_flight_.find(comm);
+  auto it = in_flight_.find(flow.get_activity());
   if (it == in_flight_.end())
     return; // another collective's comm
   const int self = it->second;

@@ -45,6 +45,10 @@ public:
    *  member's part is over. Every member of the ring makes the same calls in the same order. */
   void allreduce(int self, int next, int rank, int prev_rank, int n, double bytes);
 
+  // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
+  void on_flow_end(const simgrid::kernel::resource::Action& flow); // a part of a slice ended
+  void on_time_advance();
+
 private:
   struct Member {
     simgrid::s4u::Host* host = nullptr;
@@ -82,8 +86,6 @@ private:
   void receive(int self, double end_s); // a slice from the previous member ended at end_s
   void take(Member& m, double end_s);   // ... and is this member's next one of the current call
   void maybe_done(int self);
-  void on_part_end(const simgrid::kernel::activity::ActivityImpl* comm);
-  void on_time_advance();
   void dispatch();
   double next_date_delay(double now) const;
   void clock_advanced(double now);
