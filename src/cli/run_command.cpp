@@ -247,8 +247,11 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
     append_csv_row(opts.csv_path, report);
   simgrid_files.commit();
   if (!opts.quiet)
-    std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time\n",
-                 opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s);
+    std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time%s\n",
+                 opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s,
+                 !report.simulated.ps_dispatcher        ? ""
+                 : report.simulated.sharing == "hybrid" ? " (its fair half through the PS dispatcher, docs/design.md)"
+                                                        : " (through the PS dispatcher, docs/design.md)");
   return 0;
 }
 
