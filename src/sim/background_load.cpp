@@ -3,13 +3,55 @@
 #include "common/input_error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 namespace sg4 = simgrid::s4u;
 
 namespace sgdsim {
+
+namespace {
+std::string fmt_fraction(double f)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g%%", f * 100);
+  return buf;
+}
+
+// docs/design.md, SimGrid fact 17: under LV08 with its ACK traffic (network/crosstraffic) and network/weight-S > 0,
+// Link::set_bandwidth adds weight-S x (1/new - 1/old) to the sharing penalty of every flow on the link, including the
+// flows that cross it only with their ACKs, whose penalty never counted the link: a raised bandwidth can take their
+// penalty below 0, and SimGrid 3.32 aborts ("Variable penalty should not be negative!"). Seen with streams (links'
+// latencies at 0, so a penalty is only its weight-S terms) on a NIC back from 30% to 100%. A schedule that only ever
+// lowers the bandwidth (from the nominal, across repetitions too) adds only positive terms.
+void check_no_rise(const std::string& path, const LinkSchedule& ls)
+{
+  const bool crosstraffic = simgrid::config::get_value<bool>("network/crosstraffic");
+  const double weight_s   = simgrid::config::get_value<double>("network/weight-S");
+  if (!crosstraffic || weight_s <= 0)
+    return;
+  const auto& steps = ls.profile.steps;
+  double before     = 1; // the nominal bandwidth until the first step
+  for (std::size_t i = 0; i <= steps.size(); i++) {
+    const bool wrap = i == steps.size();
+    if (wrap && ls.profile.repeat_s <= 0)
+      break;
+    const AvailabilityStep& s = wrap ? steps.front() : steps[i];
+    if (s.fraction > before)
+      throw InputError(
+          path, ls.profile.line,
+          "link '" + ls.link->get_name() + "': its bandwidth rises from " + fmt_fraction(before) + " to " +
+              fmt_fraction(s.fraction) + " of nominal" + (wrap ? " when the schedule repeats" : "") +
+              ", which SimGrid 3.32 cannot take under LV08 with ACK traffic and network/weight-S > 0 (a flow's sharing "
+              "penalty may go negative and the simulation abort: docs/design.md, SimGrid fact 17); give a schedule "
+              "that only lowers the bandwidth, or run with --cfg=network/crosstraffic:0 or --cfg=network/weight-S:0");
+    before = s.fraction;
+  }
+}
+} // namespace
 
 // Attaches the background file's host profiles (SimGrid speed profiles scale the nominal speed by the given
 // fraction from each time on), adds their hosts to `varying_speed_hosts` and returns the link schedules.
@@ -61,6 +103,8 @@ std::vector<LinkSchedule> apply_background(sg4::Engine& engine, const std::strin
       throw InputError(path, ls.profile.line,
                        "link '" + ls.link->get_name() + "' already has a profile (line " + std::to_string(it->second) +
                            "): give each link one element, with all its <at> steps");
+  for (const LinkSchedule& ls : links_out)
+    check_no_rise(path, ls);
   return links_out;
 }
 
