@@ -38,7 +38,8 @@ PsDispatcher* current_dispatcher = nullptr;
 } // namespace
 
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles)
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
+                           bool link_schedules)
 {
   const Scenario& sc = ctx.scenario;
   if (!sc.is_ps() || sc.ps_by_actors || platform_has_profiles || sc.sharing != Sharing::FAIR || ctx.hierarchical_ps() ||
@@ -46,6 +47,12 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
       !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty())
     return false;
   if (simgrid::config::get_value<std::string>("network/optim") != "Full")
+    return false;
+  // A flow keeps what SimGrid set when it started: its bound (the route's smallest bandwidth then, so a flow started
+  // while a --background schedule lowered a link stays capped after the link recovers) and, under LV08 with ACK
+  // traffic, the penalty changes of links it crosses with its ACKs only (docs/design.md, SimGrid fact 17). A message's
+  // own flow starts afresh; the dispatcher's longer flows would not.
+  if (link_schedules)
     return false;
   for (std::size_t p = 0; p < ctx.ps_tensors.size(); p++) {
     const auto& latency = ctx.stream_latency_s[p];

@@ -41,10 +41,12 @@ struct Placement;
 /** Whether the PS dispatcher runs this scenario: fair sharing, stream connections of one latency per PS and no
  *  per-message cost, one worker per host and no PS on a worker's host, no flow spreads, no speed profile (from the
  *  platform or --background) on a worker's host, PS updates computed (SimContext::ps_cpu_exclusive) or free,
- *  SimGrid's network/optim Full (the dispatcher grows a flow's remaining bytes, which Full reads at each step), and
- *  not scenario.ps_by_actors. Call once the streams are made (connections.cpp). */
+ *  SimGrid's network/optim Full (the dispatcher grows a flow's remaining bytes, which Full reads at each step), no
+ *  --background link schedule (`link_schedules`: the run has one), and not scenario.ps_by_actors. Call once the streams
+ * are made (connections.cpp). */
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles);
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
+                           bool link_schedules);
 
 class PsDispatcher {
 public:

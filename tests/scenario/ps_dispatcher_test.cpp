@@ -1,7 +1,7 @@
 // The PS dispatcher (sim/ps_dispatcher.hpp, issue #23) against the actors of the workers, the PS and its connections
 // (worker.cpp, parameter_server.cpp): the same simulated times on Sync-PS and Async-PS with several PS, without
-// overlap, with PS updates on a FIFO CPU, a release quantum, compute jitter, uneven hosts and NICs, NIC traffic that
-// changes mid-run, LV08's network model, and the dispatcher used exactly where it applies.
+// overlap, with PS updates on a FIFO CPU, a release quantum, compute jitter, uneven hosts and NICs, LV08's network
+// model, and the dispatcher used exactly where it applies (not with --background link schedules: SimGrid fact 17).
 #include "support/same_times.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
@@ -92,7 +92,7 @@ TEST(PsDispatcher, SameTimesWithJitterQuantumAndSlowUpdates)
                     "slow updates");
 }
 
-TEST(PsDispatcher, SameTimesOnUnevenHostsWithNicTrafficAndLv08)
+TEST(PsDispatcher, SameTimesOnUnevenHostsAndLv08)
 {
   // Hosts of two speeds and NICs of two bandwidths: workers desynchronize and flows end at dates of their own.
   Scenario sc      = tiny::scenario(Arch::PS_ASYNC, 6, Sharing::FAIR, true, 4, 1);
@@ -101,13 +101,6 @@ TEST(PsDispatcher, SameTimesOnUnevenHostsWithNicTrafficAndLv08)
   expect_same_times(uneven, "async, uneven hosts");
   uneven.scenario.arch = Arch::PS_SYNC;
   expect_same_times(uneven, "sync, uneven hosts");
-  // A NIC that drops to 30% mid-run (no host slows: a worker's compute must run at a constant speed).
-  SimInputs traffic       = star(Arch::PS_ASYNC, 5);
-  traffic.background_path = tiny::write_file("ps-dispatcher-nic.xml", "<background>\n"
-                                                                      "  <nic host=\"h3\"><at time=\"0.02s\" "
-                                                                      "bandwidth=\"0.3\"/></nic>\n"
-                                                                      "</background>\n");
-  expect_same_times(traffic, "NIC traffic");
   // LV08 (sgdsim's default network model): ACK traffic on the reverse routes, TCP's window bound.
   Scenario lv = tiny::scenario(Arch::PS_ASYNC, 6, Sharing::FAIR, true, 3, 1);
   expect_same_times(with_full(tiny::inputs(tiny::star_platform(7, "1GBps", "20us"),
@@ -183,6 +176,16 @@ TEST(PsDispatcher, UsedExactlyWhereItApplies)
   SimInputs straggler       = star(Arch::PS_ASYNC, 4);
   straggler.background_path = tiny::straggler_background("ps-dispatcher-straggler.xml");
   EXPECT_FALSE(dispatched(straggler)) << "worker h2 slows mid-run";
+  SimInputs lv08_nic       = with_full(tiny::inputs(tiny::star_platform(5, "1GBps", "20us"),
+                                                    tiny::layered_workload(5, "2MB", "1ms", "2ms", "0.5ms"),
+                                                    tiny::scenario(Arch::PS_ASYNC, 4, Sharing::FAIR, true, 3, 1), false));
+  lv08_nic.background_path = tiny::write_file("ps-dispatcher-lv08-nic.xml", "<background>\n"
+                                                                            "  <nic host=\"h3\"><at time=\"0.02s\" "
+                                                                            "bandwidth=\"0.3\"/></nic>\n"
+                                                                            "</background>\n");
+  EXPECT_FALSE(dispatched(lv08_nic)) << "a flow keeps the bound and penalty it started with (SimGrid fact 17)";
+  lv08_nic.background_path.clear();
+  EXPECT_TRUE(dispatched(lv08_nic));
   SimInputs hierarchical              = star(Arch::PS_SYNC, 4);
   hierarchical.scenario.gpus_per_node = 2;
   EXPECT_FALSE(dispatched(hierarchical));
