@@ -160,6 +160,9 @@ Prepared prepare(const SimInputs& in)
   if (!cfg_value(sc.simgrid_cfg, "contexts/guard-size") && needs_guardless_stacks(prep.scenario)) // before any actor
     sg4::Engine::set_config("contexts/guard-size:0");
   prep.price_per_hour_usd = cluster_price_per_hour_usd(*prep.engine, prep.placement, in.platform_path);
+  // Sealing adds the routes SimGrid makes itself (a Full zone's host-to-itself routes over the network model's
+  // loopback), which the checks must see as the run will; Engine::run() would seal it anyway.
+  prep.engine->seal_platform();
   check_routes(*prep.engine, prep.placement, prep.scenario, in.platform_path);
   if (!in.background_path.empty())
     prep.link_schedules = apply_background(*prep.engine, in.background_path, prep.varying_speed_hosts);

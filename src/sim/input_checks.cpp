@@ -144,6 +144,17 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
       pairs.emplace_back(static_cast<int>(hosts.size()) - 1, w);
     }
   }
+  // The PS's transfers are made even between two ranks of one host: a PS on a worker's host, and a hierarchical PS's
+  // relay, on its node's first GPU host, with every GPU of the node (parameter_server.cpp, run_node_relay). SimGrid
+  // needs a link or a latency for a transfer within a host, and aborts mid-run without one.
+  const std::size_t ps_pairs = pairs.size();
+  if (sc.is_ps() && sc.gpus_per_node > 1)
+    for (int r = 0; r < workers; r++) {
+      const int relay = r - r % sc.gpus_per_node;
+      pairs.emplace_back(relay, r);
+      pairs.emplace_back(r, relay);
+    }
+  const std::size_t within_host_pairs = pairs.size(); // [0, within_host_pairs): checked within a host too
   if (!sc.is_ps()) {
     const int g = std::max(1, sc.gpus_per_node);
     for (int r = 0; r < workers; r++) {
@@ -190,7 +201,7 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
   keyed.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); i++) {
     const int from = id[static_cast<std::size_t>(pairs[i].first)], to = id[static_cast<std::size_t>(pairs[i].second)];
-    if (from != to)
+    if (from != to || i < within_host_pairs)
       keyed.emplace_back(static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to), i);
   }
   std::sort(keyed.begin(), keyed.end());
@@ -217,6 +228,19 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
       host_of[static_cast<std::size_t>(id[ia])]->route_to(host_of[static_cast<std::size_t>(id[ib])], links, &latency_s);
     } catch (const std::exception& e) {
       throw InputError(what() + ": " + e.what());
+    }
+    if (id[ia] == id[ib]) {
+      if (links.empty() && latency_s <= 0) {
+        const int w           = std::min(a, b); // the worker (a PS comes after every worker in `hosts`)
+        const std::string who = i < ps_pairs
+                                    ? roles[ia] + " and " + roles[ib]
+                                    : "worker " + std::to_string(std::max(a, b)) + " and its node's relay (node " +
+                                          std::to_string(w / std::max(1, sc.gpus_per_node)) + ", hierarchical PS)";
+        throw InputError(path + ": host '" + hosts[ia] + "' has no link to itself, and " + who +
+                         " exchange tensors on it: declare a loopback (a <cluster>'s loopback_bw and loopback_lat) or "
+                         "a <route> from the host to itself, or place them on different hosts");
+      }
+      continue;
     }
     if (links.empty())
       throw InputError(what() +
