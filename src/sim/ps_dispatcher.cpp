@@ -39,7 +39,7 @@ PsDispatcher* current_dispatcher = nullptr;
 
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
                            const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
-                           bool link_schedules)
+                           bool /*link_schedules: flows are cut when a link changes*/)
 {
   const Scenario& sc = ctx.scenario;
   if (!sc.is_ps() || sc.ps_by_actors || platform_has_profiles || sc.sharing != Sharing::FAIR || ctx.hierarchical_ps() ||
@@ -47,12 +47,6 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
       !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty())
     return false;
   if (simgrid::config::get_value<std::string>("network/optim") != "Full")
-    return false;
-  // A flow keeps what SimGrid set when it started: its bound (the route's smallest bandwidth then, so a flow started
-  // while a --background schedule lowered a link stays capped after the link recovers) and, under LV08 with ACK
-  // traffic, the penalty changes of links it crosses with its ACKs only (docs/design.md, SimGrid fact 17). A message's
-  // own flow starts afresh; the dispatcher's longer flows would not.
-  if (link_schedules)
     return false;
   for (std::size_t p = 0; p < ctx.ps_tensors.size(); p++) {
     const auto& latency = ctx.stream_latency_s[p];
@@ -109,6 +103,14 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
   }
 
   connect_dispatcher(current_dispatcher);
+  static bool bandwidth_connected = false;
+  if (!bandwidth_connected) {
+    bandwidth_connected = true;
+    sg4::Link::on_bandwidth_change_cb([](const sg4::Link&) {
+      if (current_dispatcher != nullptr)
+        current_dispatcher->on_bandwidth_change();
+    });
+  }
   current_dispatcher = this;
   add_clock_model(
       "sgdsim-ps-clock",
@@ -184,7 +186,7 @@ void PsDispatcher::clock_advanced(double now)
       continue;
     }
     // Messages ready since the last step join the flow: their bytes follow the ones it still has to send.
-    while (!k.waiting.empty() && k.waiting.front().ready_s <= now) {
+    while (!k.cut && !k.waiting.empty() && k.waiting.front().ready_s <= now) {
       Msg m = k.waiting.front();
       k.waiting.pop_front();
       k.action->set_remains(k.action->get_remains_no_update() + m.bytes);
@@ -199,6 +201,29 @@ void PsDispatcher::clock_advanced(double now)
   while (!timers_.empty() && timers_.top().date_s - now < surf_precision_) {
     due_.push_back(timers_.top());
     timers_.pop();
+  }
+}
+
+// A link's bandwidth changed (a --background schedule): SimGrid keeps, for a flow that runs, the bound it gave it when
+// it started (its route's smallest bandwidth then) and, under LV08, the penalty change of links it only ACKs on
+// (docs/design.md, SimGrid fact 17), where a message that starts later gets a flow of its own: each running flow ends
+// with the message it sends now, and the next ones start a new flow then.
+void PsDispatcher::on_bandwidth_change()
+{
+  for (const int c : busy_) {
+    Conn& k = conns_[static_cast<std::size_t>(c)];
+    if (k.ended || k.in_flow.size() < 2) {
+      k.cut = !k.ended;
+      continue;
+    }
+    const double after = k.put_bytes - k.in_flow.front().end_bytes;
+    k.action->set_remains(k.action->get_remains_no_update() - after);
+    k.put_bytes = k.in_flow.front().end_bytes;
+    while (k.in_flow.size() > 1) {
+      k.waiting.push_front(k.in_flow.back());
+      k.in_flow.pop_back();
+    }
+    k.cut = true;
   }
 }
 
@@ -257,7 +282,12 @@ void PsDispatcher::dispatch()
     k.comm          = nullptr;
     const int w     = k.worker;
     WorkerState& ws = workers_state_[static_cast<std::size_t>(w)];
+    k.cut           = false;
     if (!k.up) {
+      if (!k.waiting.empty()) { // the rest of the shard (a link changed while it flowed)
+        start_flow(c);
+        continue;
+      }
       if (--ws.downs_left == 0) {
         ws.receiving = false;
         schedule_compute(w);
@@ -446,7 +476,7 @@ void PsDispatcher::start_flow(int c)
   const double now = sg4::Engine::get_clock();
   xbt_assert(k.action == nullptr, "a PS connection started a second flow");
   k.put_bytes = 0;
-  if (!k.up) {
+  if (!k.up && k.waiting.empty()) {
     for (const int t : ctx_.ps_tensors[static_cast<std::size_t>(k.ps)]) {
       const auto bytes =
           static_cast<double>(static_cast<std::uint64_t>(ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes));

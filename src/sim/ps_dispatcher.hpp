@@ -41,8 +41,9 @@ struct Placement;
 /** Whether the PS dispatcher runs this scenario: fair sharing, stream connections of one latency per PS and no
  *  per-message cost, one worker per host and no PS on a worker's host, no flow spreads, no speed profile (from the
  *  platform or --background) on a worker's host, PS updates computed (SimContext::ps_cpu_exclusive) or free,
- *  SimGrid's network/optim Full (the dispatcher grows a flow's remaining bytes, which Full reads at each step), no
- *  --background link schedule (`link_schedules`: the run has one), and not scenario.ps_by_actors. Call once the streams
+ *  SimGrid's network/optim Full (the dispatcher grows a flow's remaining bytes, which Full reads at each step), and
+ *  not scenario.ps_by_actors (`link_schedules`, whether --background changes links, does not matter: the dispatcher
+ *  ends its flows at a message's end when a link changes, on_bandwidth_change). Call once the streams
  * are made (connections.cpp). */
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
                            const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
@@ -60,6 +61,7 @@ public:
   double next_date_delay(double now) const;
   void clock_advanced(double now);
   void on_time_advance();
+  void on_bandwidth_change();
 
 private:
   struct Msg {
@@ -86,6 +88,7 @@ private:
     bool ended  = false;                           // the flow ended at this date
     bool timed  = false;                           // a timer starts the next flow
     bool listed = false;                           // in busy_
+    bool cut    = false;                           // ends with its current message (a link changed): no more joins
   };
   struct Crossing {
     double date_s;

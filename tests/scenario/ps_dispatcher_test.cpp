@@ -1,7 +1,7 @@
 // The PS dispatcher (sim/ps_dispatcher.hpp, issue #23) against the actors of the workers, the PS and its connections
 // (worker.cpp, parameter_server.cpp): the same simulated times on Sync-PS and Async-PS with several PS, without
 // overlap, with PS updates on a FIFO CPU, a release quantum, compute jitter, uneven hosts and NICs, LV08's network
-// model, and the dispatcher used exactly where it applies (not with --background link schedules: SimGrid fact 17).
+// model, NICs that change mid-run, and the dispatcher used exactly where it applies.
 #include "support/same_times.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
@@ -92,6 +92,31 @@ TEST(PsDispatcher, SameTimesWithJitterQuantumAndSlowUpdates)
                     "slow updates");
 }
 
+TEST(PsDispatcher, SameTimesWhenANicChangesMidRun)
+{
+  // A flow keeps what SimGrid gave it when it started (its bound: the route's smallest bandwidth then; under LV08 the
+  // penalty change of links it only ACKs on), where the actors' next message starts a flow of its own: the
+  // dispatcher ends each running flow with its current message when a link changes. Without that, 37 of 400 random
+  // scenarios with such NIC schedules differed, most of them recovering NICs under CM02.
+  const std::string recovering = "<background>\n  <nic host=\"h3\" repeat=\"0.04s\"><at time=\"0.01s\" "
+                                 "bandwidth=\"0.3\"/><at time=\"0.03s\" bandwidth=\"1\"/></nic>\n</background>\n";
+  const std::string lowering   = "<background>\n  <nic host=\"h3\"><at time=\"0.01s\" bandwidth=\"0.5\"/><at "
+                                 "time=\"0.05s\" bandwidth=\"0.2\"/></nic>\n</background>\n";
+  for (const Arch arch : {Arch::PS_SYNC, Arch::PS_ASYNC}) {
+    Scenario sc = tiny::scenario(arch, 4, Sharing::FAIR, true, 4, 1);
+    sc.ps       = 2;
+    // CM02 (no ACK traffic: a recovering NIC is accepted) on uneven hosts, then LV08 with a NIC that only goes down.
+    SimInputs cm02       = with_full(tiny::inputs(tiny::star_platform(tiny::uneven_hosts(6), "64us"),
+                                                  tiny::layered_workload(6, "2600kB", "5ms", "6ms", "3ms"), sc, true));
+    cm02.background_path = tiny::write_file("ps-dispatcher-recovering.xml", recovering);
+    expect_same_times(cm02, std::string(arch == Arch::PS_SYNC ? "sync" : "async") + ", recovering NIC, CM02");
+    SimInputs lv08       = with_full(tiny::inputs(tiny::star_platform(6, "1GBps", "20us"),
+                                                  tiny::layered_workload(5, "2MB", "1ms", "2ms", "0.5ms"), sc, false));
+    lv08.background_path = tiny::write_file("ps-dispatcher-lowering.xml", lowering);
+    expect_same_times(lv08, std::string(arch == Arch::PS_SYNC ? "sync" : "async") + ", lowering NIC, LV08");
+  }
+}
+
 TEST(PsDispatcher, SameTimesOnUnevenHostsAndLv08)
 {
   // Hosts of two speeds and NICs of two bandwidths: workers desynchronize and flows end at dates of their own.
@@ -176,16 +201,6 @@ TEST(PsDispatcher, UsedExactlyWhereItApplies)
   SimInputs straggler       = star(Arch::PS_ASYNC, 4);
   straggler.background_path = tiny::straggler_background("ps-dispatcher-straggler.xml");
   EXPECT_FALSE(dispatched(straggler)) << "worker h2 slows mid-run";
-  SimInputs lv08_nic       = with_full(tiny::inputs(tiny::star_platform(5, "1GBps", "20us"),
-                                                    tiny::layered_workload(5, "2MB", "1ms", "2ms", "0.5ms"),
-                                                    tiny::scenario(Arch::PS_ASYNC, 4, Sharing::FAIR, true, 3, 1), false));
-  lv08_nic.background_path = tiny::write_file("ps-dispatcher-lv08-nic.xml", "<background>\n"
-                                                                            "  <nic host=\"h3\"><at time=\"0.02s\" "
-                                                                            "bandwidth=\"0.3\"/></nic>\n"
-                                                                            "</background>\n");
-  EXPECT_FALSE(dispatched(lv08_nic)) << "a flow keeps the bound and penalty it started with (SimGrid fact 17)";
-  lv08_nic.background_path.clear();
-  EXPECT_TRUE(dispatched(lv08_nic));
   SimInputs hierarchical              = star(Arch::PS_SYNC, 4);
   hierarchical.scenario.gpus_per_node = 2;
   EXPECT_FALSE(dispatched(hierarchical));
