@@ -38,8 +38,7 @@ PsDispatcher* current_dispatcher = nullptr;
 } // namespace
 
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
-                           bool /*link_schedules: flows are cut when a link changes*/)
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles)
 {
   const Scenario& sc = ctx.scenario;
   if (!sc.is_ps() || sc.ps_by_actors || platform_has_profiles || sc.sharing != Sharing::FAIR || ctx.hierarchical_ps() ||

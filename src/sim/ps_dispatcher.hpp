@@ -42,12 +42,10 @@ struct Placement;
  *  per-message cost, one worker per host and no PS on a worker's host, no flow spreads, no speed profile (from the
  *  platform or --background) on a worker's host, PS updates computed (SimContext::ps_cpu_exclusive) or free,
  *  SimGrid's network/optim Full (the dispatcher grows a flow's remaining bytes, which Full reads at each step), and
- *  not scenario.ps_by_actors (`link_schedules`, whether --background changes links, does not matter: the dispatcher
- *  ends its flows at a message's end when a link changes, on_bandwidth_change). Call once the streams
- * are made (connections.cpp). */
+ *  not scenario.ps_by_actors. A --background link schedule does not matter: the dispatcher ends its flows at a
+ *  message's end when a link changes (on_bandwidth_change). Call once the streams are made (connections.cpp). */
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
-                           bool link_schedules);
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles);
 
 class PsDispatcher {
 public:

@@ -171,8 +171,7 @@ SimResult simulate(const SimInputs& in)
   // actors of the PS, its connections and the workers.
   std::optional<PsDispatcher> ps_dispatcher;
   if (scenario.is_ps() &&
-      ps_dispatcher_applies(ctx, placement, prep.varying_speed_hosts, platform_declares_profiles(in.platform_path),
-                            !prep.link_schedules.empty())) {
+      ps_dispatcher_applies(ctx, placement, prep.varying_speed_hosts, platform_declares_profiles(in.platform_path))) {
     std::vector<sg4::Host*> ps_hosts;
     for (const std::string& h : placement.ps_hosts)
       ps_hosts.push_back(engine.host_by_name(h));
