@@ -43,6 +43,11 @@ void connect_dispatcher(D* const& current)
   });
 }
 
+/** add_clock_model for a dispatcher type D whose live instance `current` points to (none when null): its
+ *  next_date_delay(now) and clock_advanced(now) (sliced_ring.hpp, ps_dispatcher.hpp). */
+template <class D>
+void add_dispatcher_clock(const std::string& name, D* const& current);
+
 /** Adds to the engine, unless it has a model of that name already, a resource model without resources: at each
  *  step of the simulation the engine asks every model for the delay to its next event, takes the smallest, moves
  *  the clock by it and updates every model (EngineImpl::solve); this one answers `next_event(now)` (-1: none) and is
@@ -56,5 +61,16 @@ void add_clock_model(const std::string& name, std::function<double(double now)> 
  *  ended comms (ring_driver.cpp). */
 void start_dispatcher(simgrid::s4u::Host* host, const std::string& name, simgrid::s4u::SemaphorePtr kick,
                       std::function<void()> dispatch);
+
+template <class D>
+void add_dispatcher_clock(const std::string& name, D* const& current)
+{
+  add_clock_model(
+      name, [&current](double now) { return current != nullptr ? current->next_date_delay(now) : -1.0; },
+      [&current](double now, double /*delta*/) {
+        if (current != nullptr)
+          current->clock_advanced(now);
+      });
+}
 
 } // namespace sgdsim

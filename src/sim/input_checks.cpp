@@ -231,11 +231,11 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
     }
     if (id[ia] == id[ib]) {
       if (links.empty() && latency_s <= 0) {
-        const int w           = std::min(a, b); // the worker (a PS comes after every worker in `hosts`)
+        // A PS pair names its roles; a relay pair is (relay, GPU) either way, the relay the node's first GPU.
         const std::string who = i < ps_pairs
                                     ? roles[ia] + " and " + roles[ib]
                                     : "worker " + std::to_string(std::max(a, b)) + " and its node's relay (node " +
-                                          std::to_string(w / std::max(1, sc.gpus_per_node)) + ", hierarchical PS)";
+                                          std::to_string(std::min(a, b) / sc.gpus_per_node) + ", hierarchical PS)";
         throw InputError(path + ": host '" + hosts[ia] + "' has no link to itself, and " + who +
                          " exchange tensors on it: declare a loopback (a <cluster>'s loopback_bw and loopback_lat) or "
                          "a <route> from the host to itself, or place them on different hosts");

@@ -111,13 +111,7 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
     });
   }
   current_dispatcher = this;
-  add_clock_model(
-      "sgdsim-ps-clock",
-      [](double now) { return current_dispatcher != nullptr ? current_dispatcher->next_date_delay(now) : -1.0; },
-      [](double now, double /*delta*/) {
-        if (current_dispatcher != nullptr)
-          current_dispatcher->clock_advanced(now);
-      });
+  add_dispatcher_clock("sgdsim-ps-clock", current_dispatcher);
   // The first kick is free: the dispatcher's first round, at date 0, releases the initial parameters.
   kick_     = sg4::Semaphore::create(1);
   kicked_   = true;

@@ -41,13 +41,7 @@ SlicedRing::SlicedRing(const SimContext& ctx, const std::vector<sg4::Host*>& mem
   current_ring = this;
   // The dates the ring waits for (a slice's arrival, a credit, a message overhead): the engine stops at the earliest
   // one as it would at the end of a worker's sleep_until().
-  add_clock_model(
-      "sgdsim-sliced-ring-clock",
-      [](double now) { return current_ring != nullptr ? current_ring->next_date_delay(now) : -1.0; },
-      [](double now, double /*delta*/) {
-        if (current_ring != nullptr)
-          current_ring->clock_advanced(now);
-      });
+  add_dispatcher_clock("sgdsim-sliced-ring-clock", current_ring);
   // The dispatcher: one simcall per date at which slices ended or dates came.
   start_dispatcher(members.front(), "sliced-ring-dispatcher", kick_, [this] { dispatch(); });
 }

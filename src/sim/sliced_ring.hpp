@@ -48,6 +48,8 @@ public:
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
   void on_flow_end(const simgrid::kernel::resource::Action& flow); // a part of a slice ended
   void on_time_advance();
+  double next_date_delay(double now) const;
+  void clock_advanced(double now);
 
 private:
   struct Member {
@@ -87,8 +89,6 @@ private:
   void take(Member& m, double end_s);   // ... and is this member's next one of the current call
   void maybe_done(int self);
   void dispatch();
-  double next_date_delay(double now) const;
-  void clock_advanced(double now);
 
   const SimContext& ctx_;
   std::vector<Member> members_;

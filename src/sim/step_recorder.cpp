@@ -1,5 +1,7 @@
 #include "sim/step_recorder.hpp"
 
+#include "platform/deployment.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <tuple>
@@ -103,15 +105,9 @@ std::vector<std::tuple<std::string, std::string, std::string, int, double, doubl
       out.push_back(op);
   // Track by track ("ps 0", ..., "worker 0", "worker 1", ..., "worker 10": numbers in numeric order), each in time
   // order: the order in which the simulation recorded them depends on how it ran (actors or a dispatcher).
-  auto track_key = [](const std::string& track) {
-    const auto space = track.rfind(' ');
-    return std::make_pair(track.substr(0, space), std::stol(track.substr(space + 1)));
-  };
-  std::stable_sort(out.begin(), out.end(), [&track_key](const auto& a, const auto& b) {
-    const auto ka = track_key(std::get<0>(a));
-    const auto kb = track_key(std::get<0>(b));
-    if (ka != kb)
-      return ka < kb;
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    if (std::get<0>(a) != std::get<0>(b))
+      return natural_less(std::get<0>(a), std::get<0>(b));
     return std::tie(std::get<4>(a), std::get<5>(a), std::get<1>(a), std::get<2>(a)) <
            std::tie(std::get<4>(b), std::get<5>(b), std::get<1>(b), std::get<2>(b));
   });
