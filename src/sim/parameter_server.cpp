@@ -5,6 +5,7 @@
 // worker gets the current parameters as soon as all of its gradients of the step are applied.
 
 #include "sim/parameter_server.hpp"
+#include "sim/ps_rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <simgrid/s4u.hpp>
+#include <tuple>
 
 XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ps, sgdsim, "Parameter servers");
@@ -208,12 +210,11 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   // tensor takes its share by bytes.
   const double speed_flops    = sg4::this_actor::get_host()->get_speed();
   const double flops_per_byte = ctx.workload.ps_update_s * ctx.workload.reference_speed / ctx.workload.model_bytes();
-  // Updates run one at a time in arrival order. On a CPU that runs nothing else at a constant speed, an update
-  // starts when it arrives or when the previous one ends and lasts its flops over the host's speed: the dates are
-  // computed, which spares the simulation one event per gradient, an event that costs a pass over every flow in
-  // the network (bench/README.md, session 6). Elsewhere the update is an execution on the host.
+  // Updates run one at a time in arrival order. On a CPU that runs nothing else at a constant speed their dates are
+  // computed (ComputedUpdateQueue), which spares the simulation one event per gradient, an event that costs a pass
+  // over every flow in the network (bench/README.md, session 6). Elsewhere the update is an execution on the host.
   const bool computed_queue = ctx.ps_cpu_exclusive[static_cast<std::size_t>(rank)] != 0;
-  double cpu_free_s         = 0; // computed queue: when the updates queued so far end
+  ComputedUpdateQueue queue(speed_flops);
   // Applies the update of tensor `t`, arrived at `now_s`, and returns when it ends (now_s, or a later date for a
   // computed queue). An execution starts now: only a computed queue gets gradients dated ahead (apply_inline).
   auto apply_update = [&](int t, double now_s) {
@@ -223,8 +224,7 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
     double start_s     = now_s;
     double end_s       = now_s;
     if (computed_queue) {
-      start_s    = std::max(now_s, cpu_free_s);
-      cpu_free_s = end_s = start_s + flops / speed_flops;
+      std::tie(start_s, end_s) = queue.push(flops, now_s);
     } else {
       sg4::this_actor::execute(flops);
       end_s = sg4::Engine::get_clock();
@@ -239,31 +239,14 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   for (int w = 0; w < k; w++)
     release(w, sg4::Engine::get_clock()); // the initial parameters
 
-  std::vector<int> received(ctx.workload.tensors.size(), 0); // sync: gradients aggregated per tensor this step
-  std::vector<std::size_t> applied_of(static_cast<std::size_t>(k), 0); // async: per worker, this step
-  std::size_t applied = 0;                                             // sync: tensors updated this step
-  int rounds          = 0;
-  auto apply          = [&](const TensorMsg* grad, double arrival_s) {
-    if (sync) {
-      if (++received[static_cast<std::size_t>(grad->tensor)] < k)
-        return;
-      received[static_cast<std::size_t>(grad->tensor)] = 0;
-      const double updated_s                           = apply_update(grad->tensor, arrival_s);
-      if (++applied < shard.size())
-        return;
-      applied = 0;
-      XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rounds, updated_s);
-      if (++rounds < ctx.total_steps())
-        for (int w = 0; w < k; w++)
-          release(w, updated_s);
-    } else {
-      const double updated_s = apply_update(grad->tensor, arrival_s);
-      auto& count            = applied_of[static_cast<std::size_t>(grad->worker)];
-      if (++count == shard.size()) {
-        count = 0;
-        release(grad->worker, updated_s);
-      }
-    }
+  PsGradientRules rules(sync, k, shard.size(), ctx.workload.tensors.size(), ctx.total_steps());
+  auto release_updated = [&](int w, double updated_s) {
+    if (sync && w == 0)
+      XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rules.rounds() - 1, updated_s);
+    release(w, updated_s);
+  };
+  auto apply = [&](const TensorMsg* grad, double arrival_s) {
+    rules.land(grad->worker, grad->tensor, arrival_s, apply_update, release_updated);
   };
   if (computed_queue || flops_per_byte <= 0) {
     // Nothing here blocks: the receivers apply each gradient as it arrives, in the order they deliver them, which is

@@ -91,14 +91,13 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
   }
   const double model_bytes = ctx.workload.model_bytes();
   for (int p = 0; p < n_ps; p++) {
-    PsState s;
-    s.host           = ps_hosts[static_cast<std::size_t>(p)];
-    s.speed_flops    = s.host->get_speed();
-    s.flops_per_byte = ctx.workload.ps_update_s * ctx.workload.reference_speed / model_bytes;
-    s.received.assign(ctx.workload.tensors.size(), 0);
-    s.applied_of.assign(static_cast<std::size_t>(workers_), 0);
-    s.due_s.assign(static_cast<std::size_t>(workers_), -1.0);
-    ps_.push_back(std::move(s));
+    const sg4::Host* host = ps_hosts[static_cast<std::size_t>(p)];
+    ps_.push_back(PsState{ctx.workload.ps_update_s * ctx.workload.reference_speed / model_bytes,
+                          ComputedUpdateQueue(host->get_speed()),
+                          PsGradientRules(ctx.scenario.arch == Arch::PS_SYNC, workers_,
+                                          ctx.ps_tensors[static_cast<std::size_t>(p)].size(),
+                                          ctx.workload.tensors.size(), ctx.total_steps()),
+                          std::vector<double>(static_cast<std::size_t>(workers_), -1.0)});
   }
 
   connect_dispatcher(current_dispatcher);
@@ -424,41 +423,20 @@ void PsDispatcher::schedule_compute(int w)
   }
 }
 
-// The PS applies a gradient (parameter_server.cpp: updates one at a time in arrival order; Sync-PS releases every
-// worker once each tensor of the shard has all K gradients, Async-PS a worker once all its gradients are applied).
+// The PS applies a gradient by the rules the PS actor follows (ps_rules.hpp), its updates in a computed queue.
 void PsDispatcher::land(int ps, int worker, int tensor, double arrival_s)
 {
   PsState& s  = ps_[static_cast<std::size_t>(ps)];
   auto update = [&s, ps, this](int t, double now_s) {
     if (s.flops_per_byte <= 0)
       return now_s;
-    const double flops   = s.flops_per_byte * ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes;
-    const double start_s = std::max(now_s, s.cpu_free_s);
-    s.cpu_free_s         = start_s + flops / s.speed_flops;
+    const auto [start_s, end_s] =
+        s.queue.push(s.flops_per_byte * ctx_.workload.tensors[static_cast<std::size_t>(t)].bytes, now_s);
     if (recorder_.timeline_enabled())
-      recorder_.ps_op(ps, "update", ctx_.workload.tensors[static_cast<std::size_t>(t)].name, start_s, s.cpu_free_s);
-    return s.cpu_free_s;
+      recorder_.ps_op(ps, "update", ctx_.workload.tensors[static_cast<std::size_t>(t)].name, start_s, end_s);
+    return end_s;
   };
-  const auto& shard = ctx_.ps_tensors[static_cast<std::size_t>(ps)];
-  if (ctx_.scenario.arch == Arch::PS_SYNC) {
-    if (++s.received[static_cast<std::size_t>(tensor)] < workers_)
-      return;
-    s.received[static_cast<std::size_t>(tensor)] = 0;
-    const double updated_s                       = update(tensor, arrival_s);
-    if (++s.applied < shard.size())
-      return;
-    s.applied = 0;
-    if (++s.rounds < ctx_.total_steps())
-      for (int w = 0; w < workers_; w++)
-        release(ps, w, updated_s);
-    return;
-  }
-  const double updated_s = update(tensor, arrival_s);
-  auto& count            = s.applied_of[static_cast<std::size_t>(worker)];
-  if (++count == shard.size()) {
-    count = 0;
-    release(ps, worker, updated_s);
-  }
+  s.rules.land(worker, tensor, arrival_s, update, [ps, this](int w, double updated_s) { release(ps, w, updated_s); });
 }
 
 // A flow for the connection's messages ready now: a downlink's whole shard, in forward order, or the gradients an

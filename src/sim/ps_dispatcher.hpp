@@ -9,6 +9,7 @@
 // end, from the flow's rate between two engine steps, the arithmetic SimGrid applies to a flow's end.
 #pragma once
 
+#include "sim/ps_rules.hpp"
 #include "sim/sim_context.hpp"
 #include "sim/step_recorder.hpp"
 #include "workload/workload.hpp"
@@ -116,14 +117,9 @@ private:
     int ups_left   = 0;            // gradients of this step not yet arrived at their PS
   };
   struct PsState {
-    simgrid::s4u::Host* host = nullptr;
-    double speed_flops       = 0;
-    double flops_per_byte    = 0;
-    double cpu_free_s        = 0;
-    std::vector<int> received;           // sync: per tensor, gradients aggregated this step
-    std::vector<std::size_t> applied_of; // async: per worker, this step
-    std::size_t applied = 0;             // sync: tensors updated this step
-    int rounds          = 0;
+    double flops_per_byte = 0;
+    ComputedUpdateQueue queue;
+    PsGradientRules rules;
     std::vector<double> due_s; // per worker: its parameters are due (-1: not released)
   };
 

@@ -1,0 +1,84 @@
+// What a parameter server does with the gradients it receives, written once for the two paths that simulate it:
+// the PS actor (parameter_server.cpp) and the PS dispatcher (ps_dispatcher.cpp). Their results must agree to 1e-9
+// (tests/scenario/ps_dispatcher_test.cpp); one copy of the rules keeps them from drifting apart.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace sgdsim {
+
+// Sync-PS (docs/models.md §2): a tensor is updated once all K workers' gradients of it have arrived; once every
+// tensor of the shard is updated, every worker is released with the new parameters. Async-PS (§1): each gradient is
+// applied as it arrives, and a worker is released once all its gradients of the step are applied. The last round of
+// Sync-PS releases nobody (the run ends with the workers' last step).
+class PsGradientRules {
+public:
+  PsGradientRules(bool sync, int clients, std::size_t shard_tensors, std::size_t model_tensors, int total_steps)
+      : sync_(sync), clients_(clients), shard_tensors_(shard_tensors), total_steps_(total_steps),
+        received_(model_tensors, 0), applied_of_(static_cast<std::size_t>(clients), 0)
+  {
+  }
+
+  // The gradient of `tensor` from `worker` arrived at `arrival_s`. `update(tensor, date_s)` applies a tensor's update
+  // from date_s and returns when it ends; `release(worker, date_s)` sends a worker its parameters, due at date_s.
+  template <class Update, class Release>
+  void land(int worker, int tensor, double arrival_s, Update&& update, Release&& release)
+  {
+    if (sync_) {
+      if (++received_[static_cast<std::size_t>(tensor)] < clients_)
+        return;
+      received_[static_cast<std::size_t>(tensor)] = 0;
+      const double updated_s                      = update(tensor, arrival_s);
+      if (++applied_ < shard_tensors_)
+        return;
+      applied_ = 0;
+      if (++rounds_ < total_steps_)
+        for (int w = 0; w < clients_; w++)
+          release(w, updated_s);
+      return;
+    }
+    const double updated_s = update(tensor, arrival_s);
+    std::size_t& count     = applied_of_[static_cast<std::size_t>(worker)];
+    if (++count == shard_tensors_) {
+      count = 0;
+      release(worker, updated_s);
+    }
+  }
+
+  // Sync-PS rounds completed so far (for debug messages).
+  int rounds() const { return rounds_; }
+
+private:
+  bool sync_;
+  int clients_;
+  std::size_t shard_tensors_;
+  int total_steps_;
+  std::vector<int> received_;           // sync: per tensor, gradients aggregated this step
+  std::vector<std::size_t> applied_of_; // async: per worker, gradients applied this step
+  std::size_t applied_ = 0;             // sync: tensors updated this step
+  int rounds_          = 0;
+};
+
+// Updates run one at a time in arrival order (docs/models.md §10.4). On a CPU that runs nothing else at a constant
+// speed, an update starts when it arrives or when the previous one ends and lasts its flops over the host's speed: its
+// dates are computed (no SimGrid execution, bench/README.md session 6).
+class ComputedUpdateQueue {
+public:
+  explicit ComputedUpdateQueue(double speed_flops) : speed_flops_(speed_flops) {}
+  // The update of `flops` that arrives at now_s: its start and end dates.
+  std::pair<double, double> push(double flops, double now_s)
+  {
+    const double start_s = std::max(now_s, free_s_);
+    free_s_              = start_s + flops / speed_flops_;
+    return {start_s, free_s_};
+  }
+
+private:
+  double speed_flops_;
+  double free_s_ = 0; // when the updates queued so far end
+};
+
+} // namespace sgdsim
