@@ -26,6 +26,21 @@ tmp=$out.tmp
       echo '```'
     done
   done
+  # The shaped settings: the constant a Gloo transfer alone pays beyond the shaping's delay, split by how the same
+  # cluster's Gloo reduce (its all-reduce's ring, K - 1 steps, then a gather) grows with the node count.
+  for shaping in "delay 10ms  bandwidth 1Gbps:10ms" "delay 1ms  bandwidth 5Gbps:1ms"; do
+    setting=${shaping%%:*}
+    latency=${shaping##*:}
+    echo
+    echo "## AWS p3.2xlarge, gloo, p2p ($setting), split by the reduce at 4 to 32 nodes"
+    echo
+    echo '```'
+    echo "sgdsim calibrate --measurements $aws --kind p2p --where op=p2p_send_recv --where library=gloo --where 'setting=$setting' --latency $latency --node-series op=reduce --node-series library=gloo --node-series 'setting=$setting'"
+    "$sgdsim" calibrate --measurements "$aws" --kind p2p --where op=p2p_send_recv --where library=gloo \
+      --where "setting=$setting" --latency "$latency" --node-series op=reduce --node-series library=gloo \
+      --node-series "setting=$setting"
+    echo '```'
+  done
   echo
   echo "## PerfEstimator cluster (12 x GTX 1080 Ti, 10 Gbps, Horovod/MPI), all-reduce per tensor"
   echo

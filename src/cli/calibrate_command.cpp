@@ -31,7 +31,7 @@ int calibrate_command(const std::vector<std::string>& args)
 {
   std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text,
       queued;
-  std::vector<std::string> where, stream_where;
+  std::vector<std::string> where, stream_where, series_where;
   int nodes_given = 0;
   po::options_description d("Options");
   // clang-format off
@@ -59,6 +59,13 @@ int calibrate_command(const std::vector<std::string>& args)
      "to back on one connection (tools/measure p2p --stream: op=p2p_stream). Their fitted constant is the per-message "
      "software cost (sgdsim.message_overhead); what the constant of a transfer alone holds beyond it and the latency "
      "is paid once per transfer, not per message, and is reported, not written (docs/models.md §10.5)")
+    ("node-series", po::value<std::vector<std::string>>(&series_where)->composing(),
+     "p2p, with --latency: COLUMN=VALUE or COLUMN=LO..HI (repeatable) selecting, in the same CSV, a ring collective "
+     "of the same library measured at two or more node counts (e.g. op=reduce: Gloo's reduce is its all-reduce's "
+     "segmented ring, K - 1 steps, then a gather). How its time grows with K bounds what a ring step pays beyond its "
+     "bytes; of the constant beyond the latency, up to that much is written as the per-message cost "
+     "(sgdsim.message_overhead) and the rest as paid once per call (sgdsim.allreduce_overhead): TCP's ramp of a "
+     "transfer after idle, not a cost of each step (docs/models.md §10.10)")
     ("line-rate", po::value<std::string>(&line_rate_text),
      "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
     ("split-per-byte",
@@ -103,6 +110,9 @@ int calibrate_command(const std::vector<std::string>& args)
     throw InputError("--queued: applies with --kind allreduce and -o (it is written into the platform)");
   if (!stream_where.empty() && kind != CommKind::P2P)
     throw InputError("--stream: applies to --kind p2p (back-to-back messages between two hosts)");
+  if (!series_where.empty() && (kind != CommKind::P2P || latency_text.empty() || !stream_where.empty()))
+    throw InputError("--node-series: applies to --kind p2p with --latency and without --stream (it splits the "
+                     "constant a transfer alone pays beyond the latency)");
   if (!latency_text.empty() && kind != CommKind::P2P)
     throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
@@ -124,6 +134,18 @@ int calibrate_command(const std::vector<std::string>& args)
                            measurements);
     stream_message_s = std::max(0.0, stream_fit->call_s);
     stream_latency_s = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - stream_message_s);
+  }
+  // --node-series: of the constant beyond the latency, what a ring step may pay (at most the series' h) is a cost
+  // per message; the rest is paid once per transfer, i.e. once per call of a ring whose connections stay busy.
+  std::optional<StepCostFit> series_fit;
+  std::vector<CommMeasurement> series_rows;
+  double series_message_s = 0, series_call_s = 0;
+  if (!series_where.empty()) {
+    series_rows           = read_comm_measurements(measurements, series_where, size_column, time_column);
+    series_fit            = fit_step_cost(series_rows, measurements + " (--node-series)");
+    const double beyond_s = std::max(0.0, f.call_s - latency_s);
+    series_message_s      = std::min(beyond_s, std::max(0.0, series_fit->step_s));
+    series_call_s         = beyond_s - series_message_s;
   }
   std::vector<AllreduceTimeFit> queued_fits;
   if (!queued.empty()) {
@@ -174,7 +196,7 @@ int calibrate_command(const std::vector<std::string>& args)
   o << "  B          " << format_Gbps(f.bandwidth_Bps) << " (" << fmt("%.4g", f.bandwidth_Bps / 1e6) << " MB/s)\n";
   if (f.alpha_separable)
     o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message\n";
-  o << "  c          " << fmt("%.4g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")
+  o << "  c          " << fmt("%.6g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")
     << "\n";
   if (stream_fit) {
     // The part of a lone transfer's constant that a busy connection's messages do not pay: TCP's ramp of a transfer
@@ -185,6 +207,15 @@ int calibrate_command(const std::vector<std::string>& args)
       << " us per transfer alone, beyond the per-message cost and the latency L = "
       << fmt("%.4g", stream_latency_s * 1e6) << " us" << (latency_s >= 0 ? " (--latency)" : " (c - c')")
       << ": paid once per transfer, not per message; sgdsim does not model it\n";
+  }
+  if (series_fit) {
+    o << "  h          " << fmt("%.6g", series_fit->step_s * 1e6)
+      << " us per ring step at most (--node-series: " << series_fit->rows << " rows at " << series_fit->node_counts
+      << " node counts, T = a(size) + (K-1) h)\n";
+    o << "  c - L      " << fmt("%.6g", (series_message_s + series_call_s) * 1e6)
+      << " us beyond the latency: " << fmt("%.6g", series_message_s * 1e6)
+      << " us per message (at most h, sgdsim.message_overhead), " << fmt("%.6g", series_call_s * 1e6)
+      << " us once per call (sgdsim.allreduce_overhead)\n";
   }
   if (f.dropped_line > 0)
     o << "  (line " << f.dropped_line << " left out of the fit: an outlier, off by more than 5% and 4 times the median "
@@ -237,6 +268,17 @@ int calibrate_command(const std::vector<std::string>& args)
   if (!queued_fits.empty())
     fits_table(queued_fits,
                "eq. (37) for each node count of " + queued + ": the time per call back to back (docs/models.md §10.8)");
+  if (series_fit) {
+    o << "\n  node series (--node-series): T = a(size) + (K-1) h\n"
+      << "  line  nodes          bytes   measured s     fitted s    error\n";
+    for (std::size_t i = 0; i < series_rows.size(); i++) {
+      const CommMeasurement& x = series_rows[i];
+      char row[160];
+      std::snprintf(row, sizeof row, "  %4d %6d %14.0f %12.6g %12.6g %+7.2f%%\n", x.line, x.nodes, x.bytes, x.time_s,
+                    series_fit->fitted_s[i], 100 * (series_fit->fitted_s[i] - x.time_s) / x.time_s);
+      o << row;
+    }
+  }
   std::cout << o.str();
 
   if (!out.empty()) {
@@ -270,6 +312,11 @@ int calibrate_command(const std::vector<std::string>& args)
     if (stream_fit) { // the per-message cost measured on a stream
       route_latency_s = stream_latency_s;
       s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", stream_message_s * 1e6) + "us");
+    } else if (series_fit) {
+      route_latency_s = latency_s;
+      s.host_props.emplace_back("sgdsim.message_overhead", fmt("%.6g", series_message_s * 1e6) + "us");
+      if (series_call_s > 0)
+        s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", series_call_s * 1e6) + "us");
     } else if (kind == CommKind::P2P && latency_s >= 0) {
       route_latency_s       = latency_s; // measured apart: it stands even where the fit's c is smaller (c fixed at 0)
       const double beyond_s = std::max(0.0, f.call_s - latency_s);
@@ -280,11 +327,13 @@ int calibrate_command(const std::vector<std::string>& args)
       // messages measured back to back can (--stream, docs/models.md §10.5).
       constexpr double kRoundTripsOfSoftware = 2;
       if (latency_s > 0 && beyond_s > kRoundTripsOfSoftware * 2 * latency_s)
-        std::cerr << "sgdsim: warning: --latency " << latency_text << ": the fitted constant beyond it, "
-                  << fmt("%.3g", beyond_s * 1e3) << " ms, is " << fmt("%.2g", beyond_s / (2 * latency_s))
-                  << " round trips: more likely TCP's ramp of a fresh transfer than a software cost; it is written as "
-                     "sgdsim.message_overhead, which every ring step pays (override with run --message-overhead; "
-                     "tools/measure p2p --stream and calibrate --stream measure the per-message cost apart)\n";
+        std::cerr
+            << "sgdsim: warning: --latency " << latency_text << ": the fitted constant beyond it, "
+            << fmt("%.3g", beyond_s * 1e3) << " ms, is " << fmt("%.2g", beyond_s / (2 * latency_s))
+            << " round trips: more likely TCP's ramp of a fresh transfer than a software cost; it is written as "
+               "sgdsim.message_overhead, which every ring step pays (override with run --message-overhead; "
+               "tools/measure p2p --stream and calibrate --stream measure the per-message cost apart; --node-series "
+               "bounds it with a collective at several node counts)\n";
     }
     if (kind == CommKind::ALLREDUCE)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");

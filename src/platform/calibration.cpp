@@ -322,6 +322,43 @@ std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasu
   return fits;
 }
 
+StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source)
+{
+  // Weighted means of K - 1 and T within each size (weights 1 / T^2: relative errors), then the pooled slope.
+  std::map<double, std::array<double, 3>> by_size; // bytes -> {sum w, sum w x, sum w T}
+  std::set<int> node_counts;
+  for (const CommMeasurement& x : m) {
+    const double w = 1.0 / (x.time_s * x.time_s);
+    auto& g        = by_size[x.bytes];
+    g[0] += w;
+    g[1] += w * (x.nodes - 1);
+    g[2] += w * x.time_s;
+    node_counts.insert(x.nodes);
+  }
+  double sxy = 0, sxx = 0;
+  for (const CommMeasurement& x : m) {
+    const auto& g   = by_size[x.bytes];
+    const double w  = 1.0 / (x.time_s * x.time_s);
+    const double dx = (x.nodes - 1) - g[1] / g[0];
+    sxy += w * dx * (x.time_s - g[2] / g[0]);
+    sxx += w * dx * dx;
+  }
+  if (m.empty() || sxx <= 0)
+    throw InputError(source, 0,
+                     "the node series has " + std::to_string(m.size()) +
+                         " row(s) and no size measured at two node counts or more: the cost of a ring step is read "
+                         "off how the time grows with the node count at a given size");
+  StepCostFit f;
+  f.step_s      = sxy / sxx;
+  f.node_counts = static_cast<int>(node_counts.size());
+  f.rows        = static_cast<int>(m.size());
+  for (const CommMeasurement& x : m) {
+    const auto& g = by_size[x.bytes];
+    f.fitted_s.push_back(g[2] / g[0] + f.step_s * ((x.nodes - 1) - g[1] / g[0]));
+  }
+  return f;
+}
+
 namespace {
 bool ends_with(const std::string& s, const std::string& suffix)
 {

@@ -51,6 +51,20 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
  *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. */
 std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m);
 
+/** What one more ring step costs, read off a collective measured at several node counts (docs/models.md §10.10,
+ *  "The constant of a transfer alone"): T = a_size + (K - 1) h, one intercept per size, least squares on relative
+ *  errors. Every byte-dependent part that grows with K is charged to h, so h bounds from above what a step pays
+ *  beyond its bytes. */
+struct StepCostFit {
+  double step_s   = 0; // h; may be negative (the times do not grow with K)
+  int node_counts = 0; // distinct node counts among the rows
+  int rows        = 0;
+  std::vector<double> fitted_s; // each row's fitted time
+};
+
+/** Throws InputError naming `source` if no size has been measured at two node counts or more. */
+StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source);
+
 /** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,
  *  *_B, *_KB / *_KiB (x 1024), *_MB / *_MiB (x 2^20); time column: `time_column` or the first of time_s, *_s, *_ms
  *  (x 1e-3); nodes column: `nodes` (2 if absent). `where`: COLUMN=VALUE filters, all of which a row must meet.

@@ -26,6 +26,24 @@ if(NOT rc EQUAL 0 OR NOT err MATCHES "warning: --latency 20us: the fitted consta
    OR NOT ramp MATCHES "<prop id=\"sgdsim.message_overhead\" value=\"180us\"/>")
   message(FATAL_ERROR "a constant of 4.5 round trips beyond --latency must be warned about and written (${rc}): ${err}")
 endif()
+# --node-series (docs/models.md §10.10): tests/data/calibration/node_series.csv has p2p rows T = S / 100 MB/s + 200 us
+# and a reduce at K = 4, 8, 16 that grows by 30 us per node at each size. Of the 150 us beyond --latency 50us, 30 us
+# are written per message and the other 120 us once per call, which run takes for the ring's all-reduces.
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/node_series.csv --kind p2p
+                        --where op=p2p --latency 50us --node-series op=reduce --speed 2Tf --nodes 4 -o ${WORK}/series.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/series.xml series)
+if(NOT rc EQUAL 0 OR err MATCHES "round trips" OR NOT out MATCHES "h          30 us per ring step at most"
+   OR NOT series MATCHES "<prop id=\"sgdsim.message_overhead\" value=\"30us\"/>"
+   OR NOT series MATCHES "<prop id=\"sgdsim.allreduce_overhead\" value=\"120us\"/>")
+  message(FATAL_ERROR "--node-series must split 150 us into 30 us per message and 120 us per call (${rc}): ${out}${err}"
+                      "${series}")
+endif()
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/series.xml --arch ring --workers 4 --print-scenario
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "message-overhead = 3e-05s" OR NOT out MATCHES "allreduce-overhead = 0.00012s")
+  message(FATAL_ERROR "run must take both costs of the node series' split (${rc}): ${out}${err}")
+endif()
 file(READ ${WORK}/cal.xml xml)
 foreach(expected "speed=\"2Tf\"" "bw=\"1.03093e\\+08Bps\"" "lat=\"25us\""
                  "<prop id=\"sgdsim.message_overhead\" value=\"150us\"/>" "radical=\"0-3\"")

@@ -264,3 +264,34 @@ TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
   EXPECT_DOUBLE_EQ(costs.allreduce_time[1].smallest_bytes, 0);
   EXPECT_EQ(format_allreduce_time(costs.allreduce_time), format_allreduce_time(fits));
 }
+
+TEST(Calibration, NodeSeriesGivesTheCostOfARingStep)
+{
+  // T = a(size) + (K - 1) x 40 us at two sizes whose intercepts differ (the slope is pooled within each size).
+  std::vector<CommMeasurement> m;
+  for (int k : {4, 8, 16, 32})
+    for (double bytes : {1e6, 1e8})
+      m.push_back({k, bytes, (bytes == 1e6 ? 0.02 : 1.5) + (k - 1) * 40e-6, 0});
+  StepCostFit f = fit_step_cost(m, "s.csv");
+  EXPECT_NEAR(f.step_s, 40e-6, 1e-9);
+  EXPECT_EQ(f.node_counts, 4);
+  EXPECT_EQ(f.rows, 8);
+  for (std::size_t i = 0; i < m.size(); i++)
+    EXPECT_NEAR(f.fitted_s[i], m[i].time_s, 1e-9);
+  // Times that fall as nodes are added give a negative slope, reported as it is (the caller bounds it at 0).
+  for (CommMeasurement& x : m)
+    x.time_s -= 2 * (x.nodes - 1) * 40e-6;
+  EXPECT_NEAR(fit_step_cost(m, "s.csv").step_s, -40e-6, 1e-9);
+}
+
+TEST(Calibration, NodeSeriesNeedsASizeAtTwoNodeCounts)
+{
+  // Two node counts, but never at the same size: the slope cannot be told from the size's effect.
+  const std::vector<CommMeasurement> m = {{4, 1e6, 0.01, 2}, {8, 1e7, 0.1, 3}};
+  try {
+    fit_step_cost(m, "s.csv");
+    FAIL() << "a node series without a size at two node counts must be refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no size measured at two node counts"), std::string::npos) << e.what();
+  }
+}
