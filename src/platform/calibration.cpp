@@ -324,11 +324,16 @@ std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasu
 
 StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source)
 {
-  // Weighted means of K - 1 and T within each size (weights 1 / T^2: relative errors), then the pooled slope.
+  // Weighted means of K - 1 and T within each size (weights (t_min / T)^2: relative errors, scaled so that none
+  // overflows), then the pooled slope.
+  double t_min = 0;
+  for (const CommMeasurement& x : m)
+    t_min = t_min == 0 ? x.time_s : std::min(t_min, x.time_s);
+  auto weight = [t_min](double time_s) { return (t_min / time_s) * (t_min / time_s); };
   std::map<double, std::array<double, 3>> by_size; // bytes -> {sum w, sum w x, sum w T}
   std::set<int> node_counts;
   for (const CommMeasurement& x : m) {
-    const double w = 1.0 / (x.time_s * x.time_s);
+    const double w = weight(x.time_s);
     auto& g        = by_size[x.bytes];
     g[0] += w;
     g[1] += w * (x.nodes - 1);
@@ -337,13 +342,15 @@ StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::stri
   }
   double sxy = 0, sxx = 0;
   for (const CommMeasurement& x : m) {
-    const auto& g   = by_size[x.bytes];
-    const double w  = 1.0 / (x.time_s * x.time_s);
+    const auto& g = by_size[x.bytes];
+    if (g[0] <= 0) // every weight of this size underflowed: it says nothing about the slope
+      continue;
+    const double w  = weight(x.time_s);
     const double dx = (x.nodes - 1) - g[1] / g[0];
     sxy += w * dx * (x.time_s - g[2] / g[0]);
     sxx += w * dx * dx;
   }
-  if (m.empty() || sxx <= 0)
+  if (m.empty() || !(sxx > 0) || !std::isfinite(sxy / sxx))
     throw InputError(source, 0,
                      "the node series has " + std::to_string(m.size()) +
                          " row(s) and no size measured at two node counts or more: the cost of a ring step is read "
@@ -354,7 +361,7 @@ StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::stri
   f.rows        = static_cast<int>(m.size());
   for (const CommMeasurement& x : m) {
     const auto& g = by_size[x.bytes];
-    f.fitted_s.push_back(g[2] / g[0] + f.step_s * ((x.nodes - 1) - g[1] / g[0]));
+    f.fitted_s.push_back(g[0] > 0 ? g[2] / g[0] + f.step_s * ((x.nodes - 1) - g[1] / g[0]) : x.time_s);
   }
   return f;
 }

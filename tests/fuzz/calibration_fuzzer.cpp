@@ -1,7 +1,8 @@
 // libFuzzer harness: a measurements CSV of `sgdsim calibrate` (docs/fuzzing.md), read and fitted as both kinds. The
 // input's first lines may be the harness's own options, as calibrate's command line gives them: "%where COLUMN=VALUE"
 // (repeatable), "%size COLUMN", "%time COLUMN". A fit that calibrate accepts is written into a platform (-o), which
-// `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar.
+// `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar. The rows are also
+// fitted as a node series (calibrate --node-series), whose cost per step must be finite.
 #include "fuzz_support.hpp"
 #include "platform/calibration.hpp"
 
@@ -54,6 +55,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<CommMeasurement> m = read_comm_measurements(path, where, size_column, time_column);
     for (CommKind kind : {CommKind::P2P, CommKind::ALLREDUCE})
       fuzz::expect_input_errors_only([&] { check_fit(calibrate(kind, m), m.size()); });
+    // The same rows as calibrate --node-series reads them: the slope it writes from must be a number.
+    fuzz::expect_input_errors_only([&] {
+      const StepCostFit s = fit_step_cost(m, path);
+      if (!std::isfinite(s.step_s) || s.fitted_s.size() != m.size())
+        fuzz::finding("an accepted node series whose cost per step is not finite, or without a fitted time per row");
+    });
   });
   return 0;
 }

@@ -295,3 +295,14 @@ TEST(Calibration, NodeSeriesNeedsASizeAtTwoNodeCounts)
     EXPECT_NE(std::string(e.what()).find("no size measured at two node counts"), std::string::npos) << e.what();
   }
 }
+
+TEST(Calibration, NodeSeriesOfTimesAcrossHundredsOfOrdersIsRefusedNotNaN)
+{
+  // Relative weights of 1e-300 s against 1 s would overflow as 1 / T^2: the slope must be a number or refused.
+  const std::vector<CommMeasurement> m = {{4, 1e6, 1e-300, 2}, {8, 1e6, 1.0, 3}, {4, 1e7, 2.0, 4}, {8, 1e7, 2.5, 5}};
+  try {
+    const StepCostFit f = fit_step_cost(m, "s.csv");
+    EXPECT_TRUE(std::isfinite(f.step_s));
+  } catch (const InputError&) {
+  }
+}
