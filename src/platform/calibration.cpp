@@ -331,6 +331,7 @@ StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::stri
     t_min = t_min == 0 ? x.time_s : std::min(t_min, x.time_s);
   auto weight = [t_min](double time_s) { return (t_min / time_s) * (t_min / time_s); };
   std::map<double, std::array<double, 3>> by_size; // bytes -> {sum w, sum w x, sum w T}
+  std::map<double, std::set<int>> nodes_of_size;
   std::set<int> node_counts;
   for (const CommMeasurement& x : m) {
     const double w = weight(x.time_s);
@@ -339,11 +340,14 @@ StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::stri
     g[1] += w * (x.nodes - 1);
     g[2] += w * x.time_s;
     node_counts.insert(x.nodes);
+    nodes_of_size[x.bytes].insert(x.nodes);
   }
   double sxy = 0, sxx = 0;
   for (const CommMeasurement& x : m) {
     const auto& g = by_size[x.bytes];
-    if (g[0] <= 0) // every weight of this size underflowed: it says nothing about the slope
+    // A size at one node count says nothing about the slope (its weighted mean of K - 1 may differ from K - 1 by a
+    // rounding), nor one whose every weight underflowed.
+    if (nodes_of_size[x.bytes].size() < 2 || g[0] <= 0)
       continue;
     const double w  = weight(x.time_s);
     const double dx = (x.nodes - 1) - g[1] / g[0];
