@@ -1,6 +1,6 @@
-"""Unit tests of `measure.py incast`'s pure parts (docs/measure.md): the within-repeat spread of concurrent flows'
-completion times, the reverse flow's slowdown, and the layout of each pattern's flows (every flow timed by exactly
-one rank). No root, no network; torch is imported by measure.py when it is there, but not used."""
+"""Unit tests of `measure.py incast`'s pure parts (tools/measure/incast.py, docs/measure.md): the within-repeat
+spread of concurrent flows' completion times, the reverse flow's slowdown, and the layout of each pattern's flows
+(every flow timed by exactly one rank). No root, no network; torch is imported by the kit when it is there, but not used."""
 
 import math
 import os
@@ -10,38 +10,38 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import measure  # noqa: E402
+import incast  # noqa: E402
 
 
 class FlowStats(unittest.TestCase):
     def test_spread_is_within_a_repeat(self):
         # Repeat 0: fair (all end together); repeat 1: the slowest flow takes 3x the fastest. Across repeats the
         # times differ by 10x, which must not count as a spread.
-        st = measure.flow_stats([[1.0, 1.0, 1.0], [10.0, 20.0, 30.0]])
+        st = incast.flow_stats([[1.0, 1.0, 1.0], [10.0, 20.0, 30.0]])
         self.assertEqual(st["spreads"], [1.0, 3.0])
         self.assertEqual(st["spread_median"], 2.0)
         self.assertEqual(st["spread_max"], 3.0)
         self.assertEqual(st["times"], [1.0, 1.0, 1.0, 10.0, 20.0, 30.0])
 
     def test_order_of_flows_does_not_matter(self):
-        self.assertEqual(measure.flow_stats([[0.4, 0.1, 0.2]])["spreads"], [4.0])
+        self.assertEqual(incast.flow_stats([[0.4, 0.1, 0.2]])["spreads"], [4.0])
 
     def test_one_flow_has_no_spread(self):
-        st = measure.flow_stats([[0.5], [0.7], [0.6]])
+        st = incast.flow_stats([[0.5], [0.7], [0.6]])
         self.assertEqual(st["spreads"], [1.0, 1.0, 1.0])
         self.assertEqual(st["spread_median"], 1.0)
 
     def test_median_of_odd_count(self):
-        st = measure.flow_stats([[1.0, 2.0], [1.0, 5.0], [1.0, 1.5]])
+        st = incast.flow_stats([[1.0, 2.0], [1.0, 5.0], [1.0, 1.5]])
         self.assertEqual(st["spread_median"], 2.0)
 
     def test_unmeasured_repeat_is_skipped(self):
         # A zero (a flow no rank timed) would make an infinite spread: that repeat is left out.
-        st = measure.flow_stats([[0.0, 1.0], [1.0, 2.0]])
+        st = incast.flow_stats([[0.0, 1.0], [1.0, 2.0]])
         self.assertEqual(st["spreads"], [2.0])
 
     def test_empty(self):
-        st = measure.flow_stats([])
+        st = incast.flow_stats([])
         self.assertEqual(st["times"], [])
         self.assertTrue(math.isnan(st["spread_median"]))
         self.assertTrue(math.isnan(st["spread_max"]))
@@ -49,43 +49,43 @@ class FlowStats(unittest.TestCase):
 
 class PairedRatios(unittest.TestCase):
     def test_per_repeat(self):
-        self.assertEqual(measure.paired_ratios([2.0, 3.0], [1.0, 2.0]), [2.0, 1.5])
+        self.assertEqual(incast.paired_ratios([2.0, 3.0], [1.0, 2.0]), [2.0, 1.5])
 
     def test_zero_denominator_skipped(self):
-        self.assertEqual(measure.paired_ratios([2.0, 3.0], [0.0, 3.0]), [1.0])
+        self.assertEqual(incast.paired_ratios([2.0, 3.0], [0.0, 3.0]), [1.0])
 
     def test_lengths_must_match(self):
         with self.assertRaises(ValueError):
-            measure.paired_ratios([1.0], [1.0, 2.0])
+            incast.paired_ratios([1.0], [1.0, 2.0])
 
 
 class FlowLayout(unittest.TestCase):
     def test_every_flow_timed_by_one_rank(self):
-        for pattern in measure.INCAST:
+        for pattern in incast.INCAST:
             for n in range(2, 9):
-                flows = measure.incast_flows(pattern, n)
+                flows = incast.incast_flows(pattern, n)
                 owners = {}
                 for rank in range(n + 1):
-                    for col in measure.incast_slots(pattern, rank, n):
+                    for col in incast.incast_slots(pattern, rank, n):
                         self.assertNotIn(col, owners, f"{pattern} N={n}: column {col} timed twice")
                         owners[col] = rank
                 self.assertEqual(sorted(owners), list(range(len(flows))), f"{pattern} N={n}")
 
     def test_receiver_times_each_flow(self):
         # The receiver of a flow times it: the hub for flows into it, the client for flows out of it.
-        for pattern in measure.INCAST:
+        for pattern in incast.INCAST:
             n = 4
-            flows = measure.incast_flows(pattern, n)
+            flows = incast.incast_flows(pattern, n)
             for rank in range(n + 1):
-                for col in measure.incast_slots(pattern, rank, n):
+                for col in incast.incast_slots(pattern, rank, n):
                     role, client = flows[col]
                     self.assertEqual(rank, 0 if role == "in" else client, f"{pattern} column {col}")
 
     def test_mixed_layout(self):
-        self.assertEqual(measure.incast_flows("incast-mixed", 3), [("in", 1), ("in", 2), ("reverse", 3),
+        self.assertEqual(incast.incast_flows("incast-mixed", 3), [("in", 1), ("in", 2), ("reverse", 3),
                                                                    ("alone", 3)])
-        self.assertEqual(measure.incast_flows("incast-in", 2), [("in", 1), ("in", 2)])
-        self.assertEqual(measure.incast_flows("incast-out", 2), [("out", 1), ("out", 2)])
+        self.assertEqual(incast.incast_flows("incast-in", 2), [("in", 1), ("in", 2)])
+        self.assertEqual(incast.incast_flows("incast-out", 2), [("out", 1), ("out", 2)])
 
 
 if __name__ == "__main__":

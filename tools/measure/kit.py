@@ -1,0 +1,251 @@
+"""The measurement kit's shared parts (docs/measure.md): usage errors, the clock of emulated compute, the
+provenance every result file carries, sizes and the results CSV. measure.py's commands import them."""
+
+import ctypes
+import datetime
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plan  # noqa: E402  (the kit's pure parts, next to this file)
+
+try:
+    import torch
+    import torch.distributed as dist
+except ImportError:  # pragma: no cover - measure.py reports it as a clear error
+    torch = None
+    dist = None
+
+KIB = 1024
+MIB = 1024 * 1024
+
+
+class MeasureError(Exception):
+    """A usage or environment error: one line, no traceback."""
+
+
+def now():
+    return time.perf_counter()
+
+
+class Clock:
+    """Emulated compute with time.sleep, against deadlines: an operation ends `duration` after the later of the
+    previous operation's end and its own readiness, whatever the sleep overshoots (typically 50-100 us per
+    time.sleep on Linux; the timer slack is set to 1 ns below). Overshoots are recorded, not accumulated."""
+
+    def __init__(self, start):
+        self.t = start
+        self.overshoots = []
+
+    def run(self, duration, ready=None):
+        """Computes for `duration` seconds starting when the previous operation ended or at `ready` (later)."""
+        self.t = max(self.t, ready if ready is not None else self.t) + duration
+        self.sleep_until(self.t)
+
+    def sleep_until(self, deadline):
+        remaining = deadline - now()
+        if remaining > 0:
+            time.sleep(remaining)
+            self.overshoots.append(now() - deadline)
+
+    def sync(self, t):
+        """Moves the clock to `t` if later: the next operation cannot start before it."""
+        self.t = max(self.t, t)
+
+    def stats(self):
+        o = self.overshoots
+        return {"sleeps": len(o), "overshoot_mean_us": 1e6 * plan.mean(o) if o else 0.0,
+                "overshoot_max_us": 1e6 * max(o) if o else 0.0}
+
+
+def set_timer_slack():
+    """1 ns timer slack (prctl PR_SET_TIMERSLACK) so that time.sleep wakes up on time: the default 50 us slack
+    would add up over the hundreds of layers of a step."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(29, 1, 0, 0, 0)  # PR_SET_TIMERSLACK
+    except (OSError, AttributeError):
+        pass
+
+
+# ----------------------------------------------------------------------------------------------- provenance
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def iface():
+    """The interface Gloo uses: GLOO_SOCKET_IFNAME, else the one with the default route."""
+    name = os.environ.get("GLOO_SOCKET_IFNAME")
+    if name:
+        return name.split(",")[0]
+    for line in (read_text("/proc/net/route") or "").splitlines()[1:]:
+        fields = line.split()
+        if len(fields) > 1 and fields[1] == "00000000":
+            return fields[0]
+    return None
+
+
+def local_info():
+    """What one rank knows of its host: its NIC (MTU, qdiscs as tc shows them), TCP congestion control, CPUs."""
+    dev = iface()
+    info = {
+        "hostname": socket.gethostname(),
+        "netns": os.environ.get("SGDSIM_NETNS"),
+        "kernel": " ".join(os.uname()[i] for i in (0, 2, 3, 4)),
+        "iface": dev,
+        "mtu": int(read_text(f"/sys/class/net/{dev}/mtu") or 0) if dev else None,
+        "congestion_control": read_text("/proc/sys/net/ipv4/tcp_congestion_control"),
+        "cpu_count": os.cpu_count(),
+        "cpus_usable": len(os.sched_getaffinity(0)),
+        "loadavg": list(os.getloadavg()),
+    }
+    if dev:
+        try:
+            out = subprocess.run(["tc", "-s", "qdisc", "show", "dev", dev], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True, timeout=5).stdout
+            info["tc_qdisc"] = out.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            info["tc_qdisc"] = None
+    return info
+
+
+def gloo_info():
+    """Gloo as this torch uses it: the worker-thread pool of ProcessGroupGloo (all-reduces in flight at once) and
+    the all-reduce algorithm (gloo::allreduce with no algorithm set runs the ring, in segments of at most 1 MiB)."""
+    threads = None
+    try:
+        threads = dist.ProcessGroupGloo._Options()._threads
+    except AttributeError:
+        pass
+    lib = None
+    try:
+        lib = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}", "libgloo0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=5).stdout or None
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return {"available": dist.is_gloo_available(), "process_group_threads": threads,
+            "allreduce_algorithm": "ring (gloo::allreduce default), reduce-scatter + all-gather, segments <= 1 MiB",
+            "library": lib}
+
+
+def provenance(args, infos_before, infos_after):
+    cluster = None
+    path = args.cluster_info or os.environ.get("SGDSIM_CLUSTER_INFO")
+    if path and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            cluster = json.load(f)
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join(sys.argv),
+        "rate": rate_label(args),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "gloo": gloo_info(),
+        "world_size": dist.get_world_size(),
+        "ranks": [{"rank": r, **i} for r, i in enumerate(infos_before)],
+        "loadavg_after": [i["loadavg"] for i in infos_after],
+        "cluster": cluster,
+    }
+
+
+def rate_label(args):
+    """The rate as given to emulate (or --rate on real hosts): a label of the measurements."""
+    if args.rate:
+        return args.rate
+    path = args.cluster_info or os.environ.get("SGDSIM_CLUSTER_INFO")
+    if path and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f).get("rate", "")
+    return "unknown"
+
+
+def gather_infos():
+    out = [None] * dist.get_world_size()
+    dist.all_gather_object(out, local_info())
+    return out
+
+
+def size_arg(text):
+    """A size on the command line: a bare number of bytes or a SimGrid size (4KiB, 1MB)."""
+    try:
+        return int(text) if text.isdigit() else int(plan.parse_quantity(text, "size"))
+    except ValueError as e:
+        raise MeasureError(f"size {e}") from None
+
+
+def sizes_from(args):
+    if args.sizes:
+        return [size_arg(s) for s in args.sizes.split(",")]
+    lo, hi = size_arg(args.min_size), size_arg(args.max_size)
+    out, s = [], lo
+    while s <= hi:
+        out.append(s)
+        s *= 2
+    if not out:
+        raise MeasureError(f"no size between --min-size {args.min_size} and --max-size {args.max_size}")
+    return out
+
+
+CSV_COLUMNS = ["op", "library", "torch", "rate", "mtu", "cc", "nodes", "size_bytes", "time_s", "time_min_s",
+               "time_max_s", "time_mean_s", "time_std_s", "repeats", "warmup", "algbw_Gbps", "busbw_Gbps"]
+
+
+class CsvOut:
+    """The results CSV, one row per (op, nodes, size) with the median time; written row by row (a long run can be
+    watched) by rank 0 only."""
+
+    def __init__(self, path, meta):
+        self.path = path
+        self.meta = meta
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(",".join(CSV_COLUMNS) + "\n")
+
+    def row(self, op, nodes, size, times, warmup, repeats=None):
+        """`times`: the samples of the row (the repeats; for incast, every flow of every repeat); `repeats`: the
+        value of the repeats column when it is not len(times)."""
+        med = plan.median(times)
+        algbw = size * 8 / med / 1e9
+        busbw = algbw * (2 * (nodes - 1) / nodes if op.startswith("allreduce") else 1)
+        values = {**self.meta, "op": op, "nodes": nodes, "size_bytes": size, "time_s": f"{med:.9g}",
+                  "time_min_s": f"{min(times):.9g}", "time_max_s": f"{max(times):.9g}",
+                  "time_mean_s": f"{plan.mean(times):.9g}", "time_std_s": f"{plan.std(times):.9g}",
+                  "repeats": len(times) if repeats is None else repeats, "warmup": warmup, "algbw_Gbps": f"{algbw:.6g}",
+                  "busbw_Gbps": f"{busbw:.6g}"}
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(",".join(str(values[c]) for c in CSV_COLUMNS) + "\n")
+        return med
+
+
+def check_out(args):
+    """Refuses an existing --out without --force on every rank at once (a refusal on rank 0 alone would leave the
+    others waiting in a collective until the timeout)."""
+    verdict = [None]
+    if dist.get_rank() == 0 and os.path.exists(args.out) and not args.force:
+        verdict[0] = f"{args.out} exists (use --force to overwrite it)"
+    dist.broadcast_object_list(verdict, src=0)
+    if verdict[0]:
+        raise MeasureError(verdict[0])
+
+
+def csv_meta(args, infos):
+    return {"library": "gloo", "torch": torch.__version__, "rate": rate_label(args), "mtu": infos[0]["mtu"],
+            "cc": infos[0]["congestion_control"]}
+
+
+def write_sidecar(path, args, infos_before, kind, extra=None):
+    infos_after = gather_infos()
+    if dist.get_rank() == 0:
+        doc = {"kind": kind, "results": path, **(extra or {}), "provenance": provenance(args, infos_before,
+                                                                                         infos_after)}
+        with open(path + ".json", "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")

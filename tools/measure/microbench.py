@@ -1,0 +1,171 @@
+"""measure.py p2p, allreduce and concurrency (docs/measure.md): network microbenchmarks with torch.distributed
+(Gloo), written by rank 0 as the results CSV that `sgdsim calibrate` reads."""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plan  # noqa: E402  (the kit's pure parts, next to this file)
+from kit import (check_out, csv_meta, CsvOut, dist, gather_infos, gloo_info, MeasureError, now, size_arg, sizes_from,
+                 torch, write_sidecar)  # noqa: E402
+
+
+def stream_p2p(args, rank, pair, view, size, out, alone_s):
+    """--stream N: rank 0 sends N tensors back to back on the connection, rank 1 times the N receives from the end
+    of a barrier. Row p2p_stream: the time of each message beyond the first, (T_N - T_alone) / (N - 1), with
+    T_alone the median of the transfers alone just measured: what a busy connection's messages pay each (bytes and
+    per-message cost, no latency, nothing paid once per transfer; sgdsim calibrate --stream)."""
+    totals = []
+    for i in range(args.warmup + args.repeats):
+        dist.barrier(group=pair)
+        if rank == 1:
+            t0 = now()
+            for _ in range(args.stream):
+                dist.recv(view, src=0)
+            if i >= args.warmup:
+                totals.append(now() - t0)
+        else:
+            for _ in range(args.stream):
+                dist.send(view, dst=1)
+    t = torch.tensor(totals if rank == 1 else [0.0] * args.repeats, dtype=torch.float64)
+    dist.broadcast(t, src=1, group=pair)
+    if rank == 0:
+        # A noisy small size can come out at or below 0; a time must be positive, and 1 ns says "nothing measurable".
+        each = [max(1e-9, (total - alone_s) / (args.stream - 1)) for total in t.tolist()]
+        med = out.row("p2p_stream", 2, size, each, args.warmup)
+        print(f"p2p {size:>10} B, {args.stream} back to back: {med * 1e3:9.3f} ms per message beyond the first",
+              flush=True)
+
+
+def cmd_p2p(args):
+    """Ranks 0 and 1: rank 0 sends one tensor, rank 1 receives it and times the transfer from the end of a
+    barrier of the two; then a ping-pong of one float for the small-message latency. Other ranks wait."""
+    rank, world = dist.get_rank(), dist.get_world_size()
+    if world < 2:
+        raise MeasureError("p2p needs at least 2 ranks")
+    check_out(args)
+    infos = gather_infos()
+    sizes = sizes_from(args)
+    pair = dist.new_group([0, 1])
+    out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
+    if rank in (0, 1):
+        buf = torch.zeros(plan.elements(max(sizes)), dtype=torch.float32)
+        for size in sizes:
+            view = buf[:plan.elements(size)]
+            times = []
+            for i in range(args.warmup + args.repeats):
+                dist.barrier(group=pair)
+                if rank == 1:
+                    t0 = now()
+                    dist.recv(view, src=0)
+                    if i >= args.warmup:
+                        times.append(now() - t0)
+                else:
+                    dist.send(view, dst=1)
+            t = torch.tensor(times if rank == 1 else [0.0] * args.repeats, dtype=torch.float64)
+            dist.broadcast(t, src=1, group=pair)
+            if rank == 0:
+                med = out.row("p2p", 2, size, t.tolist(), args.warmup)
+                print(f"p2p {size:>10} B: {med * 1e3:9.3f} ms  {size * 8 / med / 1e9:7.3f} Gbit/s", flush=True)
+            if args.stream > 1:
+                stream_p2p(args, rank, pair, view, size, out, med if rank == 0 else None)
+        # Ping-pong: one float there and back, timed by rank 0; half the round trip is the one-way latency.
+        one = torch.zeros(1, dtype=torch.float32)
+        rtts = []
+        dist.barrier(group=pair)
+        for i in range(args.pingpong_warmup + args.pingpong_repeats):
+            if rank == 0:
+                t0 = now()
+                dist.send(one, dst=1)
+                dist.recv(one, src=1)
+                if i >= args.pingpong_warmup:
+                    rtts.append(now() - t0)
+            else:
+                dist.recv(one, src=0)
+                dist.send(one, dst=0)
+        if rank == 0:
+            half = [r / 2 for r in rtts]
+            med = out.row("pingpong", 2, 4, half, args.pingpong_warmup)
+            print(f"ping-pong 4 B: one-way {med * 1e6:.1f} us (half the median round trip)", flush=True)
+    dist.barrier()
+    write_sidecar(args.out, args, infos, "p2p")
+
+
+def cmd_allreduce(args):
+    """dist.all_reduce of a float32 tensor on ranks 0..K-1 for every K asked (one sub-group per K, made with
+    dist.new_group by every rank); a repeat's time is the maximum over the ranks, each timing from the end of a
+    barrier of the group to the end of its all_reduce."""
+    rank, world = dist.get_rank(), dist.get_world_size()
+    check_out(args)
+    infos = gather_infos()
+    sizes = sizes_from(args)
+    ks = [int(k) for k in args.nodes.split(",")] if args.nodes else list(range(2, world + 1))
+    if any(k < 2 or k > world for k in ks):
+        raise MeasureError(f"--nodes {args.nodes}: each must be in 2..{world} (the world size)")
+    groups = {k: dist.new_group(list(range(k))) for k in sorted(set(ks))}  # every rank creates every group
+    out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
+    calls = max(1, args.queued)
+    op = "allreduce_queued" if args.queued else "allreduce"
+    # One buffer per call in flight, as the training's units have (a queued call must not reduce another's data).
+    bufs = [torch.zeros(plan.elements(max(sizes)), dtype=torch.float32) for _ in range(calls)]
+    for k in ks:
+        g = groups[k]
+        if rank < k:
+            for size in sizes:
+                views = [b[:plan.elements(size)] for b in bufs]
+                times = []
+                for i in range(args.warmup + args.repeats):
+                    dist.barrier(group=g)
+                    t0 = now()
+                    if args.queued:
+                        # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
+                        # at once as it has threads, the rest wait in its queue; the time per call is the total
+                        # over the calls (their throughput, not one call's latency).
+                        works = [dist.all_reduce(v, group=g, async_op=True) for v in views]
+                        for w in works:
+                            w.wait()
+                    else:
+                        dist.all_reduce(views[0], group=g)
+                    if i >= args.warmup:
+                        times.append((now() - t0) / calls)
+                t = torch.tensor(times, dtype=torch.float64)
+                dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
+                if rank == 0:
+                    med = out.row(op, k, size, t.tolist(), args.warmup)
+                    print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
+                          f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
+        dist.barrier()
+    extra = {"queued_calls": args.queued} if args.queued else None
+    write_sidecar(args.out, args, infos, "allreduce", extra)
+
+
+def cmd_concurrency(args):
+    """How many all-reduces ProcessGroupGloo runs at once: N async all-reduces of one size launched together on
+    every rank; each one's completion time (as rank 0 sees it by polling) shows them finishing in waves of the
+    worker-thread pool's size. Also timed alone, for comparison."""
+    rank, world = dist.get_rank(), dist.get_world_size()
+    size = size_arg(args.size)
+    bufs = [torch.zeros(plan.elements(size), dtype=torch.float32) for _ in range(args.count)]
+    dist.barrier()
+    t0 = now()
+    dist.all_reduce(bufs[0])
+    alone = now() - t0
+    rows = []
+    for _ in range(args.repeats):
+        dist.barrier()
+        t0 = now()
+        works = [dist.all_reduce(b, async_op=True) for b in bufs]
+        done = [None] * len(works)
+        while any(d is None for d in done):
+            for i, w in enumerate(works):
+                if done[i] is None and w.is_completed():
+                    done[i] = now() - t0
+            time.sleep(50e-6)
+        rows.append(done)
+    if rank == 0:
+        threads = gloo_info()["process_group_threads"]
+        print(f"{world} ranks, {args.count} all-reduces of {size} B launched together; one alone takes "
+              f"{alone * 1e3:.1f} ms; ProcessGroupGloo threads (default options): {threads}")
+        for done in rows:
+            print("  completion times ms: " + " ".join(f"{d * 1e3:.1f}" for d in done))
