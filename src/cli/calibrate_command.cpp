@@ -211,7 +211,8 @@ int calibrate_command(const std::vector<std::string>& args)
   if (series_fit) {
     o << "  h          " << fmt("%.6g", series_fit->step_s * 1e6)
       << " us per ring step at most (--node-series: " << series_fit->rows << " rows at " << series_fit->node_counts
-      << " node counts, T = a(size) + (K-1) h)\n";
+      << " node counts, T = a(size) + (K-1) h" << (series_fit->step_s < 0 ? "; negative: no cost per step shows" : "")
+      << ")\n";
     o << "  c - L      " << fmt("%.6g", (series_message_s + series_call_s) * 1e6)
       << " us beyond the latency: " << fmt("%.6g", series_message_s * 1e6)
       << " us per message (at most h, sgdsim.message_overhead), " << fmt("%.6g", series_call_s * 1e6)
