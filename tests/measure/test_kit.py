@@ -1,0 +1,71 @@
+"""Unit tests of the measurement kit's shared parts (tools/measure/kit.py, docs/measure.md) that need no network:
+the sizes of a microbenchmark, the results CSV that `sgdsim calibrate` reads, and the clock of emulated compute.
+torch is imported by the kit when it is there, but not used."""
+
+import argparse
+import csv
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+import kit  # noqa: E402
+
+
+class Sizes(unittest.TestCase):
+    def test_a_size_is_bytes_or_a_simgrid_size(self):
+        self.assertEqual(kit.size_arg("4096"), 4096)
+        self.assertEqual(kit.size_arg("4KiB"), 4096)
+        self.assertEqual(kit.size_arg("1MB"), 1000000)
+        with self.assertRaises(kit.MeasureError):
+            kit.size_arg("four")
+
+    def test_powers_of_two_between_the_bounds_or_the_list(self):
+        args = argparse.Namespace(sizes="", min_size="4KiB", max_size="32KiB")
+        self.assertEqual(kit.sizes_from(args), [4096, 8192, 16384, 32768])
+        args = argparse.Namespace(sizes="1KiB,3MiB", min_size="4KiB", max_size="32KiB")
+        self.assertEqual(kit.sizes_from(args), [1024, 3 * 1024 * 1024])
+        with self.assertRaises(kit.MeasureError):
+            kit.sizes_from(argparse.Namespace(sizes="", min_size="1MiB", max_size="4KiB"))
+
+
+class ResultsCsv(unittest.TestCase):
+    def test_a_row_holds_the_median_and_the_ring_bus_bandwidth(self):
+        meta = {"library": "gloo", "torch": "t", "rate": "1Gbit", "mtu": 1500, "cc": "cubic"}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "out.csv")
+            out = kit.CsvOut(path, meta)
+            # 1 MB in a median of 8 ms: 1 Gbit/s of algorithm bandwidth; a ring all-reduce on 4 nodes moves
+            # 2 (4 - 1) / 4 of it over each link: 1.5 Gbit/s of bus bandwidth.
+            self.assertEqual(out.row("allreduce", 4, 1000000, [0.009, 0.008, 0.007], 2), 0.008)
+            out.row("p2p", 2, 1000000, [0.008], 1, repeats=5)
+            with open(path, encoding="utf-8") as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual(list(rows[0].keys()), kit.CSV_COLUMNS)
+        self.assertEqual(float(rows[0]["time_s"]), 0.008)
+        self.assertEqual(float(rows[0]["time_min_s"]), 0.007)
+        self.assertEqual(rows[0]["repeats"], "3")
+        self.assertAlmostEqual(float(rows[0]["algbw_Gbps"]), 1.0)
+        self.assertAlmostEqual(float(rows[0]["busbw_Gbps"]), 1.5)
+        self.assertAlmostEqual(float(rows[1]["busbw_Gbps"]), 1.0)  # a transfer has no ring factor
+        self.assertEqual(rows[1]["repeats"], "5")
+
+
+class EmulatedCompute(unittest.TestCase):
+    def test_an_operation_starts_at_the_later_of_the_previous_end_and_its_readiness(self):
+        start = kit.now()
+        clock = kit.Clock(start)
+        clock.run(0.001)
+        self.assertEqual(clock.t, start + 0.001)
+        clock.run(0.001, ready=start + 0.010)  # waits for its input
+        self.assertAlmostEqual(clock.t, start + 0.011, places=9)
+        clock.sync(start + 0.005)  # an earlier date does not move the clock back
+        self.assertAlmostEqual(clock.t, start + 0.011, places=9)
+        self.assertGreaterEqual(kit.now(), clock.t)  # it slept until then
+
+
+if __name__ == "__main__":
+    unittest.main()
