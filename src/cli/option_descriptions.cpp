@@ -1,0 +1,156 @@
+// `sgdsim run`'s option declarations: names, defaults and help texts (README "Options").
+#include "cli/option_descriptions.hpp"
+#include "cli/options.hpp"
+
+#include <boost/program_options.hpp>
+
+namespace po = boost::program_options;
+
+namespace sgdsim {
+
+po::options_description scenario_options()
+{
+  po::options_description d("Scenario (command line or --scenario file)");
+  // clang-format off
+  d.add_options()
+    ("platform", po::value<std::string>(), "SimGrid platform XML (default platforms/aws-p3.2xlarge.xml)")
+    ("workload", po::value<std::string>(), "workload XML (default workloads/resnet50-v100-b32.xml)")
+    ("deployment", po::value<std::string>(), "SimGrid deployment XML (default: automatic placement, see README)")
+    ("background", po::value<std::string>(),
+     "background load: time-varying speed of hosts and bandwidth of links (README \"Background traffic\")")
+    ("arch", po::value<std::string>()->default_value("ps-sync"), "architecture: ps-sync, ps-async, ring")
+    ("workers", po::value<int>(), "number of workers K (default 8, or as many as the deployment has)")
+    ("ps", po::value<int>(), "number of parameter servers (default 1 for ps-*, 0 for ring, or as the deployment has)")
+    ("overlap", po::value<std::string>()->default_value("on"),
+     "on: forward of a layer starts when its tensors arrived, uplinks start after each backward; off: all "
+     "downlinks, then all compute, then all uplinks")
+    ("sharing", po::value<std::string>(),
+     "PS link sharing: fair (SimGrid max-min), fcfs (one transfer at a time per PS NIC direction), hybrid (both, "
+     "throughputs averaged). Default: fair (README \"Link sharing at the PS\")")
+    ("ps-split", po::value<std::string>()->default_value("round-robin"),
+     "assignment of tensors to PS: round-robin (forward order), balanced (largest first to least loaded)")
+    ("collective", po::value<std::string>(),
+     "ring: all-reduce algorithm: ring (default), tree, halving-doubling, hierarchical (README \"Collectives\")")
+    ("gpus-per-node", po::value<int>(),
+     "consecutive ranks per multi-GPU node (>= 2): hierarchical all-reduce (ring) or hierarchical PS (ps-*)")
+    ("pipeline-chunks", po::value<int>(), "ring, tree collective: chunks pipelined through the tree (default 1)")
+    ("ring-mode", po::value<std::string>(),
+     "ring: steps (2(K-1) exchanges per all-reduce, default) or stream (one flow per ring edge, for large K)")
+    ("framework", po::value<std::string>(),
+     "the framework whose communication to reproduce, which sets other options' defaults (README \"Gradient units "
+     "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, nccl, gloo, none; PS: none "
+     "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing), tf-ps-1.3 (TensorFlow <= "
+     "1.3: hybrid sharing and gRPC's 5.87 ns per message byte between hosts)")
+    ("allreduce-unit", po::value<std::string>(),
+     "ring: what one all-reduce carries: tensor, layer, bucket, fusion (default: the framework's)")
+    ("bucket-size", po::value<std::string>(),
+     "ring, bucket unit: a bucket closes once it holds this much, e.g. 25MiB (DDP's bucket_cap_mb, the default)")
+    ("first-bucket-size", po::value<std::string>(),
+     "ring, bucket unit: the first bucket's limit (default 1MiB, DDP's)")
+    ("collectives-in-flight", po::value<int>(),
+     "ring: all-reduces a worker runs at once, started in order (default: the framework's; 2 for Gloo)")
+    ("sockets-per-peer", po::value<int>(),
+     "ring: TCP connections each collective message between hosts is cut over, in parts of at least 64 KiB "
+     "(NCCL's NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS; default 1, or with an NCCL framework the platform's "
+     "sgdsim.nccl_sockets)")
+    ("ring-slice", po::value<std::string>(),
+     "ring, steps mode: a chunk between two workers travels in slices of at most this size, each forwarded as soon as "
+     "it has arrived, e.g. 1MiB (default: the framework's: 1 MiB for NCCL's and Gloo's, 0 for none: whole chunks, "
+     "forwarded once arrived; docs/models.md §10.10)")
+    ("ring-slices-in-flight", po::value<int>(),
+     "ring, with --ring-slice: slices in flight per connection (default: the framework's: 4 for NCCL, 2 for Gloo)")
+    ("fusion-buffer", po::value<std::string>(),
+     "ring: tensor fusion buffer Q, e.g. 64MB (default: the framework's; 0: no fusion)")
+    ("fusion-timeout", po::value<std::string>(),
+     "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
+    ("fusion-cycle", po::value<std::string>(), "ring: Horovod's name for --fusion-timeout (give one of the two)")
+    ("message-overhead", po::value<std::string>(),
+     "software cost of each message, e.g. 20us (default 0, or the platform's sgdsim.message_overhead): ring, paid by "
+     "the sender of each collective message; PS, paid by the PS before it sends each tensor and after it receives "
+     "each gradient")
+    ("message-overhead-per-byte", po::value<std::string>(),
+     "PS: software cost per byte of each message between hosts, e.g. 5ns ([LI20]'s a: deserialization and copies; "
+     "default: the platform's sgdsim.message_overhead_per_byte, else the framework's, 0 but for tf-ps-1.3), paid "
+     "where --message-overhead is; from a point-to-point benchmark of the framework's own transport "
+     "(docs/models.md §10.5)")
+    ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
+    ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
+    ("measured-allreduce", po::value<std::string>(),
+     "ring: on (default where the platform carries sgdsim.allreduce_time, written by calibrate --kind allreduce "
+     "from several node counts): each all-reduce pays, before its messages, what the microbenchmark measured for its "
+     "node count and size beyond the network's time; off: the network alone (docs/models.md §10.7)")
+    ("reduce-cost-per-byte", po::value<std::string>(),
+     "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
+    ("stream", po::value<std::string>(),
+     "ps-*: on (default): messages on a PS connection form a TCP stream, the route latency delays each one's "
+     "delivery without holding the connection; off: each message pays the route latency before its bytes, serially "
+     "(docs/models.md §10.5)")
+    ("flow-spread-in", po::value<double>(),
+     "ps-*: spread of the sharing weights of the workers' connections into their PS, redrawn each step: TCP's unequal "
+     "sharing of a link among concurrent flows, from tools/measure/fit_incast.py (default 0: fair; docs/models.md "
+     "§10.6)")
+    ("flow-spread-out", po::value<double>(),
+     "ps-*: the same for the connections out of the PS (default 0: fair)")
+    ("release-quantum", po::value<std::string>(),
+     "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
+     "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")
+    ("steps", po::value<int>()->default_value(10), "steps measured")
+    ("warmup", po::value<int>()->default_value(2), "steps simulated before the measured ones")
+    ("seed", po::value<std::string>()->default_value("1"), "seed of the RNG that samples per-layer times")
+    ("compute-jitter", po::value<double>()->default_value(0, "0"),
+     "coefficient of variation of a uniform noise on every layer's compute time, e.g. 0.02 (README \"Steps\")")
+    ("cfg", po::value<std::vector<std::string>>()->composing(),
+     "SimGrid configuration item NAME:VALUE, repeatable (e.g. --cfg=network/model:CM02); recorded in the JSON")
+    ("log", po::value<std::vector<std::string>>()->composing(),
+     "SimGrid log setting, repeatable (e.g. --log=sgdsim_worker.thresh:debug); an appender's file "
+     "(app:file:PATH) is an output like --json's")
+    ("rho-t", po::value<double>()->default_value(0.6, "0.6"),
+     "analytic: threshold of the async hybrid model (docs/models.md eq. (5)); [LI22]: 0.5 on 1 Gbps CPU clusters, "
+     "0.6 on AWS")
+    ("tensor-overhead", po::value<std::string>()->default_value("0"),
+     "analytic: fixed cost c after each tensor's reception, e.g. 50us ([LI20], docs/models.md §5)")
+    ("tensor-overhead-per-byte", po::value<std::string>()->default_value("0"),
+     "analytic: cost a per byte after each tensor's reception, as a time per byte, e.g. 0.1ns ([LI20])");
+  // clang-format on
+  return d;
+}
+
+// `analytic` offers only what it does: it writes no timeline or CSV row and has no scenario to print.
+po::options_description command_options(const std::string& command)
+{
+  const bool run = command == "run";
+  po::options_description d(run ? "Run" : "Analytic");
+  // clang-format off
+  d.add_options()
+    ("help,h", "print this help")
+    ("scenario", po::value<std::string>(), "read options from FILE (same names, one 'name = value' per line); "
+     "command-line options take precedence")
+    ("json", po::value<std::string>(), "write the whole result as JSON to FILE (atomically)");
+  if (run)
+    d.add_options()
+      ("timeline", po::value<std::string>(),
+       "write the operations of the measured steps to FILE as a Chrome trace (Perfetto, chrome://tracing)")
+      ("csv", po::value<std::string>(),
+       "append the result as one row of the sweep CSV to FILE (header written if the file is new; README \"Sweep CSV\")");
+  d.add_options()
+    ("force", "overwrite the output files if they exist");
+  if (run)
+    d.add_options()
+      ("print-scenario", "print the resolved scenario file and exit without simulating")
+      ("progress", po::value<std::string>()->default_value("auto"),
+       "report steps done, simulated time and the time left on stderr, once a second: auto (when stderr is a "
+       "terminal), on, off")
+      ("quiet,q", "no progress and no wall-time line on stderr (errors, warnings about the inputs and what --log "
+       "sends there still go to stderr)");
+  // clang-format on
+  return d;
+}
+
+po::options_description run_options_description()
+{
+  po::options_description all;
+  all.add(command_options("run")).add(scenario_options());
+  return all;
+}
+
+} // namespace sgdsim
