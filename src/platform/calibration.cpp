@@ -330,28 +330,31 @@ StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::stri
   for (const CommMeasurement& x : m)
     t_min = t_min == 0 ? x.time_s : std::min(t_min, x.time_s);
   auto weight = [t_min](double time_s) { return (t_min / time_s) * (t_min / time_s); };
-  std::map<double, std::array<double, 3>> by_size; // bytes -> {sum w, sum w x, sum w T}
-  std::map<double, std::set<int>> nodes_of_size;
+  struct Size {
+    double w = 0, wx = 0, wt = 0; // sums of the weights, of w (K - 1), of w T
+    std::set<int> nodes;
+  };
+  std::map<double, Size> by_size;
   std::set<int> node_counts;
   for (const CommMeasurement& x : m) {
     const double w = weight(x.time_s);
-    auto& g        = by_size[x.bytes];
-    g[0] += w;
-    g[1] += w * (x.nodes - 1);
-    g[2] += w * x.time_s;
+    Size& g        = by_size[x.bytes];
+    g.w += w;
+    g.wx += w * (x.nodes - 1);
+    g.wt += w * x.time_s;
+    g.nodes.insert(x.nodes);
     node_counts.insert(x.nodes);
-    nodes_of_size[x.bytes].insert(x.nodes);
   }
   double sxy = 0, sxx = 0;
   for (const CommMeasurement& x : m) {
-    const auto& g = by_size[x.bytes];
+    const Size& g = by_size[x.bytes];
     // A size at one node count says nothing about the slope (its weighted mean of K - 1 may differ from K - 1 by a
     // rounding), nor one whose every weight underflowed.
-    if (nodes_of_size[x.bytes].size() < 2 || g[0] <= 0)
+    if (g.nodes.size() < 2 || g.w <= 0)
       continue;
     const double w  = weight(x.time_s);
-    const double dx = (x.nodes - 1) - g[1] / g[0];
-    sxy += w * dx * (x.time_s - g[2] / g[0]);
+    const double dx = (x.nodes - 1) - g.wx / g.w;
+    sxy += w * dx * (x.time_s - g.wt / g.w);
     sxx += w * dx * dx;
   }
   if (m.empty() || !(sxx > 0) || !std::isfinite(sxy / sxx))
@@ -364,8 +367,8 @@ StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::stri
   f.node_counts = static_cast<int>(node_counts.size());
   f.rows        = static_cast<int>(m.size());
   for (const CommMeasurement& x : m) {
-    const auto& g = by_size[x.bytes];
-    f.fitted_s.push_back(g[0] > 0 ? g[2] / g[0] + f.step_s * ((x.nodes - 1) - g[1] / g[0]) : x.time_s);
+    const Size& g = by_size[x.bytes];
+    f.fitted_s.push_back(g.w > 0 ? g.wt / g.w + f.step_s * ((x.nodes - 1) - g.wx / g.w) : x.time_s);
   }
   return f;
 }

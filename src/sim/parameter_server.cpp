@@ -205,11 +205,8 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
       shared->send_to[static_cast<std::size_t>(w)]->release();
     }
   };
-  // The update of the whole model takes ps_update_s on the reference device, so ps_update_s x reference speed
-  // flops: a PS host of another speed takes longer or shorter, as the workers' compute does (README "Compute"). A
-  // tensor takes its share by bytes.
   const double speed_flops    = sg4::this_actor::get_host()->get_speed();
-  const double flops_per_byte = ctx.workload.ps_update_s * ctx.workload.reference_speed / ctx.workload.model_bytes();
+  const double flops_per_byte = ps_update_flops_per_byte(ctx.workload);
   // Updates run one at a time in arrival order. On a CPU that runs nothing else at a constant speed their dates are
   // computed (ComputedUpdateQueue), which spares the simulation one event per gradient, an event that costs a pass
   // over every flow in the network (bench/README.md, session 6). Elsewhere the update is an execution on the host.

@@ -89,11 +89,9 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
     workers_state_.emplace_back(Rng(ctx.scenario.seed, static_cast<std::uint64_t>(w)));
     workers_state_.back().arrival_s.assign(ctx.workload.tensors.size(), 0.0);
   }
-  const double model_bytes = ctx.workload.model_bytes();
   for (int p = 0; p < n_ps; p++) {
     const sg4::Host* host = ps_hosts[static_cast<std::size_t>(p)];
-    ps_.push_back(PsState{ctx.workload.ps_update_s * ctx.workload.reference_speed / model_bytes,
-                          ComputedUpdateQueue(host->get_speed()),
+    ps_.push_back(PsState{ps_update_flops_per_byte(ctx.workload), ComputedUpdateQueue(host->get_speed()),
                           PsGradientRules(ctx.scenario.arch == Arch::PS_SYNC, workers_,
                                           ctx.ps_tensors[static_cast<std::size_t>(p)].size(),
                                           ctx.workload.tensors.size(), ctx.total_steps()),

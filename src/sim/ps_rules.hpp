@@ -3,6 +3,8 @@
 // (tests/scenario/ps_dispatcher_test.cpp); one copy of the rules keeps them from drifting apart.
 #pragma once
 
+#include "workload/workload.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <utility>
@@ -61,6 +63,14 @@ private:
   std::size_t applied_ = 0;             // sync: tensors updated this step
   int rounds_          = 0;
 };
+
+// The flops of a PS update per byte of the tensor updated (docs/models.md §10.4): the whole model's update takes
+// ps_update_s on the reference device, so ps_update_s x reference speed flops, and a tensor takes its share by bytes;
+// a PS host of another speed then takes longer or shorter, as the workers' compute does.
+inline double ps_update_flops_per_byte(const Workload& wl)
+{
+  return wl.ps_update_s * wl.reference_speed / wl.model_bytes();
+}
 
 // Updates run one at a time in arrival order (docs/models.md §10.4). On a CPU that runs nothing else at a constant
 // speed, an update starts when it arrives or when the previous one ends and lasts its flops over the host's speed: its
