@@ -2,12 +2,15 @@
 """Turns a measurement campaign (tools/measure/campaign.sh) into sgdsim validation cases (docs/measure.md).
 
     tools/measure/make_cases.py CAMPAIGN_DIR [--out validation/testbed] [--sgdsim build/src/sgdsim]
+                                [--campaign-name NAME]
 
 For each rate folder of the campaign (CAMPAIGN_DIR/RATE/): copies the microbenchmarks (p2p.csv, allreduce.csv)
 and every training series (MODEL/SERIES.jsonl, with its provenance) into OUT/data/RATE/, calibrates the platforms
 the predictions use from the microbenchmarks alone, and writes one case per series into OUT/cases/RATE-MODEL-SERIES/
 (case.json and SOURCE.md). Nothing of a training series goes into its prediction: the platform comes from the
 microbenchmarks, the compute times from the workload file, the framework's behaviour from sgdsim's profile.
+A later campaign of the same rates (--campaign-name NAME) goes beside the first: its data into
+OUT/campaign-NAME/data/RATE/, its cases named RATE-MODEL-SERIES-NAME; nothing of the first is replaced.
 
 The recipe (the same for every case, written down in validation/testbed/README.md):
 - PS series: the p2p microbenchmark, sizes from 1 MiB on (smaller ones pass the emulator's shaper burst faster than
@@ -27,6 +30,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -71,14 +75,22 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "validation", "testbed"))
     ap.add_argument("--sgdsim", default=os.path.join(ROOT, "build", "src", "sgdsim"))
     ap.add_argument("--guards", help="report.json of a validate run: set each case's guard from its errors")
+    ap.add_argument("--campaign-name", metavar="NAME",
+                    help="a campaign beside the first one: its data go to OUT/campaign-NAME/data/ and its cases "
+                         "are named RATE-MODEL-SERIES-NAME (nothing of an earlier campaign is replaced)")
     a = ap.parse_args()
     if a.guards:
         return set_guards(a.out, a.guards)
+    if a.campaign_name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", a.campaign_name):
+        raise SystemExit(f"make_cases: --campaign-name '{a.campaign_name}': letters, digits, '.', '_' and '-' only "
+                         "(it names a folder and a suffix of case names)")
+    data_root = os.path.join(a.out, f"campaign-{a.campaign_name}" if a.campaign_name else "", "data")
+    suffix = f"-{a.campaign_name}" if a.campaign_name else ""
     for rate in sorted(os.listdir(a.campaign)):
         src = os.path.join(a.campaign, rate)
         if not os.path.isfile(os.path.join(src, "p2p.csv")):
             continue
-        data = os.path.join(a.out, "data", rate)
+        data = os.path.join(data_root, rate)
         os.makedirs(data, exist_ok=True)
         for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv",
                      "allreduce-queued.csv.json", "feedcheck/feedcheck.csv"):
@@ -116,8 +128,8 @@ def main():
                 prov = os.path.join(mdir, fname + ".provenance.json")
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
-                write_case(a.out, rate, model, os.path.join(data, model, fname), workload, p2p_platform,
-                           ar_platform, spreads)
+                write_case(a.out, data_root, suffix, rate, model, os.path.join(data, model, fname), workload,
+                           p2p_platform, ar_platform, spreads)
     return 0
 
 
@@ -131,14 +143,15 @@ def flow_spreads(flows_jsonl):
     return out.strip().splitlines()[-1].split()
 
 
-def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
+def write_case(out, data_root, suffix, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
     lines = [json.loads(line) for line in open(jsonl, encoding="utf-8")]
     first = lines[0]
     arch, overlap = first["arch"], first["overlap"]
     ring = arch == "ring"
     series = os.path.basename(jsonl)[:-len(".jsonl")]
-    name = f"{rate}-{model}-{series}"
-    queued_json = os.path.join(out, "data", rate, "allreduce-queued.csv.json")
+    name = f"{rate}-{model}-{series}{suffix}"
+    data_rel = os.path.relpath(data_root, out)  # data/, or campaign-NAME/data/ for a later campaign
+    queued_json = os.path.join(data_root, rate, "allreduce-queued.csv.json")
     queued_calls = 0
     if os.path.exists(queued_json):
         with open(queued_json, encoding="utf-8") as f:
@@ -164,7 +177,9 @@ def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform, spr
                        f"{points[0]['args'][1]}..{points[-1]['args'][1]} workers on the emulated cluster at {rate} "
                        f"per NIC (tools/measure, Gloo over TCP, compute as sleeps of the workload's own times); "
                        f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
-                       f"(data/{rate}/{model}/{series}.jsonl)",
+                       f"({data_rel}/{rate}/{model}/{series}.jsonl)"
+                       + (f"; campaign {suffix[1:]}: its microbenchmarks and training series measured together "
+                          f"(validation/testbed/README.md)" if suffix else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
                             "row's one-way time as latency) through sgdsim calibrate -o, "
                             + ("the incast microbenchmark of the same cluster through tools/measure/fit_incast.py ("
@@ -199,9 +214,9 @@ def write_case(out, rate, model, jsonl, workload, p2p_platform, ar_platform, spr
     with open(os.path.join(cdir, "SOURCE.md"), "w", encoding="utf-8") as f:
         f.write(f"# {name}\n\nMeasured by this project on the emulated cluster of tools/measure (see "
                 f"../../README.md for the machine, the campaign and the recipe of the prediction). Data: "
-                f"../../data/{rate}/{model}/{series}.jsonl and its .provenance.json (kernel, qdiscs, rates, "
+                f"../../{data_rel}/{rate}/{model}/{series}.jsonl and its .provenance.json (kernel, qdiscs, rates, "
                 f"congestion control, torch and Gloo versions, load average). The prediction's platform: "
-                f"../../data/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made from "
+                f"../../{data_rel}/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made from "
                 f"the microbenchmarks alone (its .log holds the calibration report).\n")
 
 

@@ -1,0 +1,65 @@
+"""Unit tests of tools/measure/make_cases.py's case writer: the name, the platform and the data paths of a case,
+for the first campaign (OUT/data/) and for a later one (--campaign-name: OUT/campaign-NAME/data/, cases suffixed),
+so that a second campaign never replaces the first one's files or cases."""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+import make_cases  # noqa: E402
+
+
+def series_line(k, arch="ps-async", steps=20):
+    return {"arch": arch, "overlap": "on", "steps": steps, "warmup": 2, "ps": 1, "granularity": "layer",
+            "batch": 32, "workers": k, "step_time_mean_s": 1.0 + k}
+
+
+class WriteCase(unittest.TestCase):
+    def write(self, out, campaign_name, lines, spreads=()):
+        data_root = os.path.join(out, f"campaign-{campaign_name}" if campaign_name else "", "data")
+        mdir = os.path.join(data_root, "1gbit", "m")
+        os.makedirs(mdir)
+        jsonl = os.path.join(mdir, "ps-async-ps1-overlap-on.jsonl")
+        with open(jsonl, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(d) + "\n" for d in lines)
+        suffix = f"-{campaign_name}" if campaign_name else ""
+        make_cases.write_case(out, data_root, suffix, "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
+                              os.path.join(mdir, "platform-p2p.xml"), os.path.join(mdir, "platform-allreduce.xml"),
+                              spreads)
+
+    def test_later_campaign_is_suffixed_and_points_at_its_own_data(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.write(out, "2026-11-26b", [series_line(1), series_line(2)], ["--flow-spread-in", "0.4"])
+            name = "1gbit-m-ps-async-ps1-overlap-on-2026-11-26b"
+            with open(os.path.join(out, "cases", name, "case.json"), encoding="utf-8") as f:
+                case = json.load(f)
+            self.assertEqual(case["name"], name)
+            platform = case["run"][case["run"].index("--platform") + 1]
+            self.assertTrue(platform.endswith("campaign-2026-11-26b/data/1gbit/m/platform-p2p.xml"), platform)
+            self.assertEqual(case["run"][case["run"].index("--steps") + 1], "20")
+            self.assertIn("(campaign-2026-11-26b/data/1gbit/m/ps-async-ps1-overlap-on.jsonl)", case["description"])
+            self.assertEqual(case["seeds"], 8)  # with flow spreads a run is random
+            self.assertEqual([p["args"] for p in case["points"]], [["--workers", "1"], ["--workers", "2"]])
+            with open(os.path.join(out, "cases", name, "SOURCE.md"), encoding="utf-8") as f:
+                self.assertIn("../../campaign-2026-11-26b/data/1gbit/m/ps-async-ps1-overlap-on.jsonl", f.read())
+
+    def test_first_campaign_keeps_its_names(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.write(out, None, [series_line(k, arch="ring") for k in (1, 2, 3)])
+            name = "1gbit-m-ps-async-ps1-overlap-on"
+            with open(os.path.join(out, "cases", name, "case.json"), encoding="utf-8") as f:
+                case = json.load(f)
+            self.assertIn("(data/1gbit/m/ps-async-ps1-overlap-on.jsonl)", case["description"])
+            self.assertTrue(case["run"][1].endswith("data/1gbit/m/platform-allreduce.xml"))
+            self.assertNotIn("seeds", case)
+            # A ring of one worker all-reduces nothing: K = 1 is not a point.
+            self.assertEqual([p["label"] for p in case["points"]], ["2 workers", "3 workers"])
+
+
+if __name__ == "__main__":
+    unittest.main()
