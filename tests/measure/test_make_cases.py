@@ -20,21 +20,20 @@ def series_line(k, arch="ps-async", steps=20):
 
 
 class WriteCase(unittest.TestCase):
-    def write(self, out, campaign_name, lines, spreads=()):
-        data_root = os.path.join(out, f"campaign-{campaign_name}" if campaign_name else "", "data")
-        mdir = os.path.join(data_root, "1gbit", "m")
+    def write(self, out, campaign_name, series, lines, spreads=()):
+        mdir = os.path.join(make_cases.campaign_data_root(out, campaign_name), "1gbit", "m")
         os.makedirs(mdir)
-        jsonl = os.path.join(mdir, "ps-async-ps1-overlap-on.jsonl")
+        jsonl = os.path.join(mdir, series + ".jsonl")
         with open(jsonl, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(d) + "\n" for d in lines)
-        suffix = f"-{campaign_name}" if campaign_name else ""
-        make_cases.write_case(out, data_root, suffix, "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
+        make_cases.write_case(out, campaign_name, "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
                               os.path.join(mdir, "platform-p2p.xml"), os.path.join(mdir, "platform-allreduce.xml"),
                               spreads)
 
     def test_later_campaign_is_suffixed_and_points_at_its_own_data(self):
         with tempfile.TemporaryDirectory() as out:
-            self.write(out, "2026-11-26b", [series_line(1), series_line(2)], ["--flow-spread-in", "0.4"])
+            self.write(out, "2026-11-26b", "ps-async-ps1-overlap-on", [series_line(1), series_line(2)],
+                       ["--flow-spread-in", "0.4"])
             name = "1gbit-m-ps-async-ps1-overlap-on-2026-11-26b"
             with open(os.path.join(out, "cases", name, "case.json"), encoding="utf-8") as f:
                 case = json.load(f)
@@ -50,11 +49,11 @@ class WriteCase(unittest.TestCase):
 
     def test_first_campaign_keeps_its_names(self):
         with tempfile.TemporaryDirectory() as out:
-            self.write(out, None, [series_line(k, arch="ring") for k in (1, 2, 3)])
-            name = "1gbit-m-ps-async-ps1-overlap-on"
+            self.write(out, None, "ring-layer-overlap-on", [series_line(k, arch="ring") for k in (1, 2, 3)])
+            name = "1gbit-m-ring-layer-overlap-on"
             with open(os.path.join(out, "cases", name, "case.json"), encoding="utf-8") as f:
                 case = json.load(f)
-            self.assertIn("(data/1gbit/m/ps-async-ps1-overlap-on.jsonl)", case["description"])
+            self.assertIn("(data/1gbit/m/ring-layer-overlap-on.jsonl)", case["description"])
             self.assertTrue(case["run"][1].endswith("data/1gbit/m/platform-allreduce.xml"))
             self.assertNotIn("seeds", case)
             # A ring of one worker all-reduces nothing: K = 1 is not a point.

@@ -84,8 +84,7 @@ def main():
     if a.campaign_name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", a.campaign_name):
         raise SystemExit(f"make_cases: --campaign-name '{a.campaign_name}': letters, digits, '.', '_' and '-' only "
                          "(it names a folder and a suffix of case names)")
-    data_root = os.path.join(a.out, f"campaign-{a.campaign_name}" if a.campaign_name else "", "data")
-    suffix = f"-{a.campaign_name}" if a.campaign_name else ""
+    data_root = campaign_data_root(a.out, a.campaign_name)
     for rate in sorted(os.listdir(a.campaign)):
         src = os.path.join(a.campaign, rate)
         if not os.path.isfile(os.path.join(src, "p2p.csv")):
@@ -128,7 +127,7 @@ def main():
                 prov = os.path.join(mdir, fname + ".provenance.json")
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
-                write_case(a.out, data_root, suffix, rate, model, os.path.join(data, model, fname), workload,
+                write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
                            p2p_platform, ar_platform, spreads)
     return 0
 
@@ -143,14 +142,20 @@ def flow_spreads(flows_jsonl):
     return out.strip().splitlines()[-1].split()
 
 
-def write_case(out, data_root, suffix, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
+def campaign_data_root(out, campaign_name=None):
+    """Where a campaign's data go: OUT/data, or OUT/campaign-NAME/data for a later one (--campaign-name)."""
+    return os.path.join(out, f"campaign-{campaign_name}", "data") if campaign_name else os.path.join(out, "data")
+
+
+def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
     lines = [json.loads(line) for line in open(jsonl, encoding="utf-8")]
     first = lines[0]
     arch, overlap = first["arch"], first["overlap"]
     ring = arch == "ring"
     series = os.path.basename(jsonl)[:-len(".jsonl")]
-    name = f"{rate}-{model}-{series}{suffix}"
-    data_rel = os.path.relpath(data_root, out)  # data/, or campaign-NAME/data/ for a later campaign
+    name = f"{rate}-{model}-{series}" + (f"-{campaign_name}" if campaign_name else "")
+    data_root = campaign_data_root(out, campaign_name)
+    data_rel = os.path.relpath(data_root, out)
     queued_json = os.path.join(data_root, rate, "allreduce-queued.csv.json")
     queued_calls = 0
     if os.path.exists(queued_json):
@@ -178,8 +183,8 @@ def write_case(out, data_root, suffix, rate, model, jsonl, workload, p2p_platfor
                        f"per NIC (tools/measure, Gloo over TCP, compute as sleeps of the workload's own times); "
                        f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
                        f"({data_rel}/{rate}/{model}/{series}.jsonl)"
-                       + (f"; campaign {suffix[1:]}: its microbenchmarks and training series measured together "
-                          f"(validation/testbed/README.md)" if suffix else ""),
+                       + (f"; campaign {campaign_name}: its microbenchmarks and training series measured together "
+                          f"(validation/testbed/README.md)" if campaign_name else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
                             "row's one-way time as latency) through sgdsim calibrate -o, "
                             + ("the incast microbenchmark of the same cluster through tools/measure/fit_incast.py ("
@@ -216,8 +221,8 @@ def write_case(out, data_root, suffix, rate, model, jsonl, workload, p2p_platfor
                 f"../../README.md for the machine, the campaign and the recipe of the prediction). Data: "
                 f"../../{data_rel}/{rate}/{model}/{series}.jsonl and its .provenance.json (kernel, qdiscs, rates, "
                 f"congestion control, torch and Gloo versions, load average). The prediction's platform: "
-                f"../../{data_rel}/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made from "
-                f"the microbenchmarks alone (its .log holds the calibration report).\n")
+                f"../../{data_rel}/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made "
+                f"from the microbenchmarks alone (its .log holds the calibration report).\n")
 
 
 def set_guards(out, report_json):
