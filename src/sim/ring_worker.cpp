@@ -44,8 +44,8 @@ struct RingShared {
     sg4::SemaphorePtr wake = sg4::Semaphore::create(0);
   };
   std::vector<LaneWait> lane_waits;
-  sg4::SemaphorePtr step_done = sg4::Semaphore::create(0); // released by each collective actor at its step's end
-  int units_done              = 0;                         // planned units: this step's all-reduces that have finished
+  sg4::SemaphorePtr step_done = sg4::Semaphore::create(0); // released once a step's all-reduces are all done
+  long units_done             = 0;                         // planned units: this step's all-reduces that have finished
   IntervalAccount* account    = nullptr;
   StepRecorder* recorder      = nullptr;
 
@@ -65,8 +65,9 @@ struct RingShared {
       }
   }
   /** Planned units (in launch order, each ready no later than the next): how many of this step's all-reduces the
-   *  framework runs now, at most `lanes`: those whose gradients exist and that have not finished. Two calls that
-   *  start at the same time see the same count, whichever lane runs first (docs/models.md §10.8). */
+   *  framework runs now, at most `lanes`: those whose gradients exist (a prefix of the units) and that have not
+   *  finished (in any order). Two calls that start at the same time see the same count, whichever lane runs first
+   *  (docs/models.md §10.8). */
   int calls_under_way(const std::vector<GradUnit>& units, int lanes) const
   {
     int n = 0;
@@ -123,30 +124,54 @@ public:
 
   void operator()()
   {
-    for (int step = 0;; step++) {
-      if (ctx_.scenario.unit() == AllreduceUnit::FUSION)
+    if (ctx_.scenario.unit() == AllreduceUnit::FUSION)
+      for (;;)
         run_fusion_step();
-      else
-        run_planned_step(step);
-    }
+    else if (!ctx_.grad_units.empty())
+      run_planned_units();
   }
 
 private:
-  // Planned units (tensor, layer, bucket): this lane all-reduces units lane, lane + L, lane + 2L, ... of the step
-  // in order, each once its gradients exist, so that L all-reduces run at once, started in order. Every rank gives a
-  // unit the same lane, so the lanes' rings match (Gloo's thread pool would take the next unit on whichever thread is
-  // free first: README "Gradient units" says where the two differ).
-  void run_planned_step(int step)
+  // Planned units (tensor, layer, bucket), in launch order across steps: whenever this lane is free it takes the next
+  // unit, waits until its gradients exist and all-reduces it, so that up to L all-reduces run at once, started in
+  // order, each on the lane that was free first (Gloo's thread pool: docs/models.md §10.8). Rank 0's lanes take the
+  // units, the other ranks' lanes run those rank 0 posted to them (LanePlan, sim_context.hpp). The last unit of a
+  // step to finish ends the step.
+  void run_planned_units()
   {
     const auto& units = ctx_.grad_units;
-    if (static_cast<std::size_t>(lane_) >= units.size()) // no unit for this lane (fewer units than lanes): it
-      shared_->wait_ready(lane_, step, 0);               // still waits for the step, else it would loop at once
-    for (auto u = static_cast<std::size_t>(lane_); u < units.size(); u += static_cast<std::size_t>(ctx_.lanes())) {
-      shared_->wait_ready(lane_, step, units[u].ready_layer);
-      allreduce(units[u].bytes, shared_->calls_under_way(units, ctx_.lanes()));
-      shared_->units_done++;
+    const auto n      = static_cast<long>(units.size());
+    for (;;) {
+      const long next = take_unit();
+      const int step  = static_cast<int>(next / n);
+      const auto& u   = units[static_cast<std::size_t>(next % n)];
+      shared_->wait_ready(lane_, step, u.ready_layer);
+      allreduce(u.bytes, shared_->calls_under_way(units, ctx_.lanes()));
+      if (++shared_->units_done == n) {
+        shared_->units_done = 0;
+        shared_->step_done->release();
+      }
     }
-    shared_->step_done->release();
+  }
+
+  // The next unit this lane runs (numbered across steps: step * units + unit).
+  long take_unit()
+  {
+    LanePlan& plan  = ctx_.lane_plan;
+    const auto lane = static_cast<std::size_t>(lane_);
+    if (rank_ == 0) {
+      const long next = plan.next++;
+      for (std::size_t r = 1; r < plan.pending.size(); r++) {
+        plan.pending[r][lane].push_back(next);
+        plan.posted[r][lane]->release();
+      }
+      return next;
+    }
+    const auto r = static_cast<std::size_t>(rank_);
+    plan.posted[r][lane]->acquire();
+    const long next = plan.pending[r][lane].front();
+    plan.pending[r][lane].pop_front();
+    return next;
   }
 
   // Gradients of layer i join the buffer; the buffer is all-reduced when the next layer does not fit, when the
@@ -366,7 +391,6 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
     // The collective actors are done with the previous step (step_done below): this step's readiness starts afresh.
     shared->step         = step;
     shared->lowest_ready = std::numeric_limits<int>::max();
-    shared->units_done   = 0;
     draw_step_times(wl, rng, ctx.scenario.compute_jitter_cv, fwd_s, bwd_s);
     for (int l = 0; l < n_layers; l++)
       compute(fwd_s[static_cast<std::size_t>(l)], "fwd ", l);
@@ -382,7 +406,9 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
       else // all at once: no lane may start before every unit is ready (calls_under_way counts them)
         gradients_ready(0);
     }
-    for (int lane = 0; lane < lanes; lane++)
+    if (fusion)
+      shared->step_done->acquire();
+    else if (!ctx.grad_units.empty()) // the last of the step's units to finish releases it
       shared->step_done->acquire();
     compute(wl.ps_update_s, "update", -1); // each worker applies the averaged gradients itself
     const double now = sg4::Engine::get_clock();

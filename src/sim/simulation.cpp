@@ -101,8 +101,8 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {},     {},
-                 {},          nullptr,  {}, {}, {}, {}, {}, {}, 1, {}, nullptr};
+  SimContext ctx{in.workload, scenario, {},      {}, {}, {}, {}, {}, 0,  {}, {}, {},
+                 {},          {},       nullptr, {}, {}, {}, {}, {}, {}, 1,  {}, nullptr};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -138,6 +138,14 @@ SimResult simulate(const SimInputs& in)
     ctx.fusion_plan.pending.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)
       ctx.fusion_plan.posted.push_back(sg4::Semaphore::create(0));
+  }
+  if (!scenario.is_ps() && scenario.unit() != AllreduceUnit::FUSION) {
+    ctx.lane_plan.pending.assign(static_cast<std::size_t>(scenario.workers),
+                                 std::vector<std::deque<long>>(static_cast<std::size_t>(ctx.lanes())));
+    ctx.lane_plan.posted.resize(static_cast<std::size_t>(scenario.workers));
+    for (auto& per_lane : ctx.lane_plan.posted)
+      for (int lane = 0; lane < ctx.lanes(); lane++)
+        per_lane.push_back(sg4::Semaphore::create(0));
   }
   for (std::size_t l = 0; l < in.workload.layers.size(); l++)
     ctx.layer_bytes.push_back(in.workload.layer_bytes(l));

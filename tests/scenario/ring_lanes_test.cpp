@@ -52,3 +52,28 @@ TEST(RingLanes, StreamModeLanesDoNotMixTheirMessages)
   EXPECT_NEAR(step_s(1, false, RingMode::STREAM), 8 * (201e-6), 1e-9);
   EXPECT_NEAR(step_s(2, false, RingMode::STREAM), 4 * (202e-6), 1e-9);
 }
+
+TEST(RingLanes, AFreeLaneTakesTheNextUnit)
+{
+  // Per layer, 2 lanes, all ready at once: the backward's first unit is 1 MB (2 exchanges of 500 kB: 2 x (100 + 500)
+  // us alone), the next three 1 kB (202 us each). The free lane runs the three small ones one after the other while
+  // the other runs the large one, so the step lasts the large all-reduce, give or take the small ones' 3 kB on the
+  // shared NICs (< 3 us). Lanes taken in turn (unit u on lane u mod 2) would queue the third unit behind the large
+  // one: 1,402 us.
+  Scenario sc                = latency_bound_ring(2, false, RingMode::STEPS);
+  sc.allreduce_unit          = AllreduceUnit::LAYER;
+  const std::string workload = tiny::write_file(
+      "big_then_small.xml", "<workload name=\"big_then_small\" batch=\"32\" device=\"test\" reference_speed=\"1Gf\">\n"
+                            "  <layer name=\"l0\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"w0\" size=\"1kB\"/></layer>\n"
+                            "  <layer name=\"l1\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"w1\" size=\"1kB\"/></layer>\n"
+                            "  <layer name=\"l2\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"w2\" size=\"1kB\"/></layer>\n"
+                            "  <layer name=\"l3\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"w3\" size=\"1MB\"/></layer>\n"
+                            "</workload>\n");
+  for (const bool by_actors : {false, true}) {
+    sc.ring_by_worker_actors = by_actors;
+    const double step =
+        simulate_isolated(tiny::inputs(tiny::star_platform(2, "1GBps", "50us"), workload, sc)).step_time_mean_s;
+    EXPECT_GT(step, 2 * (100e-6 + 500e-6)) << "by workers' actors: " << by_actors;
+    EXPECT_LT(step, 2 * (100e-6 + 500e-6) + 3e-6) << "by workers' actors: " << by_actors;
+  }
+}
