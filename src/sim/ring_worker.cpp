@@ -46,6 +46,7 @@ struct RingShared {
   std::vector<LaneWait> lane_waits;
   sg4::SemaphorePtr step_done = sg4::Semaphore::create(0); // released once a step's all-reduces are all done
   long units_done             = 0;                         // planned units: this step's all-reduces that have finished
+  long next_unit              = 0; // planned units: the next one a free lane takes (rank 0, or any rank with one lane)
   IntervalAccount* account    = nullptr;
   StepRecorder* recorder      = nullptr;
 
@@ -154,13 +155,16 @@ private:
     }
   }
 
-  // The next unit this lane runs (numbered across steps: step * units + unit).
+  // The next unit this lane runs (numbered across steps: step * units + unit). With one lane every rank runs the
+  // units in order and nothing is posted.
   long take_unit()
   {
+    if (ctx_.lanes() == 1)
+      return shared_->next_unit++;
     LanePlan& plan  = ctx_.lane_plan;
     const auto lane = static_cast<std::size_t>(lane_);
     if (rank_ == 0) {
-      const long next = plan.next++;
+      const long next = shared_->next_unit++;
       for (std::size_t r = 1; r < plan.pending.size(); r++) {
         plan.pending[r][lane].push_back(next);
         plan.posted[r][lane]->release();

@@ -41,14 +41,13 @@ struct FusionPlan {
   std::vector<simgrid::s4u::SemaphorePtr> posted; // per rank: entries posted and not yet taken
 };
 
-/** Planned all-reduce units on several lanes (docs/models.md §10.8): the next unit goes to whichever lane is free
+/** Planned all-reduce units on two lanes or more (docs/models.md §10.8): the next unit goes to whichever lane is free
  *  first, as a thread of Gloo's pool takes the next queued work. Rank 0's lanes decide and post each unit, numbered
  *  across steps (step * units + unit), to the same lane of every other rank, so that a lane's ring carries the same
  *  all-reduces on every rank (Gloo matches them by tag, sgdsim's lanes by their ring). */
 struct LanePlan {
   std::vector<std::vector<std::deque<long>>> pending;          // per rank and lane (rank 0's stay empty)
   std::vector<std::vector<simgrid::s4u::SemaphorePtr>> posted; // per rank and lane: units posted and not yet taken
-  long next = 0;                                               // rank 0: the next unit to hand to a free lane
 };
 
 struct SimContext {
