@@ -410,9 +410,7 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
       else // all at once: no lane may start before every unit is ready (calls_under_way counts them)
         gradients_ready(0);
     }
-    if (fusion)
-      shared->step_done->acquire();
-    else if (!ctx.grad_units.empty()) // the last of the step's units to finish releases it
+    if (fusion || !ctx.grad_units.empty()) // released by the fusion actor, or by the last of the step's units to end
       shared->step_done->acquire();
     compute(wl.ps_update_s, "update", -1); // each worker applies the averaged gradients itself
     const double now = sg4::Engine::get_clock();
