@@ -87,6 +87,16 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_flows("incast-in", 2), [("in", 1), ("in", 2)])
         self.assertEqual(incast.incast_flows("incast-out", 2), [("out", 1), ("out", 2)])
 
+    def test_half_layout(self):
+        # N // 2 clients receive from the hub, the others send to it; with N = 2 it is incast-mixed without its
+        # flow alone.
+        self.assertEqual(incast.incast_flows("incast-half", 5), [("in", 1), ("in", 2), ("in", 3), ("out", 4),
+                                                                  ("out", 5)])
+        self.assertEqual(incast.incast_flows("incast-half", 2), [("in", 1), ("out", 2)])
+        self.assertEqual(incast.incast_slots("incast-half", 0, 5), [0, 1, 2])
+        self.assertEqual(incast.incast_slots("incast-half", 3, 5), [])
+        self.assertEqual(incast.incast_slots("incast-half", 4, 5), [3])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -14,11 +14,15 @@ from kit import (check_out, csv_meta, CsvOut, dist, gather_infos, local_info, Me
 # Column layout of one repeat of each pattern, for N clients: (role, client rank) of each flow timed.
 def incast_flows(pattern, n):
     """The flows one repeat of `pattern` times with N = n clients, as (role, client rank): `in` client -> hub, `out`
-    hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone."""
+    hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
+    incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2."""
     if pattern == "incast-in":
         return [("in", c) for c in range(1, n + 1)]
     if pattern == "incast-out":
         return [("out", c) for c in range(1, n + 1)]
+    if pattern == "incast-half":
+        m = n // 2
+        return [("in", c) for c in range(1, n - m + 1)] + [("out", c) for c in range(n - m + 1, n + 1)]
     return [("in", c) for c in range(1, n)] + [("reverse", n), ("alone", n)]
 
 
@@ -108,14 +112,36 @@ def incast_mixed(rank, n, bufs, group):
     return times
 
 
-INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed}
+def incast_half(rank, n, bufs, group):
+    """Clients 1..n-m isend to the hub while the hub isends to clients n-m+1..n (m = n // 2): both directions of
+    the hub's NIC loaded by several flows, as a PS's is in Async-PS (incast-mixed has one flow out). The hub times
+    the incoming flows, each receiving client its own."""
+    m = n // 2
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        outs = [dist.isend(bufs["out"], dst=c) for c in range(n - m + 1, n + 1)]
+        times = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n - m + 1)], t0)
+        for work in outs:
+            work.wait()
+        return times
+    if rank <= n - m:
+        dist.isend(bufs["own"], dst=0).wait()
+        return []
+    dist.recv(bufs["own"], src=0)
+    return [now() - t0]
+
+
+INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half}
 
 
 def incast_slots(pattern, rank, n):
     """The columns of incast_flows(pattern, n) that `rank` times."""
     if rank == 0:
+        if pattern == "incast-half":
+            return list(range(n - n // 2))
         return list(range(n)) if pattern == "incast-in" else list(range(n - 1)) if pattern == "incast-mixed" else []
-    if pattern == "incast-out":
+    if pattern == "incast-out" or (pattern == "incast-half" and rank > n - n // 2):
         return [rank - 1]
     return [n - 1, n] if pattern == "incast-mixed" and rank == n else []
 
@@ -149,7 +175,7 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
     for role in dict.fromkeys(x[0] for x in flows):
         cols = [i for i, x in enumerate(flows) if x[0] == role]
         st = flow_stats([[times[i] for i in cols] for times in table])
-        op = pattern if pattern != "incast-mixed" else f"{pattern}-{role}"
+        op = f"{pattern}-{role}" if pattern in ("incast-mixed", "incast-half") else pattern
         med = out.row(op, n + 1, size, st["times"], args.warmup, repeats=len(table))
         summary.append({"op": op, "clients": n, "flows": len(cols), "size_bytes": size, "time_median_s": med,
                         "spread_median": st["spread_median"], "spread_max": st["spread_max"]})
@@ -185,8 +211,9 @@ def cmd_incast(args):
     transfer out of it? Async-PS training runs faster than a fluid max-min sharing predicts; these are the two
     network effects suspected (docs/measure.md). Patterns, each after a barrier of ranks 0..N: incast-in (every
     client sends S bytes to the hub), incast-out (the hub sends S bytes to every client), incast-mixed (clients
-    1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone). A flow's time runs from
-    the barrier's end to its completion at the receiver."""
+    1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone), incast-half (clients
+    1..N-M send to the hub while the hub sends to the other M = N // 2). A flow's time runs from the barrier's end
+    to its completion at the receiver."""
     rank, world = dist.get_rank(), dist.get_world_size()
     if world < 3:
         raise MeasureError("incast needs at least 3 ranks (the hub and 2 clients)")
