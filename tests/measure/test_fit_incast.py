@@ -46,5 +46,29 @@ class Fit(unittest.TestCase):
         self.assertEqual(fit_incast.measured_spreads(lines, "incast-out"), {(2, 8): 3.0})
 
 
+class Duplex(unittest.TestCase):
+    def test_maxmin_one_out_beside_two_in(self):
+        # Hub in-link: 2 flows + 0.05 of 1 ACK stream -> level 1/2.05; out-link: 1 flow + 0.1 -> 1/1.1. Every flow
+        # runs at 1/2.05: the incoming ones 1.025 x their time alone (1/2 each), the outgoing one 2.05 x.
+        model_in, model_out = fit_incast.maxmin_duplex(2, 1)
+        self.assertAlmostEqual(model_in, 1.025)
+        self.assertAlmostEqual(model_out, 2.05)
+
+    def test_maxmin_without_acks_is_independent(self):
+        self.assertEqual(fit_incast.maxmin_duplex(3, 2, ack=0.0), (1.0, 1.5))
+
+    def test_table_divides_by_one_direction_alone(self):
+        def rec(pattern, clients, roles, times):
+            return {"pattern": pattern, "clients": clients, "size_bytes": 8, "times_s": times, "roles": roles}
+        lines = [rec("incast-in", 2, ["in", "in"], [2.0, 2.0]),
+                 rec("incast-mixed", 2, ["in", "reverse", "alone"], [1.0, 1.5, 1.0]),
+                 rec("incast-half", 3, ["in", "in", "out"], [2.2, 2.2, 1.8])]
+        (k, m, m_in, s_in, m_out, s_out), = fit_incast.duplex_table(lines).values()
+        self.assertEqual((k, m), (2, 1))
+        self.assertAlmostEqual(m_in, 1.1)   # 2.2 over incast-in's 2.0
+        self.assertAlmostEqual(m_out, 1.8)  # 1.8 over the flow alone's 1.0
+        self.assertAlmostEqual(s_out, 2.05)
+
+
 if __name__ == "__main__":
     unittest.main()

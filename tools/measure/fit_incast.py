@@ -10,7 +10,8 @@ together, and TCP ends them up to 2x apart. sgdsim's model: each flow has a shar
 link). The spread of a repeat, last end over first end, depends on N and s only. The fit is the s whose median
 spread (Monte Carlo, a fixed seed: the same output every run) is closest to the measured medians over every N and
 size, in least squares of the logarithms; incast-in gives --flow-spread-in (the flows into a PS), incast-out
---flow-spread-out. Standard library only."""
+--flow-spread-out. Where the file has incast-half, it also prints how much each direction slowed the other against
+what SimGrid's max-min with ACK traffic gives (docs/models.md §10.6). Standard library only."""
 
 import argparse
 import json
@@ -80,6 +81,38 @@ def fit(spreads, seed=1):
     return best[1], math.sqrt(best[0] / max(1, len(spreads)))
 
 
+def maxmin_duplex(n_in, m_out, ack=0.05):
+    """SimGrid's max-min with ACK traffic (LV08, network/crosstraffic: each flow loads its reverse route with `ack`
+    of its rate) on one hub whose NIC has n_in flows in and m_out flows out, every flow alone on its other links:
+    each flow runs at the lower of its two directions' levels, C / (flows + ack x reverse flows). Returns the
+    incoming and the outgoing flows' times over their times without the other direction (n_in flows sharing C,
+    m_out flows sharing C)."""
+    level_in, level_out = 1 / (n_in + ack * m_out), 1 / (m_out + ack * n_in)
+    rate = min(level_in, level_out)
+    return (1 / n_in) / rate, (1 / m_out) / rate
+
+
+def duplex_table(lines):
+    """incast-half against maxmin_duplex: per (N, size), (n_in, m_out, measured in, model in, measured out, model
+    out), each the median flow time over the median time of the same number of flows in one direction alone
+    (incast-in or incast-out of that many clients; one flow: incast-mixed's flow alone)."""
+    def median_of(pattern, clients, role, size):
+        v = [t for r in lines if r.get("pattern") == pattern and r["size_bytes"] == size and
+             (clients is None or r["clients"] == clients) for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
+        return statistics.median(v) if v else float("nan")
+    table = {}
+    for n, size in sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == "incast-half"}):
+        m = n // 2
+        k = n - m
+        one = median_of("incast-mixed", None, "alone", size)
+        alone_in = median_of("incast-in", k, "in", size) if k > 1 else one
+        alone_out = median_of("incast-out", m, "out", size) if m > 1 else one
+        model_in, model_out = maxmin_duplex(k, m)
+        table[(n, size)] = (k, m, median_of("incast-half", n, "in", size) / alone_in, model_in,
+                            median_of("incast-half", n, "out", size) / alone_out, model_out)
+    return table
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("flows", help="OUT.flows.jsonl of measure.py incast")
@@ -101,6 +134,12 @@ def main(argv):
             print(f"{pattern:<11} N={n} {size:>10} B: measured spread {m:.3f}")
         print(f"{pattern}: {option} {s:.2f} (rms log error {rms:.3f})")
         options += [option, f"{s:.2f}"]
+    duplex = duplex_table(lines)
+    if duplex:
+        print("incast-half against SimGrid's max-min with ACK traffic (slowdown over one direction alone):")
+        for (n, size), (k, m, m_in, s_in, m_out, s_out) in duplex.items():
+            print(f"  N={n} {size:>10} B, {k} in {m} out: in {m_in:.2f} (max-min {s_in:.2f}), "
+                  f"out {m_out:.2f} (max-min {s_out:.2f})")
     print(" ".join(options))
     return 0
 
