@@ -139,7 +139,7 @@ SimResult simulate(const SimInputs& in)
     for (int w = 0; w < scenario.workers; w++)
       ctx.fusion_plan.posted.push_back(sg4::Semaphore::create(0));
   }
-  if (!scenario.is_ps() && scenario.unit() != AllreduceUnit::FUSION && ctx.lanes() > 1) {
+  if (!scenario.is_ps() && ctx.lanes() > 1) { // lanes() is 1 with fusion
     ctx.lane_plan.pending.assign(static_cast<std::size_t>(scenario.workers),
                                  std::vector<std::deque<long>>(static_cast<std::size_t>(ctx.lanes())));
     ctx.lane_plan.posted.resize(static_cast<std::size_t>(scenario.workers));

@@ -136,14 +136,10 @@ INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": inca
 
 
 def incast_slots(pattern, rank, n):
-    """The columns of incast_flows(pattern, n) that `rank` times."""
-    if rank == 0:
-        if pattern == "incast-half":
-            return list(range(n - n // 2))
-        return list(range(n)) if pattern == "incast-in" else list(range(n - 1)) if pattern == "incast-mixed" else []
-    if pattern == "incast-out" or (pattern == "incast-half" and rank > n - n // 2):
-        return [rank - 1]
-    return [n - 1, n] if pattern == "incast-mixed" and rank == n else []
+    """The columns of incast_flows(pattern, n) that `rank` times: each flow's receiver's, the hub for a flow into it
+    and the client for every other (out, reverse, alone), in column order (each pattern returns its times so)."""
+    return [col for col, (role, client) in enumerate(incast_flows(pattern, n))
+            if rank == (0 if role == "in" else client)]
 
 
 def incast_run(args, pattern, n, size, bufs, group):
