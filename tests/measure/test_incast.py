@@ -79,7 +79,8 @@ class FlowLayout(unittest.TestCase):
             for rank in range(n + 1):
                 for col in incast.incast_slots(pattern, rank, n):
                     role, client = flows[col]
-                    self.assertEqual(rank, 0 if role == "in" else client, f"{pattern} column {col}")
+                    into_hub = role == "in" or role.endswith("-in")
+                    self.assertEqual(rank, 0 if into_hub else client, f"{pattern} column {col}")
 
     def test_mixed_layout(self):
         self.assertEqual(incast.incast_flows("incast-mixed", 3), [("in", 1), ("in", 2), ("reverse", 3),
@@ -96,6 +97,44 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_slots("incast-half", 0, 5), [0, 1, 2])
         self.assertEqual(incast.incast_slots("incast-half", 3, 5), [])
         self.assertEqual(incast.incast_slots("incast-half", 4, 5), [3])
+
+    def test_outcast_layout(self):
+        # The hub sends to clients 1..N-1 while client N sends to it: the hub times the flow in, each other client
+        # its own flow out.
+        self.assertEqual(incast.incast_flows("outcast-mixed", 3), [("out", 1), ("out", 2), ("reverse-in", 3),
+                                                                   ("alone-in", 3)])
+        self.assertEqual(incast.incast_slots("outcast-mixed", 0, 3), [2, 3])
+        self.assertEqual(incast.incast_slots("outcast-mixed", 2, 3), [1])
+        self.assertEqual(incast.incast_slots("outcast-mixed", 3, 3), [])
+
+    def test_late_layout(self):
+        # Client 1's flow alone, then client 1's again, then the late ones; the hub times every flow into it,
+        # client 1 both of its own out of the hub.
+        self.assertEqual(incast.incast_flows("late-in", 3), [("alone-in", 1), ("first-in", 1), ("late-in", 2),
+                                                             ("late-in", 3)])
+        self.assertEqual(incast.incast_slots("late-in", 0, 3), [0, 1, 2, 3])
+        self.assertEqual(incast.incast_slots("late-out", 0, 3), [])
+        self.assertEqual(incast.incast_slots("late-out", 1, 3), [0, 1])
+        self.assertEqual(incast.incast_slots("late-out", 3, 3), [3])
+
+
+class EstablishedShare(unittest.TestCase):
+    # T = 1 s alone; the late flow starts at f = 0.5 s, when half of the first flow's bytes have gone.
+    def test_fair_sharing_is_one_half(self):
+        # Max-min: the other half at half the link takes 1 s, so the first flow ends at 1.5 s.
+        self.assertAlmostEqual(incast.established_share(1.5, 1.0, 0.5), 0.5)
+
+    def test_first_come_first_served_is_one(self):
+        self.assertAlmostEqual(incast.established_share(1.0, 1.0, 0.5), 1.0)
+
+    def test_between(self):
+        # The other half at 2/3 of the link: 0.75 s, ending at 1.25 s.
+        self.assertAlmostEqual(incast.established_share(1.25, 1.0, 0.5), 2 / 3)
+        self.assertAlmostEqual(incast.established_share(0.25 + 0.75 / 0.8, 1.0, 0.25), 0.8)
+
+    def test_first_flow_done_before_the_late_one(self):
+        self.assertIsNone(incast.established_share(0.5, 1.0, 0.5))
+        self.assertIsNone(incast.established_share(1.0, 0.0, 0.5))
 
 
 if __name__ == "__main__":

@@ -10,8 +10,13 @@ together, and TCP ends them up to 2x apart. sgdsim's model: each flow has a shar
 link). The spread of a repeat, last end over first end, depends on N and s only. The fit is the s whose median
 spread (Monte Carlo, a fixed seed: the same output every run) is closest to the measured medians over every N and
 size, in least squares of the logarithms; incast-in gives --flow-spread-in (the flows into a PS), incast-out
---flow-spread-out. Where the file has incast-half, it also prints how much each direction slowed the other against
-what SimGrid's max-min with ACK traffic gives (docs/models.md §10.6). Standard library only."""
+--flow-spread-out.
+
+Where the file has outcast-mixed (a flow into the hub beside n flows out of it) and incast-mixed (a flow out beside
+n in), it fits --ack-coupling-in and --ack-coupling-out: the G whose slowdown max(1, G n) is closest to the measured
+ones (least squares of the logarithms over every n and size), and prints both options only when it has both. Where
+the file has incast-half, it also prints how much each direction slowed the other against SimGrid's max-min with ACK
+traffic and against the fitted coupling (docs/models.md §10.6). Standard library only."""
 
 import argparse
 import json
@@ -113,6 +118,43 @@ def duplex_table(lines):
     return table
 
 
+REVERSE_ROLES = {"incast-mixed": ("reverse", "alone"), "outcast-mixed": ("reverse-in", "alone-in")}
+
+
+def reverse_slowdowns(lines, pattern):
+    """{(n, size): median over repeats of the lone flow's time beside n = N - 1 flows the other way over its time
+    alone} for incast-mixed (a flow out of the hub beside n flows into it) or outcast-mixed (a flow into the hub
+    beside n flows out of it)."""
+    beside, alone = REVERSE_ROLES[pattern]
+    by_key = {}
+    for rec in lines:
+        if rec.get("pattern") != pattern:
+            continue
+        roles = rec.get("roles", [])
+        if beside not in roles or alone not in roles:
+            continue
+        b, a = rec["times_s"][roles.index(beside)], rec["times_s"][roles.index(alone)]
+        if a > 0 and b > 0:
+            by_key.setdefault((rec["clients"] - 1, rec["size_bytes"]), []).append(b / a)
+    return {k: statistics.median(v) for k, v in sorted(by_key.items())}
+
+
+def coupled_slowdown(g, n_reverse, n_same=1):
+    """sgdsim's ACK coupling (docs/models.md §10.6): a flow beside n_reverse flows the other way through the hub's
+    NIC runs at most at C / (g x n_reverse), beside n_same - 1 flows its own way (C / n_same each): its time over
+    its time without the reverse flows."""
+    return max(1.0, g * n_reverse / n_same)
+
+
+def fit_coupling(slowdowns):
+    """The g (0 to 2 by 0.01) whose coupled_slowdown is closest to the measured ones in least squares of the
+    logarithms; returns (g, rms log error)."""
+    def err(g):
+        return sum((math.log(coupled_slowdown(g, n)) - math.log(m)) ** 2 for (n, _), m in slowdowns.items())
+    best = min((i / 100 for i in range(0, 201)), key=err)
+    return best, math.sqrt(err(best) / len(slowdowns))
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("flows", help="OUT.flows.jsonl of measure.py incast")
@@ -134,12 +176,29 @@ def main(argv):
             print(f"{pattern:<11} N={n} {size:>10} B: measured spread {m:.3f}")
         print(f"{pattern}: {option} {s:.2f} (rms log error {rms:.3f})")
         options += [option, f"{s:.2f}"]
+    coupling = {}
+    for pattern, option in (("outcast-mixed", "--ack-coupling-in"), ("incast-mixed", "--ack-coupling-out")):
+        slowdowns = reverse_slowdowns(lines, pattern)
+        if not slowdowns:
+            continue
+        g, rms = fit_coupling(slowdowns)
+        for (n, size), m in slowdowns.items():
+            print(f"{pattern:<13} {n} flows the other way {size:>10} B: slowdown {m:.2f} (model {coupled_slowdown(g, n):.2f})")
+        print(f"{pattern}: {option} {g:.2f} (rms log error {rms:.3f})")
+        coupling[option] = g
     duplex = duplex_table(lines)
     if duplex:
-        print("incast-half against SimGrid's max-min with ACK traffic (slowdown over one direction alone):")
+        g_in, g_out = coupling.get("--ack-coupling-in"), coupling.get("--ack-coupling-out")
+        print("incast-half against SimGrid's max-min with ACK traffic and the fitted coupling (slowdown over one "
+              "direction alone):")
         for (n, size), (k, m, m_in, s_in, m_out, s_out) in duplex.items():
-            print(f"  N={n} {size:>10} B, {k} in {m} out: in {m_in:.2f} (max-min {s_in:.2f}), "
-                  f"out {m_out:.2f} (max-min {s_out:.2f})")
+            fit_in = f", coupling {coupled_slowdown(g_in, m, k):.2f}" if g_in is not None else ""
+            fit_out = f", coupling {coupled_slowdown(g_out, k, m):.2f}" if g_out is not None else ""
+            print(f"  N={n} {size:>10} B, {k} in {m} out: in {m_in:.2f} (max-min {s_in:.2f}{fit_in}), "
+                  f"out {m_out:.2f} (max-min {s_out:.2f}{fit_out})")
+    if len(coupling) == 2:  # the options go together (sgdsim run refuses one alone)
+        for option, g in coupling.items():
+            options += [option, f"{g:.2f}"]
     print(" ".join(options))
     return 0
 

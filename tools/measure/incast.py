@@ -5,6 +5,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
@@ -15,7 +16,11 @@ from kit import (check_out, csv_meta, CsvOut, dist, gather_infos, local_info, Me
 def incast_flows(pattern, n):
     """The flows one repeat of `pattern` times with N = n clients, as (role, client rank): `in` client -> hub, `out`
     hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
-    incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2."""
+    incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
+    outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
+    alone (`alone-in`); late-in and
+    late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow (`first-...`) joined by client c's
+    (`late-...`) c - 1 delays after it starts."""
     if pattern == "incast-in":
         return [("in", c) for c in range(1, n + 1)]
     if pattern == "incast-out":
@@ -23,7 +28,15 @@ def incast_flows(pattern, n):
     if pattern == "incast-half":
         m = n // 2
         return [("in", c) for c in range(1, n - m + 1)] + [("out", c) for c in range(n - m + 1, n + 1)]
+    if pattern == "outcast-mixed":
+        return [("out", c) for c in range(1, n)] + [("reverse-in", n), ("alone-in", n)]
+    if pattern in ("late-in", "late-out"):
+        way = pattern[5:]
+        return [(f"alone-{way}", 1), (f"first-{way}", 1)] + [(f"late-{way}", c) for c in range(2, n + 1)]
     return [("in", c) for c in range(1, n)] + [("reverse", n), ("alone", n)]
+
+
+INTO_HUB = ("in", "alone-in", "first-in", "late-in", "reverse-in")  # roles of flows that the hub receives (and times)
 
 
 def flow_stats(repeats):
@@ -41,6 +54,16 @@ def paired_ratios(num, den):
     if len(num) != len(den):
         raise ValueError(f"{len(num)} numerators for {len(den)} denominators")
     return [a / b for a, b in zip(num, den) if b > 0]
+
+
+def established_share(first_s, alone_s, fraction):
+    """late-* with 2 clients: the share of the link that the first flow kept while the late one ran beside it.
+    The first flow ran alone for fraction x alone_s (moving that fraction of its bytes), then at share a until it
+    ended at first_s: first_s = f T + (1 - f) T / a. 0.5 is fair max-min sharing (first_s = (2 - f) T), 1.0 first
+    come first served (first_s = T). None when the first flow ended before the late one started."""
+    if alone_s <= 0 or first_s <= fraction * alone_s:
+        return None
+    return (1 - fraction) * alone_s / (first_s - fraction * alone_s)
 
 
 def completion_times(works, t0):
@@ -112,6 +135,34 @@ def incast_mixed(rank, n, bufs, group):
     return times
 
 
+def outcast_mixed(rank, n, bufs, group):
+    """incast-mixed the other way: the hub isends to clients 1..n-1 while client n sends to the hub (each client
+    times its recv, the hub the incoming flow); then, after another barrier, client n sends to the hub alone. Does
+    traffic out of the hub slow a flow into it (its ACKs leave through the hub's own queue), as traffic into the hub
+    slows a flow out of it (incast-mixed)?"""
+    dist.barrier(group=group)
+    t0 = now()
+    times = []
+    if rank == 0:
+        outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n)]
+        times = completion_times([dist.irecv(bufs["in"][n - 1], src=n)], t0)
+        for work in outs:
+            work.wait()
+    elif rank < n:
+        dist.recv(bufs["own"], src=0)
+        times = [now() - t0]
+    else:
+        dist.isend(bufs["own"], dst=0).wait()
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        dist.recv(bufs["in"][n - 1], src=n)
+        times.append(now() - t0)
+    elif rank == n:
+        dist.send(bufs["own"], dst=0)
+    return times
+
+
 def incast_half(rank, n, bufs, group):
     """Clients 1..n-m isend to the hub while the hub isends to clients n-m+1..n (m = n // 2): both directions of
     the hub's NIC loaded by several flows, as a PS's is in Async-PS (incast-mixed has one flow out). The hub times
@@ -132,14 +183,79 @@ def incast_half(rank, n, bufs, group):
     return [now() - t0]
 
 
-INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half}
+def shared_alone(alone_s, src, group):
+    """Every rank of the group gets the time of the flow alone that rank `src` measured."""
+    t = torch.tensor([alone_s], dtype=torch.float64)
+    dist.broadcast(t, src=src, group=group)
+    return float(t.item())
+
+
+def sleep_until(t):
+    left = t - now()
+    if left > 0:
+        time.sleep(left)
+
+
+def late_in(rank, n, bufs, group, fraction=0.5):
+    """Client 1 sends S bytes to the hub alone (time T); then, after a barrier, client 1 sends again and client c
+    starts c - 1 delays of fraction x T later. The hub times each flow from its own start: does a flow that has
+    the link keep it when another joins (TCP's congestion windows), or share it at once (max-min)?"""
+    dist.barrier(group=group)
+    t0 = now()
+    alone = 0.0
+    if rank == 0:
+        dist.recv(bufs["in"][0], src=1)
+        alone = now() - t0
+    elif rank == 1:
+        dist.send(bufs["own"], dst=0)
+    delay = fraction * shared_alone(alone, 0, group)
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        ends = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
+        return [alone] + [t - (c - 1) * delay for c, t in enumerate(ends, start=1)]
+    sleep_until(t0 + (rank - 1) * delay)
+    dist.isend(bufs["own"], dst=0).wait()
+    return []
+
+
+def late_out(rank, n, bufs, group, fraction=0.5):
+    """late-in out of the hub: the hub sends S bytes to client 1 alone (client 1 times it: T), then to client 1
+    again and to client c c - 1 delays of fraction x T later; each client times its flow from its own start."""
+    dist.barrier(group=group)
+    t0 = now()
+    alone = 0.0
+    if rank == 0:
+        dist.send(bufs["out"], dst=1)
+    elif rank == 1:
+        dist.recv(bufs["own"], src=0)
+        alone = now() - t0
+    delay = fraction * shared_alone(alone, 1, group)
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        works = []
+        for c in range(1, n + 1):
+            sleep_until(t0 + (c - 1) * delay)
+            works.append(dist.isend(bufs["out"], dst=c))
+        for work in works:
+            work.wait()
+        return []
+    dist.recv(bufs["own"], src=0)
+    mine = now() - t0 - (rank - 1) * delay
+    return [alone, mine] if rank == 1 else [mine]
+
+
+INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
+          "outcast-mixed": outcast_mixed, "late-in": late_in, "late-out": late_out}
+LATE = ("late-in", "late-out")
 
 
 def incast_slots(pattern, rank, n):
     """The columns of incast_flows(pattern, n) that `rank` times: each flow's receiver's, the hub for a flow into it
     and the client for every other (out, reverse, alone), in column order (each pattern returns its times so)."""
     return [col for col, (role, client) in enumerate(incast_flows(pattern, n))
-            if rank == (0 if role == "in" else client)]
+            if rank == (0 if role in INTO_HUB else client)]
 
 
 def incast_run(args, pattern, n, size, bufs, group):
@@ -151,7 +267,8 @@ def incast_run(args, pattern, n, size, bufs, group):
     cols, slots = len(incast_flows(pattern, n)), incast_slots(pattern, rank, n)
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
-        times = INCAST[pattern](rank, n, view, group)
+        extra = {"fraction": args.late_fraction} if pattern in LATE else {}
+        times = INCAST[pattern](rank, n, view, group, **extra)
         if i >= args.warmup:
             for col, t in zip(slots, times):
                 table[i - args.warmup, col] = t
@@ -164,22 +281,37 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
     flows = incast_flows(pattern, n)
     with open(flows_path, "a", encoding="utf-8") as f:
         for r, times in enumerate(table):
-            f.write(json.dumps({"pattern": pattern, "clients": n, "size_bytes": size, "repeat": r,
-                                "rate": rate_label(args), "times_s": times, "roles": [x[0] for x in flows],
-                                "ranks": [x[1] for x in flows]}) + "\n")
+            rec = {"pattern": pattern, "clients": n, "size_bytes": size, "repeat": r, "rate": rate_label(args),
+                   "times_s": times, "roles": [x[0] for x in flows], "ranks": [x[1] for x in flows]}
+            if pattern in LATE:
+                rec["late_fraction"] = args.late_fraction
+            f.write(json.dumps(rec) + "\n")
     summary = []
     for role in dict.fromkeys(x[0] for x in flows):
         cols = [i for i, x in enumerate(flows) if x[0] == role]
         st = flow_stats([[times[i] for i in cols] for times in table])
-        op = f"{pattern}-{role}" if pattern in ("incast-mixed", "incast-half") else pattern
+        if pattern in LATE:
+            op = f"{pattern}-{role.split('-')[0]}"
+        else:
+            op = f"{pattern}-{role}" if pattern in ("incast-mixed", "incast-half", "outcast-mixed") else pattern
         med = out.row(op, n + 1, size, st["times"], args.warmup, repeats=len(table))
         summary.append({"op": op, "clients": n, "flows": len(cols), "size_bytes": size, "time_median_s": med,
                         "spread_median": st["spread_median"], "spread_max": st["spread_max"]})
-    if pattern == "incast-mixed":
+    if pattern in ("incast-mixed", "outcast-mixed"):
         ratios = paired_ratios([t[n - 1] for t in table], [t[n] for t in table])
         summary[-2]["reverse_over_alone_median"] = plan.median(ratios)
+    if pattern in LATE:
+        first = summary[-2]  # roles alone, first, late
+        first["first_over_alone_median"] = plan.median(paired_ratios([t[1] for t in table], [t[0] for t in table]))
+        if n == 2:
+            shares = [established_share(t[1], t[0], args.late_fraction) for t in table]
+            first["established_share_median"] = plan.median([a for a in shares if a is not None])
     for s in summary:
         extra = f"  reverse/alone {s['reverse_over_alone_median']:.3f}" if "reverse_over_alone_median" in s else ""
+        if "first_over_alone_median" in s:
+            extra += f"  first/alone {s['first_over_alone_median']:.3f}"
+        if "established_share_median" in s:
+            extra += f"  established share {s['established_share_median']:.3f}"
         print(f"{s['op']:<22} N={n} {size:>10} B: median flow {s['time_median_s'] * 1e3:9.2f} ms, spread in a "
               f"repeat median {s['spread_median']:.3f} max {s['spread_max']:.3f}{extra}", flush=True)
     return summary
@@ -208,8 +340,10 @@ def cmd_incast(args):
     network effects suspected (docs/measure.md). Patterns, each after a barrier of ranks 0..N: incast-in (every
     client sends S bytes to the hub), incast-out (the hub sends S bytes to every client), incast-mixed (clients
     1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone), incast-half (clients
-    1..N-M send to the hub while the hub sends to the other M = N // 2). A flow's time runs from the barrier's end
-    to its completion at the receiver."""
+    1..N-M send to the hub while the hub sends to the other M = N // 2), late-in and late-out (client 1's flow
+    alone, then again with client c's starting c - 1 delays of --late-fraction x its time alone later: does the
+    flow that has the link keep it?). A flow's time runs from the barrier's end (plus its delay) to its completion
+    at the receiver."""
     rank, world = dist.get_rank(), dist.get_world_size()
     if world < 3:
         raise MeasureError("incast needs at least 3 ranks (the hub and 2 clients)")
@@ -217,6 +351,11 @@ def cmd_incast(args):
     if any(k < 2 or k > world - 1 for k in ns):
         raise MeasureError(f"--nodes {args.nodes}: clients, each in 2..{world - 1} (the world size - 1)")
     sizes = [size_arg(s) for s in args.sizes.split(",")]
+    unknown = [p for p in args.patterns.split(",") if p not in INCAST]
+    if unknown:
+        raise MeasureError(f"--patterns {args.patterns}: {unknown[0]} is none of {', '.join(INCAST)}")
+    if not 0 < args.late_fraction < 1:
+        raise MeasureError(f"--late-fraction {args.late_fraction}: a fraction of the flow's time alone, in (0, 1)")
     check_out(args)
     infos = gather_infos()
     counters = [None] * world
@@ -231,7 +370,7 @@ def cmd_incast(args):
     for n in ns:
         if rank <= n:
             for size in sizes:
-                for pattern in INCAST:
+                for pattern in args.patterns.split(","):
                     table = incast_run(args, pattern, n, size, bufs, groups[n])
                     if rank == 0:
                         summary += incast_record(args, out, flows_path, pattern, n, size, table)

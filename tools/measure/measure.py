@@ -68,6 +68,12 @@ def main(argv):
     p.add_argument("--sizes", default="16MiB,64MiB", help="comma-separated bytes per flow (default 16MiB,64MiB)")
     p.add_argument("--warmup", type=int, default=1, help="unmeasured repeats per pattern and size (default 1)")
     p.add_argument("--repeats", type=int, default=5, help="measured repeats per pattern and size (default 5)")
+    p.add_argument("--patterns", default="incast-in,incast-out,incast-mixed,incast-half,outcast-mixed",
+                   help="comma-separated patterns (default incast-in,incast-out,incast-mixed,incast-half,"
+                        "outcast-mixed; also late-in, late-out)")
+    p.add_argument("--late-fraction", type=float, default=0.5,
+                   help="late-in/out: each later flow starts this fraction of a flow's time alone after the "
+                        "previous one (default 0.5)")
     p.set_defaults(func=cmd_incast)
 
     p = sub.add_parser("train", help="emulated training steps of a sgdsim workload")
