@@ -91,6 +91,12 @@ po::options_description scenario_options()
      "§10.6)")
     ("flow-spread-out", po::value<double>(),
      "ps-*: the same for the connections out of the PS (default 0: fair)")
+    ("ack-coupling-in", po::value<double>(),
+     "ps-*: with --ack-coupling-out, replaces SimGrid's ACK traffic: a flow into a PS runs at most at its rate alone / "
+     "(G x the flows out of that PS at the moment), G from tools/measure/fit_incast.py on outcast-mixed (default: "
+     "SimGrid's ACK traffic; docs/models.md §10.6)")
+    ("ack-coupling-out", po::value<double>(),
+     "ps-*: the same for a flow out of a PS beside the flows into it, G from incast-mixed")
     ("release-quantum", po::value<std::string>(),
      "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
      "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")

@@ -214,6 +214,23 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
       throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
                        std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
   }
+  if (vm.count("ack-coupling-in") != vm.count("ack-coupling-out"))
+    throw InputError(std::string("--") + (vm.count("ack-coupling-in") ? "ack-coupling-in" : "ack-coupling-out") +
+                     ": give both --ack-coupling-in and --ack-coupling-out (each direction's coupling replaces "
+                     "SimGrid's ACK traffic, which couples both)");
+  for (auto [name, field] :
+       {std::pair{"ack-coupling-in", &sc.ack_coupling_in}, {"ack-coupling-out", &sc.ack_coupling_out}}) {
+    if (!vm.count(name))
+      continue;
+    *field = vm[name].as<double>();
+    if (!(*field > 0 && *field <= Scenario::kMaxAckCoupling))
+      throw InputError(std::string("--") + name + " " + std::to_string(*field) +
+                       ": must be in (0, 4] (a flow's slowdown per flow the other way; 0 is not a coupling: leave "
+                       "both options out for SimGrid's own)");
+    if (sc.gpus_per_node > 1)
+      throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
+                       std::to_string(sc.gpus_per_node) + "): the relays' flows are not counted");
+  }
 }
 
 // A calibrated platform's software costs, where the command line gives none (README "Calibration").
@@ -392,7 +409,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
   for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte",
-                              "flow-spread-in", "flow-spread-out"})
+                              "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

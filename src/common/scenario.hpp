@@ -56,6 +56,15 @@ struct Scenario {
   double flow_spread_out = 0;
   /** The largest spread: weights from exp(-2) to exp(2), 55x apart (the testbed's fit is 0.45). */
   static constexpr double kMaxFlowSpread = 2;
+  /** ps-*: the coupling of a PS NIC's two directions as measured (docs/models.md §10.6): SimGrid's ACK traffic off,
+   *  and a flow into (out of) a PS runs at most at its rate alone / (coupling x the flows out of (into) that PS at
+   *  the moment). Both 0: SimGrid's own coupling (network/crosstraffic). Fitted by tools/measure/fit_incast.py on
+   *  outcast-mixed (in) and incast-mixed (out). */
+  double ack_coupling_in  = 0;
+  double ack_coupling_out = 0;
+  /** The largest coupling accepted: a flow slowed 4 times per flow the other way (measured: 0.5 to 0.9). */
+  static constexpr double kMaxAckCoupling = 4;
+  bool ack_coupled() const { return ack_coupling_in > 0 || ack_coupling_out > 0; }
   // Decentralized (ring) options, docs/models.md §3 and §7.
   Collective collective       = Collective::RING;
   int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads

@@ -188,7 +188,7 @@ std::string header(const RunReport& rep)
              rep.background_path.empty() ? "" : (", background " + rep.background_path).c_str());
   out += network_line(rep);
   if (rep.has_simulation)
-    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s%s\n", sc.steps, sc.warmup,
+    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
                !sc.is_ps() ? measured_note(sc).c_str()
                : sc.stream ? "PS connections as streams, "
@@ -197,6 +197,10 @@ std::string header(const RunReport& rep)
                sc.flow_spread_in > 0 || sc.flow_spread_out > 0
                    ? fmt("flow weights' spread %.3g in, %.3g out, ", sc.flow_spread_in, sc.flow_spread_out).c_str()
                    : "",
+               sc.ack_coupled() ? fmt("ACK coupling %.3g in, %.3g out (SimGrid's ACK traffic off), ",
+                                      sc.ack_coupling_in, sc.ack_coupling_out)
+                                      .c_str()
+                                : "",
                cfg_list(sc.simgrid_cfg).c_str());
   return out;
 }
@@ -342,6 +346,8 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"stream", sc.stream},
                           {"flow_spread_in", sc.flow_spread_in},
                           {"flow_spread_out", sc.flow_spread_out},
+                          {"ack_coupling_in", sc.ack_coupling_in},
+                          {"ack_coupling_out", sc.ack_coupling_out},
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},
                           {"seed", sc.seed},

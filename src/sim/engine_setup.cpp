@@ -128,6 +128,15 @@ Prepared prepare(const SimInputs& in)
                        "': --flow-spread-in/out set network/weight-S to 0 themselves");
     sg4::Engine::set_config("network/weight-S:0");
   }
+  if (sc.ack_coupled()) {
+    // The measured coupling replaces SimGrid's ACK traffic (docs/models.md §10.6), on every flow of the run.
+    if (const char* cross = cfg_value(sc.simgrid_cfg, "network/crosstraffic");
+        cross != nullptr && std::string(cross) != "0" && std::string(cross) != "no" && std::string(cross) != "off" &&
+        std::string(cross) != "false")
+      throw InputError(std::string("--cfg 'network/crosstraffic:") + cross +
+                       "': --ack-coupling-in/out turn SimGrid's ACK traffic off themselves");
+    sg4::Engine::set_config("network/crosstraffic:0");
+  }
   try {
     const SimGridGuard guard(in.platform_path + ": SimGrid cannot load the platform");
     prep.engine->load_platform(in.platform_path); // a simgrid::ParseError names the file and the line

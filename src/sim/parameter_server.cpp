@@ -5,6 +5,7 @@
 // worker gets the current parameters as soon as all of its gradients of the step are applied.
 
 #include "sim/parameter_server.hpp"
+#include "sim/ack_coupling.hpp"
 #include "sim/ps_rules.hpp"
 
 #include <algorithm>
@@ -52,7 +53,9 @@ void send_shard(const SimContext& ctx, int rank, int w)
     const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)
       sg4::this_actor::sleep_for(cost_s);
-    mb->put(ctx.message(w, t), static_cast<std::uint64_t>(bytes));
+    sg4::CommPtr comm = mb->put_async(ctx.message(w, t), static_cast<std::uint64_t>(bytes));
+    track_ack_coupling(comm, rank, false);
+    comm->wait();
   }
 }
 
@@ -101,29 +104,39 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     pipelined = ctx.message_cost_s(rank, c, 1) <= 0 && // both costs are >= 0: either makes one byte cost
                 ctx.stream_latency(rank, c) == ctx.stream_latency(rank, 0);
   auto receiver = [&ctx, rank, deliver, land, stream, pipelined](sg4::Mailbox* mb) {
+    // Each receive posted is shown to the ACK coupling (a no-op without it), which counts the flow once both ends
+    // are there.
+    auto post = [rank, mb](TensorMsg** slot) {
+      sg4::CommPtr comm = mb->get_async<TensorMsg>(slot);
+      track_ack_coupling(comm, rank, true);
+      return comm;
+    };
     if (!stream)
-      for (;;)
-        deliver(mb->get<TensorMsg>());
+      for (;;) {
+        TensorMsg* grad = nullptr;
+        post(&grad)->wait();
+        deliver(grad);
+      }
     if (pipelined) {
       TensorMsg* slot   = nullptr;
-      sg4::CommPtr comm = mb->get_async<TensorMsg>(&slot);
+      sg4::CommPtr comm = post(&slot);
       for (;;) {
         comm->wait();
         TensorMsg* grad        = slot;
         const double arrival_s = comm->get_finish_time() + ctx.stream_latency(rank, grad->worker);
-        comm                   = mb->get_async<TensorMsg>(&slot);
+        comm                   = post(&slot);
         land(grad, arrival_s);
       }
     }
     std::array<TensorMsg*, 2> slot{nullptr, nullptr};
     std::size_t cur   = 0;
-    sg4::CommPtr comm = mb->get_async<TensorMsg>(&slot[cur]);
+    sg4::CommPtr comm = post(&slot[cur]);
     for (;;) {
       comm->wait();
       const double bytes_end_s = comm->get_finish_time();
       TensorMsg* grad          = slot[cur];
       cur ^= 1;
-      comm                   = mb->get_async<TensorMsg>(&slot[cur]);
+      comm                   = post(&slot[cur]);
       const double arrival_s = bytes_end_s + ctx.stream_latency(rank, grad->worker);
       if (arrival_s > sg4::Engine::get_clock())
         sg4::this_actor::sleep_until(arrival_s);

@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include "platform/background.hpp"
+#include "sim/ack_coupling.hpp"
 #include "sim/connections.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/parameter_server.hpp"
@@ -174,7 +175,10 @@ SimResult simulate(const SimInputs& in)
     recorder.enable_timeline();
   const NominalNetwork nominal = nominal_network(engine, placement);
   if (scenario.is_ps() && scenario.stream)
-    make_streams(engine, placement, ctx); // after the nominal figures, which report the links' latencies
+    make_streams(engine, placement, ctx);  // after the nominal figures, which report the links' latencies
+  std::optional<AckCoupling> ack_coupling; // --ack-coupling-in/out: the PS flows' bounds (ack_coupling.hpp)
+  if (scenario.is_ps() && scenario.ack_coupled())
+    ack_coupling.emplace(scenario.ps, scenario.ack_coupling_in, scenario.ack_coupling_out);
   // PS architectures run through the PS dispatcher where it applies (ps_dispatcher.hpp), otherwise through the
   // actors of the PS, its connections and the workers.
   std::optional<PsDispatcher> ps_dispatcher;

@@ -6,6 +6,7 @@
 
 #include "sim/worker.hpp"
 
+#include "sim/ack_coupling.hpp"
 #include "workload/step_sampler.hpp"
 
 #include <algorithm>
@@ -113,8 +114,10 @@ void PsWorker::run_step()
   bool exec_is_fwd = true;
 
   auto post_downlink = [&](std::size_t p) {
-    if (dl_next[p] < ctx_.ps_tensors[p].size())
+    if (dl_next[p] < ctx_.ps_tensors[p].size()) {
       dl_comm[p] = downlinks_[p]->get_async<TensorMsg>(&dl_payload[p]);
+      track_ack_coupling(dl_comm[p], static_cast<int>(p), false);
+    }
   };
   for (std::size_t p = 0; p < n_ps; p++)
     post_downlink(p);
@@ -146,6 +149,7 @@ void PsWorker::run_step()
       ul_tensor[p] = t;
       ul_comm[p]   = uplinks_[p]->put_async(ctx_.message(rank_, t),
                                             static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes));
+      track_ack_coupling(ul_comm[p], static_cast<int>(p), true);
     }
 
     pending.clear();

@@ -1,0 +1,112 @@
+#include "sim/ack_coupling.hpp"
+
+#include "sim/engine_hooks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/simix.hpp>
+
+namespace sgdsim {
+
+using simgrid::kernel::resource::Action;
+
+double ack_coupled_bound(double alone, double g, int n_reverse)
+{
+  const double slowdown = g * n_reverse;
+  return slowdown > 1 ? alone / slowdown : alone;
+}
+
+AckCoupling*& current_ack_coupling()
+{
+  static AckCoupling* current = nullptr;
+  return current;
+}
+
+namespace {
+simgrid::kernel::resource::Model* network_model()
+{
+  for (simgrid::kernel::resource::Model* model : simgrid::s4u::Engine::get_instance()->get_all_models())
+    if (dynamic_cast<simgrid::kernel::resource::NetworkModelIntf*>(model) != nullptr)
+      return model;
+  return nullptr;
+}
+
+// The flow of a comm both of whose ends are posted: the newest started network action of that activity (SimGrid
+// 3.32 keeps it private to the CommImpl; the started set holds it). Null when the other end is not posted yet.
+Action* flow_of(const simgrid::kernel::activity::ActivityImpl* impl)
+{
+  static simgrid::kernel::resource::Model* model = nullptr;
+  if (model == nullptr)
+    model = network_model();
+  auto* started = model->get_started_action_set();
+  for (auto it = started->rbegin(); it != started->rend(); ++it)
+    if (it->get_activity() == impl)
+      return &*it;
+  return nullptr;
+}
+} // namespace
+
+AckCoupling::AckCoupling(int n_ps, double g_in, double g_out)
+    : g_in_(g_in), g_out_(g_out), in_(static_cast<std::size_t>(n_ps)), out_(static_cast<std::size_t>(n_ps))
+{
+  current_ack_coupling() = this;
+  connect_dispatcher(current_ack_coupling()); // once per process: the signals reach whichever coupling is live
+}
+
+AckCoupling::~AckCoupling()
+{
+  current_ack_coupling() = nullptr;
+}
+
+void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
+{
+  const auto* impl = comm->get_impl();
+  simgrid::kernel::actor::simcall_answered([this, impl, ps, into_ps] {
+    Action* flow = flow_of(impl);
+    if (flow == nullptr || flows_.count(flow) > 0 || flow->get_bound() <= 0)
+      return; // not started yet (the other end will find it), seen already, or unbounded (no link: nothing to share)
+    flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound()});
+    (into_ps ? in_ : out_)[static_cast<std::size_t>(ps)].push_back(flow);
+    apply(ps);
+  });
+}
+
+void AckCoupling::on_flow_end(const Action& flow)
+{
+  auto it = flows_.find(&flow);
+  if (it == flows_.end())
+    return;
+  const Flow f = it->second;
+  flows_.erase(it);
+  auto& list = (f.into_ps ? in_ : out_)[static_cast<std::size_t>(f.ps)];
+  list.erase(std::find(list.begin(), list.end(), &flow));
+  apply(f.ps);
+}
+
+void AckCoupling::on_time_advance()
+{
+  for (std::size_t ps = 0; ps < in_.size(); ps++)
+    apply(static_cast<int>(ps));
+}
+
+void AckCoupling::apply(int ps)
+{
+  const auto p    = static_cast<std::size_t>(ps);
+  const auto n_in = static_cast<int>(in_[p].size()), n_out = static_cast<int>(out_[p].size());
+  for (Action* flow : in_[p]) {
+    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_in_, n_out);
+    if (flow->get_bound() != bound)
+      flow->set_bound(bound);
+  }
+  for (Action* flow : out_[p]) {
+    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_out_, n_in);
+    if (flow->get_bound() != bound)
+      flow->set_bound(bound);
+  }
+}
+
+} // namespace sgdsim

@@ -1,0 +1,67 @@
+// src/sim/ack_coupling.hpp: --ack-coupling-in/out, the coupling of a PS NIC's two directions as the incast
+// microbenchmarks measure it (docs/models.md §10.6 "The two directions, measured"). SimGrid's own coupling (every
+// flow loads its reverse route with 5% of its rate, network/crosstraffic) holds a flow to the level of the link its
+// ACKs cross, and that level counts the flow's sharing weight: with --flow-spread-in/out a pull whose weight is below a
+// push's runs at a fraction of its link however idle that link is. With the options, SimGrid's ACK traffic is off and
+// each flow between a worker and a PS runs at most at its rate alone / (G x n), n the flows the other way through
+// that PS's NIC at the moment and G the direction's coupling (tools/measure/fit_incast.py).
+#pragma once
+
+#include <simgrid/s4u/Comm.hpp>
+
+#include <unordered_map>
+#include <vector>
+
+namespace simgrid::kernel::resource {
+class Action;
+}
+
+namespace sgdsim {
+
+/** The bound of a flow whose rate alone is `alone` beside `n_reverse` flows the other way through the PS's NIC:
+ *  alone / (g x n_reverse), never above alone (docs/models.md §10.6). */
+double ack_coupled_bound(double alone, double g, int n_reverse);
+
+/** The flows between workers and PS, per PS and direction, and their bounds. One per run; the engine's signals reach
+ *  it through a pointer (engine_hooks.hpp). */
+class AckCoupling {
+public:
+  /** g_in: the coupling of flows into a PS (measured by outcast-mixed), g_out: out of it (incast-mixed). */
+  AckCoupling(int n_ps, double g_in, double g_out);
+  ~AckCoupling();
+  AckCoupling(const AckCoupling&)            = delete;
+  AckCoupling& operator=(const AckCoupling&) = delete;
+
+  /** Called by both ends of every message between a worker and PS `ps` once it is posted: the second end finds its
+   *  flow (SimGrid starts it when both ends are there), which joins the count of its direction; the PS's flows get
+   *  their bounds at once, before the engine shares the links again. */
+  void track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps);
+
+  void on_flow_end(const simgrid::kernel::resource::Action& flow);
+  /** SimGrid sets a flow's bound again when a link of its route changes latency (the flow weights do): reapplied. */
+  void on_time_advance();
+
+private:
+  struct Flow {
+    int ps;
+    bool into_ps;
+    double alone; // the bound SimGrid gave the flow (its route's bandwidth; variable units)
+  };
+  void apply(int ps);
+
+  double g_in_, g_out_;
+  std::vector<std::vector<simgrid::kernel::resource::Action*>> in_, out_; // per PS, in the order they started
+  std::unordered_map<const simgrid::kernel::resource::Action*, Flow> flows_;
+};
+
+/** The run's coupling, or null (set by simulate() while the engine runs). */
+AckCoupling*& current_ack_coupling();
+
+/** ack_coupling->track(comm, ps, into_ps) when the run has one. */
+inline void track_ack_coupling(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
+{
+  if (AckCoupling* c = current_ack_coupling(); c != nullptr)
+    c->track(comm, ps, into_ps);
+}
+
+} // namespace sgdsim

@@ -1,0 +1,132 @@
+// --ack-coupling-in/out (sim/ack_coupling.hpp, docs/models.md §10.6): flows through a hub's NIC in both directions
+// at once, each bounded by its rate alone / (G x the flows the other way), against closed forms. SimGrid runs in a
+// forked child (one engine per process, docs/design.md, SimGrid fact 1), on CM02 without ACK traffic (as the
+// options set it) and a 1 GB/s star: a flow alone moves 100 MB in 0.1 s.
+#include "sim/ack_coupling.hpp"
+#include "support/tiny.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <optional>
+#include <simgrid/s4u.hpp>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace sgdsim;
+namespace sg4 = simgrid::s4u;
+
+namespace {
+constexpr double kMB = 1e6;
+int kPayload         = 0; // what every message carries (SimGrid refuses to send nullptr)
+
+// prefix + i (GCC 12's -Wrestrict misfires on a literal + std::to_string at -O3).
+std::string named(const char* prefix, std::size_t i)
+{
+  std::string s(prefix);
+  s += std::to_string(i);
+  return s;
+}
+
+struct Flow {
+  int client;    // host h<client>; the hub is h0
+  bool into_hub; // client -> hub, else hub -> client
+  double bytes;
+};
+
+// Starts every flow at 0 and returns each one's end date, in order (-1 where the child failed).
+std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, double g_out, bool couple = true)
+{
+  const std::string platform = tiny::star_platform(6, "1GBps");
+  const std::string out      = tiny::temp_dir() + "/ack_coupling_ends.txt";
+  const pid_t pid            = fork();
+  if (pid == 0) {
+    int argc                = 3;
+    std::string args[]      = {"ack_coupling_test", "--cfg=network/model:CM02", "--cfg=network/crosstraffic:0"};
+    std::vector<char*> argv = {args[0].data(), args[1].data(), args[2].data(), nullptr};
+    sg4::Engine engine(&argc, argv.data());
+    engine.load_platform(platform);
+    std::optional<AckCoupling> coupling;
+    if (couple)
+      coupling.emplace(1, g_in, g_out);
+    std::vector<double> ends(flows.size(), -1);
+    for (std::size_t i = 0; i < flows.size(); i++) {
+      const Flow f        = flows[i];
+      const std::string c = named("h", static_cast<std::size_t>(f.client));
+      sg4::Mailbox* mb    = sg4::Mailbox::by_name(named("flow", i));
+      sg4::Actor::create(named("send", i), engine.host_by_name(f.into_hub ? c : "h0"), [mb, f] {
+        sg4::CommPtr comm = mb->put_async(&kPayload, static_cast<std::uint64_t>(f.bytes));
+        track_ack_coupling(comm, 0, f.into_hub);
+        comm->wait();
+      });
+      sg4::Actor::create(named("recv", i), engine.host_by_name(f.into_hub ? "h0" : c), [mb, f, &ends, i] {
+        int* data         = nullptr;
+        sg4::CommPtr comm = mb->get_async<int>(&data);
+        track_ack_coupling(comm, 0, f.into_hub);
+        comm->wait();
+        ends[i] = sg4::Engine::get_clock();
+      });
+    }
+    engine.run();
+    std::ofstream file(out);
+    for (double e : ends)
+      file << e << "\n";
+    file.close();
+    _exit(file ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::vector<double> ends(flows.size(), -1);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    std::ifstream file(out);
+    for (double& e : ends)
+      file >> e;
+  }
+  return ends;
+}
+} // namespace
+
+TEST(AckCoupling, BoundIsTheRateAloneOverGTimesTheReverseFlows)
+{
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.8, 2), 100 / 1.6);
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.5, 3), 100 / 1.5);
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.8, 1), 100) << "0.8 x 1 flow: no slower than alone";
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 2, 0), 100) << "nothing the other way";
+}
+
+TEST(AckCoupling, AFlowOutOfTheHubBesideFlowsIntoIt)
+{
+  // Two clients send 100 MB to the hub (C / 2 each: 0.2 s) while the hub sends 100 MB out. G_out 0.8 x 2 flows in:
+  // the flow out runs at C / 1.6 and ends at 0.16 s (without the coupling 0.1 s; SimGrid's ACK traffic gives
+  // C / 2.05, 0.205 s). G_in 0.5 x 1 flow out is below 1: the flows in are not slowed.
+  const std::vector<Flow> flows  = {{1, true, 100 * kMB}, {2, true, 100 * kMB}, {3, false, 100 * kMB}};
+  const std::vector<double> ends = end_dates(flows, 0.5, 0.8);
+  EXPECT_NEAR(ends[2], 0.16, 1e-9);
+  EXPECT_NEAR(ends[0], 0.2, 1e-9);
+  EXPECT_NEAR(ends[1], 0.2, 1e-9);
+  const std::vector<double> free = end_dates(flows, 0.5, 0.8, false);
+  EXPECT_NEAR(free[2], 0.1, 1e-9) << "without the coupling the directions are independent";
+}
+
+TEST(AckCoupling, AFlowIntoTheHubBesideFlowsOutOfIt)
+{
+  // The hub sends 100 MB to three clients (C / 3 each: 0.3 s) while a fourth sends it 100 MB: G_in 0.5 x 3 flows
+  // out holds that flow to C / 1.5, 0.15 s; G_out 0.8 x 1 flow in leaves the flows out alone.
+  const std::vector<double> ends =
+      end_dates({{1, false, 100 * kMB}, {2, false, 100 * kMB}, {3, false, 100 * kMB}, {4, true, 100 * kMB}}, 0.5, 0.8);
+  EXPECT_NEAR(ends[3], 0.15, 1e-9);
+  EXPECT_NEAR(ends[0], 0.3, 1e-9);
+}
+
+TEST(AckCoupling, TheBoundFollowsTheFlowsAsTheyEnd)
+{
+  // Two flows in (50 and 100 MB) and 100 MB out, G_out 0.8. Until the 50 MB flow ends at 0.1 s the flow out runs at
+  // C / 1.6 (62.5 MB); beside one flow in (0.8 < 1) it runs at C: the remaining 37.5 MB end at 0.1375 s.
+  const std::vector<double> ends =
+      end_dates({{1, true, 50 * kMB}, {2, true, 100 * kMB}, {3, false, 100 * kMB}}, 0.5, 0.8);
+  EXPECT_NEAR(ends[0], 0.1, 1e-9);
+  EXPECT_NEAR(ends[2], 0.1375, 1e-9);
+  EXPECT_NEAR(ends[1], 0.15, 1e-9);
+}
