@@ -3,7 +3,6 @@
 #include "sim/engine_hooks.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
@@ -37,12 +36,9 @@ simgrid::kernel::resource::Model* network_model()
 
 // The flow of a comm both of whose ends are posted: the newest started network action of that activity (SimGrid
 // 3.32 keeps it private to the CommImpl; the started set holds it). Null when the other end is not posted yet.
-Action* flow_of(const simgrid::kernel::activity::ActivityImpl* impl)
+Action* flow_of(simgrid::kernel::resource::Model& network, const simgrid::kernel::activity::ActivityImpl* impl)
 {
-  static simgrid::kernel::resource::Model* model = nullptr;
-  if (model == nullptr)
-    model = network_model();
-  auto* started = model->get_started_action_set();
+  auto* started = network.get_started_action_set();
   for (auto it = started->rbegin(); it != started->rend(); ++it)
     if (it->get_activity() == impl)
       return &*it;
@@ -51,8 +47,10 @@ Action* flow_of(const simgrid::kernel::activity::ActivityImpl* impl)
 } // namespace
 
 AckCoupling::AckCoupling(int n_ps, double g_in, double g_out)
-    : g_in_(g_in), g_out_(g_out), in_(static_cast<std::size_t>(n_ps)), out_(static_cast<std::size_t>(n_ps))
+    : g_in_(g_in), g_out_(g_out), network_(network_model()), in_(static_cast<std::size_t>(n_ps)),
+      out_(static_cast<std::size_t>(n_ps))
 {
+  xbt_assert(network_ != nullptr, "AckCoupling: the engine has no network model yet (create it after the platform)");
   current_ack_coupling() = this;
   connect_dispatcher(current_ack_coupling()); // once per process: the signals reach whichever coupling is live
 }
@@ -64,11 +62,13 @@ AckCoupling::~AckCoupling()
 
 void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
 {
-  const auto* impl = comm->get_impl();
-  simgrid::kernel::actor::simcall_answered([this, impl, ps, into_ps] {
-    Action* flow = flow_of(impl);
-    if (flow == nullptr || flows_.count(flow) > 0 || flow->get_bound() <= 0)
-      return; // not started yet (the other end will find it), seen already, or unbounded (no link: nothing to share)
+  simgrid::kernel::actor::simcall_answered([this, &comm, ps, into_ps] {
+    Action* flow = flow_of(*network_, comm->get_impl());
+    // Not started yet (the other end will find it), seen already, unbounded (no link), or between a PS and a worker
+    // on its host (it crosses no NIC).
+    if (flow == nullptr || flows_.count(flow) > 0 || flow->get_bound() <= 0 ||
+        comm->get_source() == comm->get_destination())
+      return;
     flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound()});
     (into_ps ? in_ : out_)[static_cast<std::size_t>(ps)].push_back(flow);
     apply(ps);

@@ -14,7 +14,8 @@
 
 namespace simgrid::kernel::resource {
 class Action;
-}
+class Model;
+} // namespace simgrid::kernel::resource
 
 namespace sgdsim {
 
@@ -50,6 +51,7 @@ private:
   void apply(int ps);
 
   double g_in_, g_out_;
+  simgrid::kernel::resource::Model* network_; // the engine's network model, whose started flows track() searches
   std::vector<std::vector<simgrid::kernel::resource::Action*>> in_, out_; // per PS, in the order they started
   std::unordered_map<const simgrid::kernel::resource::Action*, Flow> flows_;
 };
