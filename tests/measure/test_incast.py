@@ -118,6 +118,16 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_slots("late-out", 3, 3), [3])
 
 
+class SplitBounds(unittest.TestCase):
+    def test_messages_cover_the_buffer_in_order(self):
+        self.assertEqual(incast.split_bounds(10, 4), [(0, 4), (4, 8), (8, 10)])
+
+    def test_zero_or_larger_is_one_message(self):
+        self.assertEqual(incast.split_bounds(10, 0), [(0, 10)])
+        self.assertEqual(incast.split_bounds(10, 10), [(0, 10)])
+        self.assertEqual(incast.split_bounds(10, 64), [(0, 10)])
+
+
 class EstablishedShare(unittest.TestCase):
     # T = 1 s alone; the late flow starts at f = 0.5 s, when half of the first flow's bytes have gone.
     def test_fair_sharing_is_one_half(self):

@@ -110,32 +110,53 @@ def incast_out(rank, n, bufs, group):
     return [now() - t0]
 
 
-def incast_mixed(rank, n, bufs, group):
+def split_bounds(elements, message_elements):
+    """[start, end) of each message of a buffer of `elements` sent as messages of `message_elements` (0: one)."""
+    step = message_elements if 0 < message_elements < elements else elements
+    return [(i, min(i + step, elements)) for i in range(0, elements, step)]
+
+
+def lone_send(buf, dst, message_elements):
+    """The lone flow of a mixed pattern: `buf` as back-to-back messages (isend all at once, as a PS sends a shard)."""
+    return [dist.isend(buf[a:b], dst=dst) for a, b in split_bounds(buf.numel(), message_elements)]
+
+
+def lone_recv(buf, src, message_elements):
+    return [dist.irecv(buf[a:b], src=src) for a, b in split_bounds(buf.numel(), message_elements)]
+
+
+def wait_all(works):
+    for work in works:
+        work.wait()
+
+
+def incast_mixed(rank, n, bufs, group, message_elements=0):
     """Clients 1..n-1 isend to the hub while the hub isends to client n (the hub times the incoming flows, client n
-    its recv); then, after another barrier, the hub sends to client n alone."""
+    its recv); then, after another barrier, the hub sends to client n alone. The flow to client n goes as messages
+    of `message_elements` floats back to back (0: one message)."""
     dist.barrier(group=group)
     t0 = now()
     times = []
     if rank == 0:
-        reverse = dist.isend(bufs["out"], dst=n)
+        reverse = lone_send(bufs["out"], n, message_elements)
         times = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n)], t0)
-        reverse.wait()
+        wait_all(reverse)
     elif rank < n:
         dist.isend(bufs["own"], dst=0).wait()
     else:
-        dist.recv(bufs["own"], src=0)
+        wait_all(lone_recv(bufs["own"], 0, message_elements))
         times = [now() - t0]
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        dist.send(bufs["out"], dst=n)
+        wait_all(lone_send(bufs["out"], n, message_elements))
     elif rank == n:
-        dist.recv(bufs["own"], src=0)
+        wait_all(lone_recv(bufs["own"], 0, message_elements))
         times.append(now() - t0)
     return times
 
 
-def outcast_mixed(rank, n, bufs, group):
+def outcast_mixed(rank, n, bufs, group, message_elements=0):
     """incast-mixed the other way: the hub isends to clients 1..n-1 while client n sends to the hub (each client
     times its recv, the hub the incoming flow); then, after another barrier, client n sends to the hub alone. Does
     traffic out of the hub slow a flow into it (its ACKs leave through the hub's own queue), as traffic into the hub
@@ -145,21 +166,20 @@ def outcast_mixed(rank, n, bufs, group):
     times = []
     if rank == 0:
         outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n)]
-        times = completion_times([dist.irecv(bufs["in"][n - 1], src=n)], t0)
-        for work in outs:
-            work.wait()
+        times = [max(completion_times(lone_recv(bufs["in"][n - 1], n, message_elements), t0))]
+        wait_all(outs)
     elif rank < n:
         dist.recv(bufs["own"], src=0)
         times = [now() - t0]
     else:
-        dist.isend(bufs["own"], dst=0).wait()
+        wait_all(lone_send(bufs["own"], 0, message_elements))
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        dist.recv(bufs["in"][n - 1], src=n)
+        wait_all(lone_recv(bufs["in"][n - 1], n, message_elements))
         times.append(now() - t0)
     elif rank == n:
-        dist.send(bufs["own"], dst=0)
+        wait_all(lone_send(bufs["own"], 0, message_elements))
     return times
 
 
@@ -268,6 +288,8 @@ def incast_run(args, pattern, n, size, bufs, group):
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
         extra = {"fraction": args.late_fraction} if pattern in LATE else {}
+        if pattern in ("incast-mixed", "outcast-mixed"):
+            extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
         times = INCAST[pattern](rank, n, view, group, **extra)
         if i >= args.warmup:
             for col, t in zip(slots, times):
@@ -285,6 +307,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                    "times_s": times, "roles": [x[0] for x in flows], "ranks": [x[1] for x in flows]}
             if pattern in LATE:
                 rec["late_fraction"] = args.late_fraction
+            if pattern in ("incast-mixed", "outcast-mixed") and args.lone_message_size:
+                rec["lone_message_bytes"] = args.lone_message_size
             f.write(json.dumps(rec) + "\n")
     summary = []
     for role in dict.fromkeys(x[0] for x in flows):
@@ -354,6 +378,7 @@ def cmd_incast(args):
     unknown = [p for p in args.patterns.split(",") if p not in INCAST]
     if unknown:
         raise MeasureError(f"--patterns {args.patterns}: {unknown[0]} is none of {', '.join(INCAST)}")
+    args.lone_message_size = size_arg(args.lone_message) if args.lone_message else 0
     if not 0 < args.late_fraction < 1:
         raise MeasureError(f"--late-fraction {args.late_fraction}: a fraction of the flow's time alone, in (0, 1)")
     check_out(args)

@@ -71,6 +71,9 @@ def main(argv):
     p.add_argument("--patterns", default="incast-in,incast-out,incast-mixed,incast-half,outcast-mixed",
                    help="comma-separated patterns (default incast-in,incast-out,incast-mixed,incast-half,"
                         "outcast-mixed; also late-in, late-out)")
+    p.add_argument("--lone-message", default="",
+                   help="incast-mixed, outcast-mixed: send the lone flow as messages of this size back to back, "
+                        "e.g. 128KiB, as a PS sends a shard of tensors (default: one message)")
     p.add_argument("--late-fraction", type=float, default=0.5,
                    help="late-in/out: each later flow starts this fraction of a flow's time alone after the "
                         "previous one (default 0.5)")
