@@ -18,9 +18,8 @@ def incast_flows(pattern, n):
     hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
     incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
     outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
-    alone (`alone-in`); late-in and
-    late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow (`first-...`) joined by client c's
-    (`late-...`) c - 1 delays after it starts."""
+    alone (`alone-in`); late-in and late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow
+    (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts."""
     if pattern == "incast-in":
         return [("in", c) for c in range(1, n + 1)]
     if pattern == "incast-out":
@@ -258,8 +257,7 @@ def late_out(rank, n, bufs, group, fraction=0.5):
         for c in range(1, n + 1):
             sleep_until(t0 + (c - 1) * delay)
             works.append(dist.isend(bufs["out"], dst=c))
-        for work in works:
-            work.wait()
+        wait_all(works)
         return []
     dist.recv(bufs["own"], src=0)
     mine = now() - t0 - (rank - 1) * delay
@@ -364,7 +362,8 @@ def cmd_incast(args):
     network effects suspected (docs/measure.md). Patterns, each after a barrier of ranks 0..N: incast-in (every
     client sends S bytes to the hub), incast-out (the hub sends S bytes to every client), incast-mixed (clients
     1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone), incast-half (clients
-    1..N-M send to the hub while the hub sends to the other M = N // 2), late-in and late-out (client 1's flow
+    1..N-M send to the hub while the hub sends to the other M = N // 2), outcast-mixed (the hub sends to clients
+    1..N-1 while client N sends to it; and that flow alone), late-in and late-out (client 1's flow
     alone, then again with client c's starting c - 1 delays of --late-fraction x its time alone later: does the
     flow that has the link keep it?). A flow's time runs from the barrier's end (plus its delay) to its completion
     at the receiver."""
