@@ -116,10 +116,13 @@ def main():
                                  "--nodes", "10", "--line-rate", line_rate(rate),
                                  "-o", rel(p2p_platform), "--force"], p2p_platform + ".log")
             queued = os.path.join(data, "allreduce-queued.csv")
-            calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
-                                 "allreduce", "--where", "op=allreduce", "--workload", rel(workload),
-                                 "--nodes", "10", "-o", rel(ar_platform), "--force"]
-                      + (["--queued", rel(queued)] if os.path.exists(queued) else []), ar_platform + ".log")
+            if os.path.exists(os.path.join(data, "allreduce.csv")):
+                calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
+                                     "allreduce", "--where", "op=allreduce", "--workload", rel(workload),
+                                     "--nodes", "10", "-o", rel(ar_platform), "--force"]
+                          + (["--queued", rel(queued)] if os.path.exists(queued) else []), ar_platform + ".log")
+            else:  # a campaign of PS series only: no all-reduce microbenchmark, no ring case
+                ar_platform = None
             for fname in sorted(os.listdir(mdir)):
                 if not fname.endswith(".jsonl"):
                     continue
@@ -153,6 +156,9 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
     arch, overlap = first["arch"], first["overlap"]
     ring = arch == "ring"
     series = os.path.basename(jsonl)[:-len(".jsonl")]
+    if ring and ar_platform is None:
+        raise SystemExit(f"make_cases: {jsonl}: a ring series needs the all-reduce microbenchmark of its rate "
+                         "(allreduce.csv beside p2p.csv)")
     name = f"{rate}-{model}-{series}" + (f"-{campaign_name}" if campaign_name else "")
     data_root = campaign_data_root(out, campaign_name)
     data_rel = os.path.relpath(data_root, out)
@@ -187,7 +193,8 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                           f"(validation/testbed/README.md)" if campaign_name else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
                             "row's one-way time as latency) through sgdsim calibrate -o, "
-                            + ("the incast microbenchmark of the same cluster through tools/measure/fit_incast.py ("
+                            + ("the incast microbenchmark of the same cluster (flow spreads and, where it has "
+                               "outcast-mixed, the coupling of the two directions) through tools/measure/fit_incast.py ("
                                + " ".join(spreads) + "), " if spreads else "") + "and the workload file"
                             if not ring else
                             "the all-reduce microbenchmark of the same emulated cluster (every node count and size"
