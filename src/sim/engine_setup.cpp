@@ -129,10 +129,10 @@ Prepared prepare(const SimInputs& in)
     sg4::Engine::set_config("network/weight-S:0");
   }
   if (sc.ack_coupled()) {
-    // The measured coupling replaces SimGrid's ACK traffic (docs/models.md §10.6), on every flow of the run.
+    // The measured coupling replaces SimGrid's ACK traffic (docs/models.md §10.6), on every flow of the run. The
+    // user's --cfg items are set above: SimGrid's own reading of the value says whether one turned it on.
     if (const char* cross = cfg_value(sc.simgrid_cfg, "network/crosstraffic");
-        cross != nullptr && std::string(cross) != "0" && std::string(cross) != "no" && std::string(cross) != "off" &&
-        std::string(cross) != "false")
+        cross != nullptr && simgrid::config::get_value<bool>("network/crosstraffic"))
       throw InputError(std::string("--cfg 'network/crosstraffic:") + cross +
                        "': --ack-coupling-in/out turn SimGrid's ACK traffic off themselves");
     sg4::Engine::set_config("network/crosstraffic:0");

@@ -65,6 +65,11 @@ def established_share(first_s, alone_s, fraction):
     return (1 - fraction) * alone_s / (first_s - fraction * alone_s)
 
 
+def wait_all(works):
+    for work in works:
+        work.wait()
+
+
 def completion_times(works, t0):
     """Each work's completion time from t0. ProcessGroupGloo's send and recv works (torch 1.13) say
     is_completed() only once wait() has returned, so polling cannot see them end: one thread per work waits
@@ -102,8 +107,7 @@ def incast_out(rank, n, bufs, group):
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        for work in [dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)]:
-            work.wait()
+        wait_all([dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)])
         return []
     dist.recv(bufs["own"], src=0)
     return [now() - t0]
@@ -122,11 +126,6 @@ def lone_send(buf, dst, message_elements):
 
 def lone_recv(buf, src, message_elements):
     return [dist.irecv(buf[a:b], src=src) for a, b in split_bounds(buf.numel(), message_elements)]
-
-
-def wait_all(works):
-    for work in works:
-        work.wait()
 
 
 def incast_mixed(rank, n, bufs, group, message_elements=0):
@@ -192,8 +191,7 @@ def incast_half(rank, n, bufs, group):
     if rank == 0:
         outs = [dist.isend(bufs["out"], dst=c) for c in range(n - m + 1, n + 1)]
         times = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n - m + 1)], t0)
-        for work in outs:
-            work.wait()
+        wait_all(outs)
         return times
     if rank <= n - m:
         dist.isend(bufs["own"], dst=0).wait()
@@ -267,6 +265,7 @@ def late_out(rank, n, bufs, group, fraction=0.5):
 INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
           "outcast-mixed": outcast_mixed, "late-in": late_in, "late-out": late_out}
 LATE = ("late-in", "late-out")
+MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
 
 
 def incast_slots(pattern, rank, n):
@@ -286,7 +285,7 @@ def incast_run(args, pattern, n, size, bufs, group):
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
         extra = {"fraction": args.late_fraction} if pattern in LATE else {}
-        if pattern in ("incast-mixed", "outcast-mixed"):
+        if pattern in MIXED:
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
         times = INCAST[pattern](rank, n, view, group, **extra)
         if i >= args.warmup:
@@ -305,7 +304,7 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                    "times_s": times, "roles": [x[0] for x in flows], "ranks": [x[1] for x in flows]}
             if pattern in LATE:
                 rec["late_fraction"] = args.late_fraction
-            if pattern in ("incast-mixed", "outcast-mixed") and args.lone_message_size:
+            if pattern in MIXED and args.lone_message_size:
                 rec["lone_message_bytes"] = args.lone_message_size
             f.write(json.dumps(rec) + "\n")
     summary = []
@@ -315,11 +314,11 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
         if pattern in LATE:
             op = f"{pattern}-{role.split('-')[0]}"
         else:
-            op = f"{pattern}-{role}" if pattern in ("incast-mixed", "incast-half", "outcast-mixed") else pattern
+            op = f"{pattern}-{role}" if pattern in MIXED + ("incast-half",) else pattern
         med = out.row(op, n + 1, size, st["times"], args.warmup, repeats=len(table))
         summary.append({"op": op, "clients": n, "flows": len(cols), "size_bytes": size, "time_median_s": med,
                         "spread_median": st["spread_median"], "spread_max": st["spread_max"]})
-    if pattern in ("incast-mixed", "outcast-mixed"):
+    if pattern in MIXED:
         ratios = paired_ratios([t[n - 1] for t in table], [t[n] for t in table])
         summary[-2]["reverse_over_alone_median"] = plan.median(ratios)
     if pattern in LATE:
