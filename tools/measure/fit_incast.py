@@ -183,7 +183,8 @@ def main(argv):
             continue
         g, rms = fit_coupling(slowdowns)
         for (n, size), m in slowdowns.items():
-            print(f"{pattern:<13} {n} flows the other way {size:>10} B: slowdown {m:.2f} (model {coupled_slowdown(g, n):.2f})")
+            print(f"{pattern:<13} {n} flows the other way {size:>10} B: slowdown {m:.2f} "
+                  f"(model {coupled_slowdown(g, n):.2f})")
         print(f"{pattern}: {option} {g:.2f} (rms log error {rms:.3f})")
         coupling[option] = g
     duplex = duplex_table(lines)
