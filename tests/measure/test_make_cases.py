@@ -60,5 +60,23 @@ class WriteCase(unittest.TestCase):
             self.assertEqual([p["label"] for p in case["points"]], ["2 workers", "3 workers"])
 
 
+class Precision(unittest.TestCase):
+    def test_thirds_of_pooled_steps(self):
+        # Two workers, 6 steps: thirds pooled (1, 1, 1, 1), (2, 2, 2, 2), (3, 3, 3, 3); mean 2; the worst third
+        # lies 50% from it.
+        steps = [[1, 1, 2, 2, 3, 3], [1, 1, 2, 2, 3, 3]]
+        self.assertAlmostEqual(make_cases.thirds_deviation(steps), 0.5)
+        self.assertAlmostEqual(make_cases.thirds_deviation([[2, 2, 2, 2, 2, 2]]), 0.0)
+        self.assertIsNone(make_cases.thirds_deviation([[1, 2, 3, 4, 5]]))  # under 6 steps
+
+    def test_description_names_the_worst_node_count(self):
+        lines = [dict(series_line(1), step_times_s=[[1.0] * 6]),
+                 dict(series_line(2), step_times_s=[[1.0, 1.0, 1.0, 1.0, 1.2, 1.2], [1.0] * 6])]
+        text = make_cases.precision_text(lines)
+        # K = 2: mean 12.4 / 12; the last third 4.4 / 4 = 1.1, 1.1 / (12.4 / 12) - 1 = 6.5% (the first: -3.2%).
+        self.assertIn("within 6.5% of the series' mean at every K (the most at K = 2)", text)
+        self.assertEqual(make_cases.precision_text([series_line(1)]), "")  # no per-step times
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -145,13 +145,38 @@ def flow_spreads(flows_jsonl):
     return out.strip().splitlines()[-1].split()
 
 
+def thirds_deviation(step_times):
+    """How far the mean of each third of a series' measured steps (pooled over its workers) lies from the mean of
+    all of them, at most, relative: what a shorter measurement of the same run could have given. None under 6 steps
+    (a third of fewer than 2 steps says nothing)."""
+    n = min((len(w) for w in step_times), default=0)
+    if n < 6:
+        return None
+    everything = [x for w in step_times for x in w[:n]]
+    mean = sum(everything) / len(everything)
+    thirds = [[x for w in step_times for x in w[i * n // 3:(i + 1) * n // 3]] for i in range(3)]
+    return max(abs(sum(t) / len(t) / mean - 1) for t in thirds)
+
+
+def precision_text(lines):
+    """The description's sentence on the series' own precision, or "" without per-step times."""
+    devs = [(d["workers"], thirds_deviation(d.get("step_times_s", []))) for d in lines]
+    devs = [(k, v) for k, v in devs if v is not None]
+    if not devs:
+        return ""
+    k, worst = max(devs, key=lambda kv: kv[1])
+    return (f"; precision: the mean of each third of the measured steps lies within {100 * worst:.1f}% of the "
+            f"series' mean at every K (the most at K = {k})")
+
+
 def campaign_data_root(out, campaign_name=None):
     """Where a campaign's data go: OUT/data, or OUT/campaign-NAME/data for a later one (--campaign-name)."""
     return os.path.join(out, f"campaign-{campaign_name}", "data") if campaign_name else os.path.join(out, "data")
 
 
 def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
-    lines = [json.loads(line) for line in open(jsonl, encoding="utf-8")]
+    with open(jsonl, encoding="utf-8") as f:
+        lines = [json.loads(line) for line in f]
     first = lines[0]
     arch, overlap = first["arch"], first["overlap"]
     ring = arch == "ring"
@@ -188,7 +213,7 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                        f"{points[0]['args'][1]}..{points[-1]['args'][1]} workers on the emulated cluster at {rate} "
                        f"per NIC (tools/measure, Gloo over TCP, compute as sleeps of the workload's own times); "
                        f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
-                       f"({data_rel}/{rate}/{model}/{series}.jsonl)"
+                       f"({data_rel}/{rate}/{model}/{series}.jsonl)" + precision_text(lines)
                        + (f"; campaign {campaign_name}: its microbenchmarks and training series measured together "
                           f"(validation/testbed/README.md)" if campaign_name else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
