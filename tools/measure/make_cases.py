@@ -35,6 +35,8 @@ import shutil
 import subprocess
 import sys
 
+import plan  # noqa: E402  (the kit's pure parts, next to this file)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SERIES_UNIT = {"tensor": "tensor", "layer": "layer", "ddp": "bucket"}
@@ -152,10 +154,9 @@ def thirds_deviation(step_times):
     n = min((len(w) for w in step_times), default=0)
     if n < 6:
         return None
-    everything = [x for w in step_times for x in w[:n]]
-    mean = sum(everything) / len(everything)
+    mean = plan.mean([x for w in step_times for x in w[:n]])
     thirds = [[x for w in step_times for x in w[i * n // 3:(i + 1) * n // 3]] for i in range(3)]
-    return max(abs(sum(t) / len(t) / mean - 1) for t in thirds)
+    return max(abs(plan.mean(t) / mean - 1) for t in thirds)
 
 
 def precision_text(lines):
