@@ -62,8 +62,14 @@ po::options_description scenario_options()
     ("fusion-buffer", po::value<std::string>(),
      "ring: tensor fusion buffer Q, e.g. 64MB (default: the framework's; 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),
-     "ring: a fused buffer is sent when no gradient arrives within this time (default 5ms, Horovod's cycle)")
+     "ring, --fusion-batches ready: a fused buffer is sent when no gradient arrives within this time (default 5ms, "
+     "Horovod's cycle)")
     ("fusion-cycle", po::value<std::string>(), "ring: Horovod's name for --fusion-timeout (give one of the two)")
+    ("fusion-batches", po::value<std::string>(),
+     "ring, tensor fusion: ready (a buffer takes gradients as they are computed, [OSF22]'s rule, with the timeout) "
+     "or scheduled (it takes consecutive tensors up to the buffer as the framework launches them, ahead of the GPU, "
+     "and waits for its last one: Horovod with a GPU framework); default: scheduled with --framework horovod or "
+     "horovod-0.20, else ready; --ada-fusion implies ready")
     ("message-overhead", po::value<std::string>(),
      "software cost of each message, e.g. 20us (default 0, or the platform's sgdsim.message_overhead): ring, paid by "
      "the sender of each collective message; PS, paid by the PS before it sends each tensor and after it receives "

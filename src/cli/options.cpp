@@ -262,6 +262,30 @@ void apply_platform_costs(const po::variables_map& vm, RunOptions& opts)
   }
 }
 
+// When tensor fusion forms its buffers (docs/models.md §7.2, §10.1): from computed gradients (ready, [OSF22]'s rule,
+// which adaFusion and the timeout belong to) or from launched ones (scheduled, the Horovod profiles' default).
+void parse_fusion_batches_option(const po::variables_map& vm, Scenario& sc)
+{
+  if (vm.count("fusion-batches")) {
+    if (sc.unit() != AllreduceUnit::FUSION)
+      throw InputError("--fusion-batches: applies to tensor fusion (--fusion-buffer SIZE, or --framework horovod), not "
+                       "to --allreduce-unit " +
+                       std::string(to_string(sc.unit())));
+    sc.fusion_batches = parse_fusion_batches(vm["fusion-batches"].as<std::string>(), "--fusion-batches");
+  } else if (sc.ada_fusion) {
+    sc.fusion_batches = FusionBatches::READY; // adaFusion decides as each gradient is computed (eq. (36))
+  }
+  if (sc.unit() != AllreduceUnit::FUSION || sc.fusion_batches != FusionBatches::SCHEDULED)
+    return;
+  if (sc.ada_fusion)
+    throw InputError("--ada-fusion: decides as gradients are computed, not with --fusion-batches scheduled");
+  for (const char* timeout : {"fusion-timeout", "fusion-cycle"})
+    if (vm.count(timeout))
+      throw InputError(std::string("--") + timeout +
+                       ": applies to --fusion-batches ready; buffers of launched tensors (scheduled, the Horovod "
+                       "profiles' default) go once their last gradient is computed");
+}
+
 // How the ring's messages travel: sockets per peer (docs/models.md §10.9), slices (§10.10), and whether the measured
 // all-reduce applies (§10.7).
 void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
@@ -416,7 +440,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   for (const char* ring_only :
        {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle", "ada-fusion",
         "allreduce-overhead", "measured-allreduce", "reduce-cost-per-byte", "allreduce-unit", "bucket-size",
-        "first-bucket-size", "collectives-in-flight", "sockets-per-peer", "ring-slice", "ring-slices-in-flight"})
+        "first-bucket-size", "collectives-in-flight", "sockets-per-peer", "ring-slice", "ring-slices-in-flight",
+        "fusion-batches"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())
@@ -444,6 +469,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   sc.ada_fusion = vm.count("ada-fusion") > 0;
   if (sc.ada_fusion && sc.fusion_buffer_bytes <= 0)
     throw InputError("--ada-fusion: needs a fusion buffer (--fusion-buffer SIZE)");
+  parse_fusion_batches_option(vm, sc);
   parse_software_costs(vm, sc);
   sc.ps_split          = parse_ps_split(vm["ps-split"].as<std::string>(), "--ps-split");
   sc.steps             = vm["steps"].as<int>();

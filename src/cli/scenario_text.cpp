@@ -60,7 +60,9 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "ring-slices-in-flight = " << sc.ring_slices_in_flight << "\n";
     if (sc.unit() == AllreduceUnit::FUSION) {
       out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
-      out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
+      out << "fusion-batches = " << to_string(sc.fusion_batches) << "\n";
+      if (sc.fusion_batches == FusionBatches::READY) // buffers of launched tensors wait for no timeout
+        out << "fusion-timeout = " << sc.fusion_timeout_s << "s\n";
     }
     if (sc.ada_fusion)
       out << "ada-fusion = true\n";

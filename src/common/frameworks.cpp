@@ -90,9 +90,13 @@ void apply_framework(const FrameworkProfile& profile, Scenario& sc)
   sc.ring_slice_bytes      = profile.ring_slice_bytes; // docs/models.md §10.10
   sc.ring_slices_in_flight = profile.ring_slices_in_flight;
   if (profile.unit == AllreduceUnit::FUSION) {
+    // Every fusion profile is Horovod's, whose frameworks ask for an all-reduce when they launch the gradient's
+    // kernels on the GPU, ahead of its computation: buffers are formed from launched tensors (docs/models.md §10.1).
     sc.fusion_buffer_bytes = profile.fusion_buffer_bytes;
+    sc.fusion_batches      = FusionBatches::SCHEDULED;
   } else {
     sc.fusion_buffer_bytes = 0;
+    sc.fusion_batches      = FusionBatches::READY; // a --fusion-buffer given with it: [OSF22]'s rule
     sc.allreduce_unit      = profile.unit;
   }
 }

@@ -26,6 +26,8 @@ constexpr Named<AllreduceUnit> kAllreduceUnits[] = {{"tensor", AllreduceUnit::TE
                                                     {"layer", AllreduceUnit::LAYER},
                                                     {"bucket", AllreduceUnit::BUCKET},
                                                     {"fusion", AllreduceUnit::FUSION}};
+constexpr Named<FusionBatches> kFusionBatches[]  = {{"ready", FusionBatches::READY},
+                                                    {"scheduled", FusionBatches::SCHEDULED}};
 
 template <class E, std::size_t N>
 const char* word_of(const Named<E> (&table)[N], E value)
@@ -74,6 +76,10 @@ const char* to_string(AllreduceUnit u)
 {
   return word_of(kAllreduceUnits, u);
 }
+const char* to_string(FusionBatches b)
+{
+  return word_of(kFusionBatches, b);
+}
 const char* to_string(RingMode m)
 {
   return word_of(kRingModes, m);
@@ -98,6 +104,10 @@ Collective parse_collective(const std::string& word, const std::string& context)
 AllreduceUnit parse_allreduce_unit(const std::string& word, const std::string& context)
 {
   return parse_word(kAllreduceUnits, word, context, "all-reduce unit");
+}
+FusionBatches parse_fusion_batches(const std::string& word, const std::string& context)
+{
+  return parse_word(kFusionBatches, word, context, "fusion batching");
 }
 RingMode parse_ring_mode(const std::string& word, const std::string& context)
 {

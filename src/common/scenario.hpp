@@ -23,6 +23,10 @@ enum class PsSplit { ROUND_ROBIN, BALANCED };
 /** What one all-reduce carries (README "Gradient units"): a tensor, a layer's tensors, a PyTorch DDP bucket, or a
  *  Horovod fusion buffer (--fusion-buffer). */
 enum class AllreduceUnit { TENSOR, LAYER, BUCKET, FUSION };
+/** When Horovod's fusion forms its buffers (docs/models.md §7.2): READY, from the gradients computed so far ([OSF22]'s
+ *  rule, eq. (31)-(33)); SCHEDULED, from the gradients the framework has launched on the GPU, ahead of their
+ *  computation, so that a buffer is consecutive tensors up to Q and waits for its last one (§10.1). */
+enum class FusionBatches { READY, SCHEDULED };
 
 struct Scenario {
   Arch arch = Arch::PS_SYNC;
@@ -66,15 +70,16 @@ struct Scenario {
   static constexpr double kMaxAckCoupling = 4;
   bool ack_coupled() const { return ack_coupling_in > 0 || ack_coupling_out > 0; }
   // Decentralized (ring) options, docs/models.md §3 and §7.
-  Collective collective       = Collective::RING;
-  int gpus_per_node           = 1; // hierarchical: consecutive ranks per node, the first one leads
-  int pipeline_chunks         = 1; // tree: the buffer is pipelined through the tree in this many chunks
-  RingMode ring_mode          = RingMode::STEPS;
-  double fusion_buffer_bytes  = 0;     // Q; 0: no fusion (one all-reduce per layer with gradients)
-  double fusion_timeout_s     = 5e-3;  // Horovod's cycle time default (5 ms)
-  bool ada_fusion             = false; // fuse a layer only if docs/models.md eq. (36) says it pays
-  double allreduce_overhead_s = 0;     // delta: fixed cost of each all-reduce call (negotiation)
-  double message_overhead_s   = 0;     // fixed cost of each message of a collective (software per-message cost)
+  Collective collective        = Collective::RING;
+  int gpus_per_node            = 1; // hierarchical: consecutive ranks per node, the first one leads
+  int pipeline_chunks          = 1; // tree: the buffer is pipelined through the tree in this many chunks
+  RingMode ring_mode           = RingMode::STEPS;
+  double fusion_buffer_bytes   = 0;                    // Q; 0: no fusion (one all-reduce per layer with gradients)
+  double fusion_timeout_s      = 5e-3;                 // Horovod's cycle time default (5 ms)
+  bool ada_fusion              = false;                // fuse a layer only if docs/models.md eq. (36) says it pays
+  FusionBatches fusion_batches = FusionBatches::READY; // the Horovod profiles: SCHEDULED
+  double allreduce_overhead_s  = 0;                    // delta: fixed cost of each all-reduce call (negotiation)
+  double message_overhead_s    = 0; // fixed cost of each message of a collective (software per-message cost)
   /** ps-*: [LI20] eq. (19)'s a, the software cost per byte of each PS message (deserialization, copies: what a
    *  framework's transport adds to the wire per byte, docs/models.md §10.5), charged where message_overhead_s is. */
   double message_s_per_byte = 0;
@@ -142,6 +147,7 @@ const char* to_string(RingMode m);
 const char* to_string(Collective c);
 const char* to_string(PsSplit s);
 const char* to_string(AllreduceUnit u);
+const char* to_string(FusionBatches b);
 /** Parse a CLI word; on error throws InputError("<context>: '<word>': unknown <kind> (valid: ...)"). */
 Arch parse_arch(const std::string& word, const std::string& context);
 Sharing parse_sharing(const std::string& word, const std::string& context);
@@ -149,6 +155,7 @@ PsSplit parse_ps_split(const std::string& word, const std::string& context);
 RingMode parse_ring_mode(const std::string& word, const std::string& context);
 Collective parse_collective(const std::string& word, const std::string& context);
 AllreduceUnit parse_allreduce_unit(const std::string& word, const std::string& context);
+FusionBatches parse_fusion_batches(const std::string& word, const std::string& context);
 bool parse_on_off(const std::string& word, const std::string& context);
 
 /** The SimGrid settings under which the analytic models' assumptions hold (docs/design.md, SimGrid fact 2): with

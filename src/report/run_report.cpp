@@ -83,8 +83,10 @@ std::string gradient_sync_note(const Scenario& sc)
     unit = fmt("%.4g MiB buckets (first %.4g MiB)", sc.bucket_bytes / 1048576, sc.first_bucket_bytes / 1048576);
     break;
   case AllreduceUnit::FUSION:
-    unit = fmt("fusion buffer %.4g MB, timeout %.4g ms%s", sc.fusion_buffer_bytes / 1e6, sc.fusion_timeout_s * 1e3,
-               sc.ada_fusion ? ", adaFusion" : "");
+    unit = sc.fusion_batches == FusionBatches::SCHEDULED // docs/models.md §10.1
+               ? fmt("fusion buffer %.4g MB of launched tensors", sc.fusion_buffer_bytes / 1e6)
+               : fmt("fusion buffer %.4g MB, timeout %.4g ms%s", sc.fusion_buffer_bytes / 1e6,
+                     sc.fusion_timeout_s * 1e3, sc.ada_fusion ? ", adaFusion" : "");
     break;
   }
   std::string note =
@@ -334,6 +336,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ring_slices_in_flight", sc.ring_slices_in_flight},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
+                          {"fusion_batches", to_string(sc.fusion_batches)},
                           {"ada_fusion", sc.ada_fusion},
                           {"allreduce_overhead_s", sc.allreduce_overhead_s},
                           {"message_overhead_s", sc.message_overhead_s},

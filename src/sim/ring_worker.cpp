@@ -2,8 +2,9 @@
 // Compute actor: forward of every layer, backward in reverse; after the backward of layer i (with overlap) its
 // gradients are handed to the collective actor; then it waits for the step's all-reduces, applies the update
 // locally, and starts the next step. Collective actor: all-reduces one buffer at a time (as Horovod's background
-// thread and NCCL's single stream do), with tensor fusion: gradients join a buffer of Q bytes, which is sent when
-// the next layer does not fit, when no gradient arrives within the fusion timeout, or after layer 1.
+// thread and NCCL's single stream do), with tensor fusion of computed gradients: gradients join a buffer of Q bytes,
+// which is sent when the next layer does not fit, when no gradient arrives within the fusion timeout, or after layer 1
+// (fusion of launched tensors runs planned buffers, as units: docs/models.md §10.1).
 // All-reduce, steps mode: reduce-scatter then all-gather, 2(K-1) exchanges of size/K with the right neighbour,
 // each waiting for the left neighbour's chunk, so that a slow link slows the whole ring. Stream mode: one flow of
 // 2(K-1)/K of the buffer per ring edge plus the 2(K-1)-1 further per-step latencies (fast for large K).
@@ -125,7 +126,7 @@ public:
 
   void operator()()
   {
-    if (ctx_.scenario.unit() == AllreduceUnit::FUSION)
+    if (ctx_.scenario.unit() == AllreduceUnit::FUSION && ctx_.grad_units.empty()) // fusion of computed gradients
       for (;;)
         run_fusion_step();
     else if (!ctx_.grad_units.empty())
@@ -133,11 +134,11 @@ public:
   }
 
 private:
-  // Planned units (tensor, layer, bucket), in launch order across steps: whenever this lane is free it takes the next
-  // unit, waits until its gradients exist and all-reduces it, so that up to L all-reduces run at once, started in
-  // order, each on the lane that was free first (Gloo's thread pool: docs/models.md §10.8). Rank 0's lanes take the
-  // units, the other ranks' lanes run those rank 0 posted to them (LanePlan, sim_context.hpp). The last unit of a
-  // step to finish ends the step.
+  // Planned units (tensor, layer, bucket, fusion of launched tensors), in launch order across steps: whenever this lane
+  // is free it takes the next unit, waits until its gradients exist and all-reduces it, so that up to L all-reduces run
+  // at once, started in order, each on the lane that was free first (Gloo's thread pool: docs/models.md §10.8). Rank
+  // 0's lanes take the units, the other ranks' lanes run those rank 0 posted to them (LanePlan, sim_context.hpp). The
+  // last unit of a step to finish ends the step.
   void run_planned_units()
   {
     const auto& units = ctx_.grad_units;
@@ -364,9 +365,10 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
   const int n_layers = static_cast<int>(wl.layers.size());
   auto shared        = std::make_shared<RingShared>();
   IntervalAccount account;
-  shared->account   = &account;
-  shared->recorder  = &recorder;
-  const bool fusion = ctx.scenario.unit() == AllreduceUnit::FUSION;
+  shared->account  = &account;
+  shared->recorder = &recorder;
+  // Fusion of computed gradients: the buffer takes layers as they come (fusion of launched tensors is planned units).
+  const bool fusion = ctx.scenario.unit() == AllreduceUnit::FUSION && ctx.grad_units.empty();
   const int lanes   = ctx.lanes();
   shared->lane_waits.resize(static_cast<std::size_t>(lanes));
   for (int lane = 0; lane < lanes; lane++)

@@ -119,7 +119,10 @@ SimResult simulate(const SimInputs& in)
   bool sliced = false;
   if (!scenario.is_ps()) {
     ctx.ring_sockets = effective_ring_sockets(ctx);
-    ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes);
+    const double scheduled_fusion_bytes =
+        scenario.fusion_batches == FusionBatches::SCHEDULED ? scenario.fusion_buffer_bytes : 0;
+    ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes,
+                                     scheduled_fusion_bytes);
     sliced         = ring_sliced_run(in.workload, scenario, ctx.grad_units);
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)

@@ -1,6 +1,7 @@
 // What one all-reduce of decentralized Sync-SGD carries (README "Gradient units", docs/models.md §10): one tensor,
-// one layer, or a PyTorch DDP bucket. Horovod's tensor fusion decides its buffers at run time and is not planned
-// here (sim/ring_worker.cpp). Shared by the simulation and the analytic models, so both all-reduce the same units.
+// one layer, a PyTorch DDP bucket, or a Horovod buffer formed from launched tensors. Horovod's fusion from computed
+// gradients ([OSF22]'s rule) decides its buffers at run time and is not planned here (sim/ring_worker.cpp). Shared by
+// the simulation and the analytic models, so both all-reduce the same units.
 #pragma once
 
 #include "common/scenario.hpp"
@@ -23,8 +24,12 @@ struct GradUnit {
  *  rebuild_buckets / compute_bucket_assignment_by_size): tensors in the order their gradients become ready join
  *  the current bucket, which closes once it holds at least its limit; the first bucket's limit is
  *  `first_bucket_bytes` (DDP: 1 MiB, torch.distributed._DEFAULT_FIRST_BUCKET_BYTES), every later one
- *  `bucket_bytes` (DDP: bucket_cap_mb = 25, i.e. 25 MiB). FUSION is planned at run time: returns an empty list. */
+ *  `bucket_bytes` (DDP: bucket_cap_mb = 25, i.e. 25 MiB). FUSION with `scheduled_fusion_bytes` Q > 0: Horovod's
+ *  buffers formed from tensors launched ahead of their computation (docs/models.md §10.1): in backward order, a
+ *  tensor joins the buffer if the buffer stays within Q, else it starts the next one (a tensor above Q goes alone);
+ *  Horovod's coordinator, horovod/tensorflow/mpi_ops.cc of 2017-09 (the rule is unchanged since). FUSION without:
+ *  planned at run time, returns an empty list. */
 std::vector<GradUnit> plan_grad_units(const Workload& wl, AllreduceUnit unit, double bucket_bytes,
-                                      double first_bucket_bytes);
+                                      double first_bucket_bytes, double scheduled_fusion_bytes = 0);
 
 } // namespace sgdsim

@@ -75,11 +75,13 @@ TEST(RingLimit, StreamModeAgreesWithStepsOnAUniformPlatform)
 
 namespace {
 // The simulated scaling factor: single-worker step time T_comp over the K-worker step time.
-double simulated_step(const std::string& wl, int k, double fusion_bytes, double timeout_s)
+double simulated_step(const std::string& wl, int k, double fusion_bytes, double timeout_s,
+                      FusionBatches batches = FusionBatches::READY)
 {
   Scenario sc            = ring(k, RingMode::STEPS, true);
   sc.fusion_buffer_bytes = fusion_bytes;
   sc.fusion_timeout_s    = timeout_s;
+  sc.fusion_batches      = batches;
   return simulate_isolated(tiny::inputs(tiny::star_platform(k, "1GBps", "0s"), wl, sc)).step_time_mean_s;
 }
 
@@ -143,4 +145,17 @@ TEST(RingOsf, CommunicationBoundFusionOverlapsTheWaitThatEquation15Adds)
   std::string path = tiny::layered_workload(8, "10MB", "5ms", "10ms");
   EXPECT_NEAR(simulated_step(path, 4, 25e6, 50e-3), 0.190, 0.190 * 1e-6);
   EXPECT_NEAR(osf_fusion_factor(parse_workload_file(path), 25e6, 50e-3), 0.120 / 0.210, 1e-9);
+}
+
+TEST(RingOsf, BuffersOfLaunchedTensorsGoOnceTheirLastGradientIsComputed)
+{
+  // The same 8 x 10 MB layers (forward 5 ms, backward 10 ms each, K = 4, 30 ms per 20 MB all-reduce, Q = 25 MB),
+  // buffers formed as Horovod forms them from launched tensors (docs/models.md §10.1): [7, 6], [5, 4], [3, 2],
+  // [1, 0], each going once its lower layer's backward is done, at 60, 80, 100, 120 ms, on a link busy until 90,
+  // 120, 150 ms: they end at 90, 120, 150, 180 ms. With buffers of computed gradients ([OSF22]'s rule) each buffer
+  // waits for the next layer to find that it does not fit, 10 ms later at first: 190 ms (the test above).
+  std::string path = tiny::layered_workload(8, "10MB", "5ms", "10ms");
+  EXPECT_NEAR(simulated_step(path, 4, 25e6, 50e-3, FusionBatches::SCHEDULED), 0.180, 0.180 * 1e-6);
+  // A buffer as large as the model is one all-reduce after the whole backward: 40 + 80 + 1.5 * 80 MB / 1 GB/s.
+  EXPECT_NEAR(simulated_step(path, 4, 1e9, 50e-3, FusionBatches::SCHEDULED), 0.240, 0.240 * 1e-6);
 }

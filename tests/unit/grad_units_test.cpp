@@ -82,6 +82,20 @@ TEST(GradUnits, OneHugeBucketHoldsEverything)
   EXPECT_TRUE(plan_grad_units(wl, AllreduceUnit::FUSION, 1, 1).empty()) << "fusion is decided at run time";
 }
 
+TEST(GradUnits, HorovodBuffersOfLaunchedTensorsStayWithinTheBuffer)
+{
+  // Backward order of the tensors: 30, 20 (layer 3), 40 (layer 2), 100 (layer 1), 5, 5 (layer 0); Q = 64.
+  // Horovod's coordinator: 30 + 20 = 50 fits, + 40 would pass 64, so 40 starts the next buffer; 100 is above Q and
+  // goes alone; 5 + 5 share the last. Each buffer waits for its lowest layer.
+  const Workload wl = workload_of({{5, 5}, {100}, {40}, {20, 30}});
+  const auto units  = plan_grad_units(wl, AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64);
+  EXPECT_EQ(bytes_of(units), (std::vector<double>{50, 40, 100, 10}));
+  EXPECT_EQ(ready_of(units), (std::vector<int>{3, 2, 1, 0}));
+  // A buffer exactly full still takes the tensor that fills it.
+  EXPECT_EQ(bytes_of(plan_grad_units(workload_of({{14}, {50}}), AllreduceUnit::FUSION, 1, 1, 64)),
+            (std::vector<double>{64}));
+}
+
 TEST(Frameworks, ProfilesSetTheFrameworksDefaults)
 {
   Scenario sc;
@@ -95,11 +109,14 @@ TEST(Frameworks, ProfilesSetTheFrameworksDefaults)
   EXPECT_EQ(sc.fusion_buffer_bytes, 128 * kMiB);
   EXPECT_EQ(sc.fusion_timeout_s, 1e-3);
   EXPECT_EQ(sc.collectives_in_flight, 1);
+  EXPECT_EQ(sc.fusion_batches, FusionBatches::SCHEDULED) << "Horovod fuses tensors as the framework launches them";
   apply_framework(find_framework("horovod-0.20", true, "--framework"), sc);
   EXPECT_EQ(sc.fusion_buffer_bytes, 64 * kMiB);
   EXPECT_EQ(sc.fusion_timeout_s, 5e-3);
+  EXPECT_EQ(sc.fusion_batches, FusionBatches::SCHEDULED);
   apply_framework(find_framework("none", true, "--framework"), sc);
   EXPECT_EQ(sc.unit(), AllreduceUnit::LAYER) << "a profile without fusion clears the previous buffer";
+  EXPECT_EQ(sc.fusion_batches, FusionBatches::READY);
   EXPECT_EQ(sc.framework, "none");
 }
 
