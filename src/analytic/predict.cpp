@@ -45,6 +45,15 @@ Prediction sync_row(const char* model, const char* equation, int k, int batch, d
   return Prediction{model, equation, k * batch / step_s, step_s};
 }
 
+// What one connection between hosts reaches: the route's per-flow cap and the collective library's connection rate
+// (docs/models.md §10.9, §10.11), the lower of those given (> 0); 0 where neither is.
+double connection_cap_Bps(double flow_cap_Bps, double connection_rate_Bps)
+{
+  if (flow_cap_Bps > 0 && connection_rate_Bps > 0)
+    return std::min(flow_cap_Bps, connection_rate_Bps);
+  return flow_cap_Bps > 0 ? flow_cap_Bps : connection_rate_Bps;
+}
+
 // Ring all-reduce (docs/models.md §3, §7, §8 and §4's ALL_REDUCE sharing). B is a worker's NIC (the route from worker 0
 // to worker 1); the per-message latency alpha is that route's latency; the slowest worker sets the pace.
 std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector<double>& ratio)
@@ -52,9 +61,10 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
   const Workload& wl = *in.workload;
   const Scenario& sc = in.scenario;
   const int k        = sc.workers;
-  // Each message between hosts travels over sc.sockets_per_peer connections, each under the per-flow cap (§10.9).
-  const double b =
-      std::min(in.net.bottleneck_Bps, in.net.flow_cap_Bps > 0 ? in.net.flow_cap_Bps * sc.sockets_per_peer : kInf);
+  // Each message between hosts travels over sc.sockets_per_peer connections, each under the per-flow cap (§10.9)
+  // and the collective library's connection rate (§10.11).
+  const double cap     = connection_cap_Bps(in.net.flow_cap_Bps, sc.connection_rate_Bps);
+  const double b       = std::min(in.net.bottleneck_Bps, cap > 0 ? cap * sc.sockets_per_peer : kInf);
   const double alpha   = in.net.latency_s + sc.message_overhead_s; // per-message cost: route latency + software
   const double slowest = *std::min_element(ratio.begin(), ratio.end());
   const double t_f     = wl.fwd_s() / slowest;
@@ -132,13 +142,14 @@ std::vector<Prediction> predict_ring(const AnalyticInputs& in, const std::vector
   }
   if (k <= in.reference_max_workers) { // Algorithm 1 with ALL_REDUCE sharing: per-tensor all-reduces, no latency
     RefSimInputs ref;
-    ref.workload          = &wl;
-    ref.speed_ratio       = ratio;
-    ref.sync              = true;
-    ref.overlap           = sc.overlap;
-    ref.sharing           = RefSharing::ALL_REDUCE;
-    ref.bandwidth_Bps     = in.net.bottleneck_Bps;
-    ref.flow_cap_Bps      = in.net.flow_cap_Bps * sc.sockets_per_peer; // a message's connections (§10.9)
+    ref.workload      = &wl;
+    ref.speed_ratio   = ratio;
+    ref.sync          = true;
+    ref.overlap       = sc.overlap;
+    ref.sharing       = RefSharing::ALL_REDUCE;
+    ref.bandwidth_Bps = in.net.bottleneck_Bps;
+    ref.flow_cap_Bps  = connection_cap_Bps(in.net.flow_cap_Bps, sc.connection_rate_Bps) *
+                       sc.sockets_per_peer; // a message's connections (§10.9, §10.11)
     ref.steps             = sc.steps;
     ref.warmup            = sc.warmup;
     ref.seed              = sc.seed;

@@ -59,6 +59,10 @@ po::options_description scenario_options()
      "forwarded once arrived; docs/models.md §10.10)")
     ("ring-slices-in-flight", po::value<int>(),
      "ring, with --ring-slice: slices in flight per connection (default: the framework's: 4 for NCCL, 2 for Gloo)")
+    ("connection-rate", po::value<std::string>(),
+     "ring, every collective: the most one connection of the collective library moves between two hosts, e.g. "
+     "2.06GBps (NCCL's socket transport before 2.4.8 with one ring, docs/models.md §10.11); each socket per peer is a "
+     "connection (default: none, the network alone decides)")
     ("fusion-buffer", po::value<std::string>(),
      "ring: tensor fusion buffer Q, e.g. 64MB (default: the framework's; 0: no fusion)")
     ("fusion-timeout", po::value<std::string>(),

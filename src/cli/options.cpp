@@ -19,6 +19,7 @@
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -297,6 +298,12 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
       throw InputError("--sockets-per-peer " + std::to_string(sc.sockets_per_peer) + ": must be in [1, " +
                        std::to_string(Scenario::kMaxSocketsPerPeer) + "] (NCCL's MAX_SOCKETS)");
   }
+  if (vm.count("connection-rate")) {
+    const std::string text = vm["connection-rate"].as<std::string>();
+    sc.connection_rate_Bps = parse_quantity(Quantity::BANDWIDTH, text, "--connection-rate");
+    if (!(sc.connection_rate_Bps > 0) || !std::isfinite(sc.connection_rate_Bps))
+      throw InputError("--connection-rate " + text + ": must be a positive, finite rate, e.g. 2.06GBps");
+  }
   if (vm.count("ring-slice")) {
     sc.ring_slice_bytes = parse_quantity(Quantity::SIZE, vm["ring-slice"].as<std::string>(), "--ring-slice");
     if (sc.ring_slice_bytes > 0 && sc.ring_slice_bytes < Scenario::kMinRingSliceBytes)
@@ -441,7 +448,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
        {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle", "ada-fusion",
         "allreduce-overhead", "measured-allreduce", "reduce-cost-per-byte", "allreduce-unit", "bucket-size",
         "first-bucket-size", "collectives-in-flight", "sockets-per-peer", "ring-slice", "ring-slices-in-flight",
-        "fusion-batches"})
+        "fusion-batches", "connection-rate"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())

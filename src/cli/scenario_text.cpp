@@ -55,6 +55,8 @@ std::string scenario_file_text(const RunOptions& opts)
     }
     out << "collectives-in-flight = " << sc.collectives_in_flight << "\n";
     out << "sockets-per-peer = " << sc.sockets_per_peer << "\n";
+    if (sc.connection_rate_Bps > 0)
+      out << "connection-rate = " << sc.connection_rate_Bps << "Bps\n";
     out << "ring-slice = " << sc.ring_slice_bytes << "B\n";
     if (sc.ring_slice_bytes > 0)
       out << "ring-slices-in-flight = " << sc.ring_slices_in_flight << "\n";

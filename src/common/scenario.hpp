@@ -103,6 +103,10 @@ struct Scenario {
    *  transport: NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS; docs/models.md §10.9). 1: one flow per message (Gloo,
    *  NCCL's default outside AWS and GCP). */
   int sockets_per_peer = 1;
+  /** Every collective: the most one connection of the collective library moves between two hosts, its software's
+   *  rate (NCCL's socket transport before 2.4.8: one proxy thread per connection, about 2 GB/s; docs/models.md
+   *  §10.11); each of a message's parts is a connection. 0: the network alone decides. */
+  double connection_rate_Bps = 0;
   /** The most sockets per peer: NCCL's MAX_SOCKETS (net_socket.cc). */
   static constexpr int kMaxSocketsPerPeer = 64;
   /** Steps-mode ring: a chunk between two workers travels in slices of at most this many bytes, each forwarded as

@@ -93,6 +93,8 @@ std::string gradient_sync_note(const Scenario& sc)
       fmt("framework %s: %s, %d in flight", sc.framework.c_str(), unit.c_str(), sc.collectives_in_flight);
   if (sc.sockets_per_peer > 1) // docs/models.md §10.9
     note += fmt(", %d sockets per peer", sc.sockets_per_peer);
+  if (sc.connection_rate_Bps > 0) // docs/models.md §10.11
+    note += fmt(", %.4g GB/s per connection", sc.connection_rate_Bps / 1e9);
   if (sc.ring_slice_bytes > 0 && sc.ring_mode == RingMode::STEPS) // docs/models.md §10.10
     note += fmt(", slices of %.4g MiB (%d in flight)", sc.ring_slice_bytes / (1024.0 * 1024), sc.ring_slices_in_flight);
   return note;
@@ -332,6 +334,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"first_bucket_bytes", sc.first_bucket_bytes},
                           {"collectives_in_flight", sc.collectives_in_flight},
                           {"sockets_per_peer", sc.sockets_per_peer},
+                          {"connection_rate_Bps", sc.connection_rate_Bps},
                           {"ring_slice_bytes", sc.ring_slice_bytes},
                           {"ring_slices_in_flight", sc.ring_slices_in_flight},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},

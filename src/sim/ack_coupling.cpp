@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <simgrid/kernel/resource/Action.hpp>
-#include <simgrid/kernel/resource/Model.hpp>
-#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/simix.hpp>
 
@@ -24,27 +22,6 @@ AckCoupling*& current_ack_coupling()
   static AckCoupling* current = nullptr;
   return current;
 }
-
-namespace {
-simgrid::kernel::resource::Model* network_model()
-{
-  for (simgrid::kernel::resource::Model* model : simgrid::s4u::Engine::get_instance()->get_all_models())
-    if (dynamic_cast<simgrid::kernel::resource::NetworkModelIntf*>(model) != nullptr)
-      return model;
-  return nullptr;
-}
-
-// The flow of a comm both of whose ends are posted: the newest started network action of that activity (SimGrid
-// 3.32 keeps it private to the CommImpl; the started set holds it). Null when the other end is not posted yet.
-Action* flow_of(simgrid::kernel::resource::Model& network, const simgrid::kernel::activity::ActivityImpl* impl)
-{
-  auto* started = network.get_started_action_set();
-  for (auto it = started->rbegin(); it != started->rend(); ++it)
-    if (it->get_activity() == impl)
-      return &*it;
-  return nullptr;
-}
-} // namespace
 
 AckCoupling::AckCoupling(int n_ps, double g_in, double g_out)
     : g_in_(g_in), g_out_(g_out), network_(network_model()), in_(static_cast<std::size_t>(n_ps)),

@@ -4,10 +4,14 @@
 
 #include "sim/collectives.hpp"
 
+#include "sim/engine_hooks.hpp"
+
 #include "sim/ring_driver.hpp"
 #include "sim/sliced_ring.hpp"
 
+#include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u.hpp>
+#include <simgrid/simix.hpp>
 #include <xbt/config.hpp>
 
 #include <algorithm>
@@ -43,6 +47,31 @@ std::vector<double> socket_parts(double bytes, int sockets)
   for (double left = bytes; left > 0; left -= part)
     parts.push_back(std::min(part, left));
   return parts;
+}
+
+sg4::CommPtr start_flow(sg4::Host* from, sg4::Host* to, double bytes, double rate_Bps)
+{
+  sg4::CommPtr comm = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(bytes));
+  if (rate_Bps <= 0 || from == to)
+    return comm;
+  // SimGrid 3.32 hands s4u's rate to mailbox comms only: bound the started flow itself (min with the bound the
+  // network model gave it, e.g. CM02's window).
+  simgrid::kernel::actor::simcall_answered([&comm, rate_Bps] {
+    simgrid::kernel::resource::Model* const network = network_model();
+    if (simgrid::kernel::resource::Action* flow = flow_of(*network, comm->get_impl()); flow != nullptr)
+      flow->set_bound(flow->get_bound() > 0 ? std::min(flow->get_bound(), rate_Bps) : rate_Bps);
+  });
+  return comm;
+}
+
+sg4::CommPtr start_put(sg4::Mailbox* box, void* payload, double bytes, const sg4::Host* from, const sg4::Host* to,
+                       double rate_Bps)
+{
+  if (rate_Bps <= 0 || from == to)
+    return box->put_async(payload, static_cast<std::uint64_t>(bytes));
+  sg4::CommPtr comm = box->put_init(payload, static_cast<std::uint64_t>(bytes));
+  comm->set_rate(rate_Bps)->start();
+  return comm;
 }
 
 namespace {
@@ -82,8 +111,10 @@ Message post(const SimContext& ctx, int src, int dst, double bytes, int lane = 0
 {
   sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
   Message m;
+  const sg4::Host* const from = ctx.worker_host_ptrs[static_cast<std::size_t>(src)];
+  const sg4::Host* const to   = ctx.worker_host_ptrs[static_cast<std::size_t>(dst)];
   for (double part : message_parts(ctx, src, dst, bytes))
-    m.parts.push_back(box->put_async(token(ctx), static_cast<std::uint64_t>(part)));
+    m.parts.push_back(start_put(box, token(ctx), part, from, to, ctx.scenario.connection_rate_Bps));
   return m;
 }
 
@@ -113,10 +144,13 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
   const std::size_t out = message_parts(ctx, self, to, cut).size(), in = message_parts(ctx, from, self, cut).size();
   if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
     sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
-  sg4::Mailbox* const box_out = sg4::Mailbox::by_name(pair_mailbox(self, to, lane));
-  sg4::Mailbox* const box_in  = sg4::Mailbox::by_name(pair_mailbox(from, self, lane));
+  sg4::Mailbox* const box_out  = sg4::Mailbox::by_name(pair_mailbox(self, to, lane));
+  sg4::Mailbox* const box_in   = sg4::Mailbox::by_name(pair_mailbox(from, self, lane));
+  const sg4::Host* const here  = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
+  const sg4::Host* const there = ctx.worker_host_ptrs[static_cast<std::size_t>(to)];
+  const double rate_Bps        = ctx.scenario.connection_rate_Bps;
   if (out == 1 && in == 1) {
-    sg4::CommPtr sent     = box_out->put_async(token(ctx), static_cast<std::uint64_t>(bytes));
+    sg4::CommPtr sent     = start_put(box_out, token(ctx), bytes, here, there, rate_Bps);
     sg4::CommPtr received = box_in->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(self)]);
     // Waiting for one then the other ends at the same simulated time as waiting for both (both are in flight), and
     // allocates no vector.
@@ -126,7 +160,7 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
   }
   std::vector<sg4::CommPtr> comms;
   for (std::size_t p = 0; p < out; p++)
-    comms.push_back(box_out->put_async(token(ctx), static_cast<std::uint64_t>(bytes / static_cast<double>(out))));
+    comms.push_back(start_put(box_out, token(ctx), bytes / static_cast<double>(out), here, there, rate_Bps));
   for (std::size_t p = 0; p < in; p++)
     comms.push_back(box_in->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(self)]));
   sg4::Comm::wait_all(comms);
@@ -257,7 +291,7 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
       sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
     for (std::size_t p = 0; p < parts.size(); p++)
-      outs[p] = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(parts[p]));
+      outs[p] = start_flow(from, to, parts[p], ctx.scenario.connection_rate_Bps);
     theirs.pending.insert(theirs.pending.end(), outs.begin(), outs.end());
     if (theirs.receiver_waiting) {
       theirs.receiver_waiting = false;

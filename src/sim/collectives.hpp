@@ -36,6 +36,16 @@ void tree_allreduce(const SimContext& ctx, int rank, double bytes);
  *  from the leader; ctx.scenario.gpus_per_node consecutive ranks form a node. */
 void hierarchical_allreduce(const SimContext& ctx, int rank, double bytes, double extra_latency_s);
 
+/** Starts a flow of `bytes` from `from` to `to`: between two hosts at most at `rate_Bps` when it is > 0 (one
+ *  connection of the collective library, Scenario::connection_rate_Bps); inside a host, or without a rate, as the
+ *  network alone decides. */
+simgrid::s4u::CommPtr start_flow(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, double rate_Bps);
+
+/** Puts `payload` of `bytes` in `box`, from a sender on `from` to a receiver on `to`, at most at `rate_Bps` between
+ *  two hosts (as start_flow). */
+simgrid::s4u::CommPtr start_put(simgrid::s4u::Mailbox* box, void* payload, double bytes, const simgrid::s4u::Host* from,
+                                const simgrid::s4u::Host* to, double rate_Bps);
+
 /** NCCL's socket transport's smallest part of a message (net_socket.cc, MIN_CHUNKSIZE: 64 KiB). */
 constexpr double kSocketMinPartBytes = 64.0 * 1024;
 

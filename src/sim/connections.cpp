@@ -95,6 +95,8 @@ int effective_ring_sockets(const SimContext& ctx)
     const RouteInfo r = route_info(from, to);
     if (r.flow_cap_Bps < r.bottleneck_Bps) // a cap that binds a lone flow
       return sc.sockets_per_peer;
+    if (sc.connection_rate_Bps > 0 && sc.connection_rate_Bps < r.bottleneck_Bps) // a connection's rate binds it
+      return sc.sockets_per_peer;
   }
   return 1;
 }

@@ -2,6 +2,7 @@
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -20,6 +21,24 @@ static_assert(SIMGRID_VERSION_MAJOR == 3 && SIMGRID_VERSION_MINOR == 32,
               "engine_hooks.cpp reads NetworkAction as its Action base: check SimGrid's NetworkModel.hpp");
 
 namespace sgdsim {
+
+simgrid::kernel::resource::Model* network_model()
+{
+  for (simgrid::kernel::resource::Model* model : simgrid::s4u::Engine::get_instance()->get_all_models())
+    if (dynamic_cast<simgrid::kernel::resource::NetworkModelIntf*>(model) != nullptr)
+      return model;
+  return nullptr;
+}
+
+simgrid::kernel::resource::Action* flow_of(simgrid::kernel::resource::Model& network,
+                                           const simgrid::kernel::activity::ActivityImpl* impl)
+{
+  auto* started = network.get_started_action_set();
+  for (auto it = started->rbegin(); it != started->rend(); ++it)
+    if (it->get_activity() == impl)
+      return &*it;
+  return nullptr;
+}
 
 namespace {
 using simgrid::kernel::resource::Action;

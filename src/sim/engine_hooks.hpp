@@ -9,9 +9,18 @@
 
 namespace simgrid::kernel::resource {
 class Action;
-}
+class Model;
+} // namespace simgrid::kernel::resource
 
 namespace sgdsim {
+
+/** The engine's network model (null before the platform is loaded). */
+simgrid::kernel::resource::Model* network_model();
+
+/** The flow of a comm both of whose ends are posted: the newest started network action of that activity (SimGrid
+ *  3.32 keeps it private to the CommImpl; the started set holds it). Null when the other end is not posted yet. */
+simgrid::kernel::resource::Action* flow_of(simgrid::kernel::resource::Model& network,
+                                           const simgrid::kernel::activity::ActivityImpl* impl);
 
 /** Calls `on_end` with every network flow that finishes (Link::on_communication_state_change, state FINISHED), as
  *  its Action. SimGrid's signals are global and cannot be disconnected: connect once per process, and reach the run

@@ -113,10 +113,13 @@ bool ring_driver_applies(const Scenario& sc)
 bool ring_replay_applies(const Scenario& sc)
 {
   const bool one_lane = sc.unit() == AllreduceUnit::FUSION || sc.collectives_in_flight == 1;
-  return ring_driver_applies(sc) && sc.collective == Collective::RING && one_lane && !sc.ring_every_step_simulated;
+  // The replay's arithmetic knows the links, not a connection's rate (docs/models.md §10.11).
+  return ring_driver_applies(sc) && sc.collective == Collective::RING && one_lane && !sc.ring_every_step_simulated &&
+         sc.connection_rate_Bps <= 0;
 }
 
-RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int sockets) : sockets_(sockets)
+RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int sockets, double connection_rate_Bps)
+    : sockets_(sockets), connection_rate_Bps_(connection_rate_Bps)
 {
   xbt_assert(current_driver == nullptr, "one RingDriver at a time");
   xbt_assert(!hosts.empty(), "a ring needs members");
@@ -220,13 +223,13 @@ void RingDriver::start_chunk(int self)
     const std::vector<double> parts = socket_parts(m.chunk_bytes, sockets_);
     m.parts_left                    = static_cast<int>(parts.size());
     for (double part : parts) {
-      m.parts.push_back(sg4::Comm::sendto_async(m.from, to, static_cast<std::uint64_t>(part)));
+      m.parts.push_back(start_flow(m.from, to, part, connection_rate_Bps_));
       in_flight_.emplace(m.parts.back()->get_impl(), self);
     }
     return; // no replay with several sockets
   }
   const auto bytes = static_cast<std::uint64_t>(m.chunk_bytes);
-  m.out            = sg4::Comm::sendto_async(m.from, to, bytes);
+  m.out            = start_flow(m.from, to, static_cast<double>(bytes), connection_rate_Bps_);
   m.parts_left     = 1;
   in_flight_.emplace(m.out->get_impl(), self);
   if (!replay_ok_)

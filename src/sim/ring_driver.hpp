@@ -89,7 +89,8 @@ public:
    *  `replay`: ring_replay_applies() holds and nothing changes the platform during the run (no background file,
    *  no profile in the platform). `sockets`: the connections a chunk between two hosts is cut over
    *  (SimContext::ring_sockets, socket_parts()); with more than one nothing is replayed. */
-  RingDriver(const std::vector<simgrid::s4u::Host*>& hosts, bool replay, int sockets = 1);
+  RingDriver(const std::vector<simgrid::s4u::Host*>& hosts, bool replay, int sockets = 1,
+             double connection_rate_Bps = 0);
   ~RingDriver();
   RingDriver(const RingDriver&)            = delete;
   RingDriver& operator=(const RingDriver&) = delete;
@@ -117,7 +118,8 @@ private:
   void replay_advance(double delta); // the replay clock: the engine moved the clock by `delta`
 
   std::vector<RingMember> members_;
-  int sockets_ = 1;
+  int sockets_                = 1;
+  double connection_rate_Bps_ = 0; // each flow between hosts at most (docs/models.md §10.11); 0: none
   /** Chunks in flight: the kernel activity of each, to its sender. */
   std::unordered_map<const simgrid::kernel::activity::ActivityImpl*, int> in_flight_;
   std::vector<int> ended_; // senders whose chunk ended since the last dispatch, in SimGrid's order

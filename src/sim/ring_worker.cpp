@@ -105,6 +105,10 @@ public:
       route_Bps_ = std::numeric_limits<double>::infinity();
       for (const sg4::Link* l : links)
         route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
+      const double rate_Bps = ctx_.scenario.connection_rate_Bps; // docs/models.md §10.11
+      if (rate_Bps > 0 &&
+          ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)] != sg4::this_actor::get_host())
+        route_Bps_ = std::min(route_Bps_, rate_Bps * ctx_.ring_sockets);
     }
     receive_sliced_ring(ctx_, rank_, lane_);
     latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");

@@ -131,7 +131,7 @@ SimResult simulate(const SimInputs& in)
       // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
       const bool replay =
           ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);
-      ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets);
+      ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets, scenario.connection_rate_Bps);
     } else if (sliced && !scenario.ring_by_worker_actors) {
       ctx.sliced_ring = &sliced_ring.emplace(ctx, lane_hosts);
     } else if (scenario.ring_mode == RingMode::STEPS && !sliced) // sliced: mailboxes

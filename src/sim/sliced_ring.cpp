@@ -128,7 +128,7 @@ void SlicedRing::start_slice(int self)
   for (; m.credit_base < m.started - window && !m.credit_s.empty(); m.credit_base++)
     m.credit_s.pop_front();
   for (const double part : socket_parts(m.cut.slice_bytes, to != m.host ? ctx_.ring_sockets : 1)) {
-    m.parts.push_back(sg4::Comm::sendto_async(m.host, to, static_cast<std::uint64_t>(part)));
+    m.parts.push_back(start_flow(m.host, to, part, ctx_.scenario.connection_rate_Bps));
     in_flight_.emplace(m.parts.back()->get_impl(), self);
   }
   m.parts_left = static_cast<int>(m.parts.size());

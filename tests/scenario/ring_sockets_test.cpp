@@ -31,9 +31,10 @@ namespace {
 // 4 workers, one layer of one 4 MB tensor, no compute: a step is one ring all-reduce, 6 exchanges of 1 MB chunks.
 // Steps mode runs through the ring dispatcher, or through the workers' actors with `by_actors`.
 double step_s(int sockets, RingMode mode, const std::string& flow_cap = "1GBps", bool by_actors = false,
-              Collective collective = Collective::RING, int workers = 4)
+              Collective collective = Collective::RING, int workers = 4, double connection_rate_Bps = 0)
 {
   Scenario sc              = tiny::scenario(Arch::RING, workers, Sharing::FAIR, false, 2, 1);
+  sc.connection_rate_Bps   = connection_rate_Bps;
   sc.collective            = collective;
   sc.ps                    = 0;
   sc.ring_mode             = mode;
@@ -137,4 +138,46 @@ TEST(RingSockets, TreeAndHalvingDoublingAreCutToo)
   // to each (its NIC out). One socket: each flow at the 1 GB/s cap, 4 + 4 ms; 16: 8 MB / 2.5 GB/s per phase.
   EXPECT_NEAR(step_s(1, RingMode::STEPS, "1GBps", false, Collective::TREE, 3), 8e-3, 1e-9);
   EXPECT_NEAR(step_s(16, RingMode::STEPS, "1GBps", false, Collective::TREE, 3), 2 * 3.2e-3, 1e-9);
+}
+
+TEST(ConnectionRate, BindsEachConnectionAsAPerFlowCapWould)
+{
+  // --connection-rate 1GBps on the same star without a cap (docs/models.md §10.11): every closed form above holds,
+  // the collective library's connection standing where the route's cap stood, in every collective and mode.
+  for (int sockets : {1, 2, 4, 16})
+    for (bool by_actors : {false, true}) {
+      EXPECT_NEAR(step_s(sockets, RingMode::STEPS, "", by_actors, Collective::RING, 4, 1e9),
+                  step_s(sockets, RingMode::STEPS, "1GBps", by_actors), 1e-9)
+          << sockets << " sockets, actors " << by_actors;
+    }
+  EXPECT_NEAR(step_s(1, RingMode::STEPS, "", false, Collective::RING, 4, 1e9), 6e-3, 1e-9);
+  EXPECT_NEAR(step_s(1, RingMode::STREAM, "", false, Collective::RING, 4, 1e9), 6e-3, 1e-9);
+  EXPECT_NEAR(step_s(2, RingMode::STREAM, "", false, Collective::RING, 4, 1e9), 3e-3, 1e-9);
+  EXPECT_NEAR(step_s(1, RingMode::STEPS, "", false, Collective::HALVING_DOUBLING, 4, 1e9), 6e-3, 1e-9);
+  EXPECT_NEAR(step_s(1, RingMode::STEPS, "", false, Collective::TREE, 3, 1e9), 8e-3, 1e-9);
+  // Above the NIC's 2.5 GB/s a connection's rate changes nothing; with the route's cap, the lower one binds.
+  EXPECT_EQ(step_s(1, RingMode::STEPS, "", false, Collective::RING, 4, 5e9), step_s(1, RingMode::STEPS, ""));
+  EXPECT_NEAR(step_s(1, RingMode::STEPS, "1GBps", false, Collective::RING, 4, 0.5e9), 12e-3, 1e-9);
+}
+
+TEST(ConnectionRate, BindsTheSlicesOfNcclsRing)
+{
+  // NCCL's sliced ring (docs/models.md §10.10) on aws-p3.2xlarge-like hosts: the same rate as a platform cap gives
+  // the same step, in the slices' dispatcher and in the workers' actors.
+  const auto run = [](const std::string& cap, double rate_Bps, bool by_actors) {
+    Scenario sc              = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 2, 1);
+    sc.ps                    = 0;
+    sc.ring_slice_bytes      = 64 * 1024;
+    sc.ring_slices_in_flight = 4;
+    sc.connection_rate_Bps   = rate_Bps;
+    sc.ring_by_worker_actors = by_actors;
+    return simulate_isolated(tiny::inputs(tiny::star_platform(4, "2.5GBps", "10us", cap),
+                                          tiny::one_tensor_workload("4MB", "0s", "0s"), sc))
+        .step_time_mean_s;
+  };
+  for (bool by_actors : {false, true}) {
+    const double capped = run("1GBps", 0, by_actors);
+    EXPECT_GT(capped, 6e-3) << "6 MB through 1 GB/s connections, and the latencies";
+    EXPECT_NEAR(run("", 1e9, by_actors), capped, 1e-9) << "actors " << by_actors;
+  }
 }
