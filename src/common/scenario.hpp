@@ -34,6 +34,9 @@ struct Scenario {
   bool is_ps() const { return arch != Arch::RING; }
   /** What one all-reduce carries: a fusion buffer whenever one is set, else allreduce_unit. */
   AllreduceUnit unit() const;
+  /** Tensor fusion whose buffers are decided during the run, from the gradients computed so far (--fusion-batches
+   *  ready); fusion of launched tensors is planned before it, as units (workload/grad_units.hpp). */
+  bool fusion_at_run_time() const { return unit() == AllreduceUnit::FUSION && fusion_batches == FusionBatches::READY; }
   int workers        = 8;
   int ps             = 1;
   bool overlap       = true;

@@ -111,7 +111,7 @@ bool ring_sliced_run(const Workload& wl, const Scenario& sc, const std::vector<G
     return false;
   const int members    = sc.workers / sc.ring_stride();
   double largest_bytes = 0;
-  if (sc.unit() == AllreduceUnit::FUSION && units.empty()) { // fusion of computed gradients: planned at run time
+  if (sc.fusion_at_run_time()) { // buffers decided during the run: at most Q, or a layer above Q
     largest_bytes = std::min(sc.fusion_buffer_bytes, wl.model_bytes());
     for (std::size_t l = 0; l < wl.layers.size(); l++)
       largest_bytes = std::max(largest_bytes, wl.layer_bytes(l));

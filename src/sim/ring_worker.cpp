@@ -130,7 +130,7 @@ public:
 
   void operator()()
   {
-    if (ctx_.scenario.unit() == AllreduceUnit::FUSION && ctx_.grad_units.empty()) // fusion of computed gradients
+    if (ctx_.scenario.fusion_at_run_time())
       for (;;)
         run_fusion_step();
     else if (!ctx_.grad_units.empty())
@@ -372,7 +372,7 @@ void run_ring_worker(const SimContext& ctx, StepRecorder& recorder, int rank)
   shared->account  = &account;
   shared->recorder = &recorder;
   // Fusion of computed gradients: the buffer takes layers as they come (fusion of launched tensors is planned units).
-  const bool fusion = ctx.scenario.unit() == AllreduceUnit::FUSION && ctx.grad_units.empty();
+  const bool fusion = ctx.scenario.fusion_at_run_time();
   const int lanes   = ctx.lanes();
   shared->lane_waits.resize(static_cast<std::size_t>(lanes));
   for (int lane = 0; lane < lanes; lane++)

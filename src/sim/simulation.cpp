@@ -118,9 +118,8 @@ SimResult simulate(const SimInputs& in)
   std::optional<SlicedRing> sliced_ring;
   bool sliced = false;
   if (!scenario.is_ps()) {
-    ctx.ring_sockets = effective_ring_sockets(ctx);
-    const double scheduled_fusion_bytes =
-        scenario.fusion_batches == FusionBatches::SCHEDULED ? scenario.fusion_buffer_bytes : 0;
+    ctx.ring_sockets                    = effective_ring_sockets(ctx);
+    const double scheduled_fusion_bytes = scenario.fusion_at_run_time() ? 0 : scenario.fusion_buffer_bytes;
     ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes,
                                      scheduled_fusion_bytes);
     sliced         = ring_sliced_run(in.workload, scenario, ctx.grad_units);
@@ -138,7 +137,7 @@ SimResult simulate(const SimInputs& in)
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
   }
-  if (!scenario.is_ps() && scenario.fusion_buffer_bytes > 0) {
+  if (!scenario.is_ps() && scenario.fusion_at_run_time()) { // rank 0 decides the buffers, the others follow
     ctx.fusion_plan.pending.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)
       ctx.fusion_plan.posted.push_back(sg4::Semaphore::create(0));
