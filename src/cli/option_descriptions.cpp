@@ -40,7 +40,8 @@ po::options_description scenario_options()
      "the framework whose communication to reproduce, which sets other options' defaults (README \"Gradient units "
      "and frameworks\"): ring: pytorch-ddp (default), pytorch-ddp-gloo, horovod, horovod-0.20, nccl, gloo, none; PS: none "
      "(default: TCP streams, fair sharing), tf-ps (TensorFlow's gRPC PS: hybrid sharing), tf-ps-1.3 (TensorFlow <= "
-     "1.3: hybrid sharing and gRPC's 5.87 ns per message byte between hosts)")
+     "1.3: one receive thread per process at 1.111 ns per byte, 4.756 ns per message byte between hosts, fair "
+     "sharing)")
     ("allreduce-unit", po::value<std::string>(),
      "ring: what one all-reduce carries: tensor, layer, bucket, fusion (default: the framework's)")
     ("bucket-size", po::value<std::string>(),
@@ -83,6 +84,10 @@ po::options_description scenario_options()
      "default: the platform's sgdsim.message_overhead_per_byte, else the framework's, 0 but for tf-ps-1.3), paid "
      "where --message-overhead is; from a point-to-point benchmark of the framework's own transport "
      "(docs/models.md §10.5)")
+    ("receive-overhead-per-byte", po::value<std::string>(),
+     "PS: software cost per byte of a process's one receive thread, e.g. 1.1ns: every message a process receives "
+     "(the PS its gradients, a worker its parameters; between hosts or not) passes through it, one after the other, "
+     "before it counts as arrived (default: the framework's, 0 but for tf-ps-1.3; docs/models.md §10.5)")
     ("ada-fusion", "ring: adaFusion, fuse a layer only if docs/models.md eq. (36) says it pays (needs --fusion-buffer)")
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("measured-allreduce", po::value<std::string>(),

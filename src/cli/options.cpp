@@ -188,6 +188,14 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
       throw InputError("--message-overhead-per-byte " + v +
                        ": more than 1us per byte (a transport slower than 1 MB/s); the value is per byte, e.g. 5ns");
   }
+  if (vm.count("receive-overhead-per-byte")) {
+    const std::string v   = vm["receive-overhead-per-byte"].as<std::string>();
+    sc.receive_s_per_byte = parse_quantity(Quantity::TIME, v, "--receive-overhead-per-byte");
+    if (sc.receive_s_per_byte > kMaxMessageSPerByte)
+      throw InputError("--receive-overhead-per-byte " + v +
+                       ": more than 1us per byte (a receive thread slower than 1 MB/s); the value is per byte, e.g. "
+                       "1ns");
+  }
   if (vm.count("allreduce-overhead"))
     sc.allreduce_overhead_s =
         parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");
@@ -438,8 +446,9 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   if (vm.count("sharing"))
     sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
-  for (const char* ps_only : {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte",
-                              "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out"})
+  for (const char* ps_only :
+       {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte", "receive-overhead-per-byte",
+        "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

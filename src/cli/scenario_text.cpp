@@ -33,6 +33,8 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "message-overhead = " << sc.message_overhead_s << "s\n";
     if (sc.message_s_per_byte != 0)
       out << "message-overhead-per-byte = " << sc.message_s_per_byte << "s\n";
+    if (sc.receive_s_per_byte != 0)
+      out << "receive-overhead-per-byte = " << sc.receive_s_per_byte << "s\n";
     if (sc.flow_spread_in != 0)
       out << "flow-spread-in = " << sc.flow_spread_in << "\n";
     if (sc.flow_spread_out != 0)

@@ -21,12 +21,17 @@ const std::vector<FrameworkProfile>& framework_profiles()
   // - TensorFlow's PS (gRPC): [LI22] §3.1.1 measured its Sync-PS step between equal sharing and FCFS and modelled
   //   it as their average (docs/models.md §2.1, eq. (9)); raw TCP streams (Gloo send/recv: the project's own
   //   testbed, validation/testbed/README.md) share the PS's NIC as SimGrid's max-min does (fair).
-  // - TensorFlow <= 1.3's gRPC: TensorFlow's own point-to-point benchmark (benchmark_grpc_recv.py, one tensor moved
-  //   between two processes by RecvTensor) reached 100-200 MB/s between two machines on a 10 Gbit/s link before
-  //   the gRPC upgrade of August 2017 and 800 MB/s after it (tensorflow/tensorflow#6116, 2017-08-09). At the
-  //   middle, 150 MB/s, a byte costs 1/150 MB/s - 1/1.25 GB/s (the link's own time) = 5.87 ns of software
-  //   ([LI20] eq. (19)'s a; docs/models.md §10.5).
-  constexpr double kGrpc2017SPerByte = 1.0 / 150e6 - 1.0 / 1.25e9;
+  // - TensorFlow <= 1.3's gRPC (docs/models.md §10.5). A process receives every tensor it asks for (RecvTensor) on
+  //   one thread: TensorFlow's gRPC worker cache polled its completion queue with a single thread
+  //   (grpc_worker_cache.cc, "polling_thread_", 2016-2017). Its rate: one PS process moved 0.9 GB/s between two
+  //   processes of one machine (Xeon E5-2630 v3; in-process 20.2 GB/s; tensorflow/tensorflow#6116, 2016-12-09), so
+  //   1/0.9 GB/s = 1.11 ns per byte. Between two machines on a 10 Gbit/s link the same RecvTensor benchmark reached
+  //   100-200 MB/s before the gRPC upgrade of August 2017 and 800 MB/s after it (#6116, 2017-08-09): at the middle,
+  //   150 MB/s, a byte between hosts costs 1/150 MB/s - 1/1.25 GB/s (the link's own time) - 1.11 ns (the receive
+  //   thread) = 4.76 ns more, per connection ([LI20] eq. (19)'s a). The wire is then shared as TCP shares it
+  //   (fair): the receive thread is the serialization at the PS that the hybrid's FCFS half stood in for.
+  constexpr double kGrpc2017ReceiveSPerByte = 1.0 / 0.9e9;
+  constexpr double kGrpc2017SPerByte        = 1.0 / 150e6 - 1.0 / 1.25e9 - kGrpc2017ReceiveSPerByte;
   // - The ring's slices (docs/models.md §10.10): NCCL's 1 MiB (NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x
   //   ALLREDUCE_SLICESTEPS 2) with NCCL_STEPS / ALLREDUCE_SLICESTEPS = 4 in flight (collectives.h, device.h); Gloo's
   //   ring segments of at most AllreduceOptions::kMaxSegmentSize = 1 MiB, "two in flight at all times"
@@ -35,28 +40,32 @@ const std::vector<FrameworkProfile>& framework_profiles()
   constexpr int kNcclInFlight = 4, kGlooInFlight = 2;
   static const std::vector<FrameworkProfile> profiles = {
       {"none", "sgdsim's own: one all-reduce per layer with gradients, one at a time", true, AllreduceUnit::LAYER,
-       25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0},
+       25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0, 0},
       {"pytorch-ddp", "PyTorch DDP on NCCL: 25 MiB buckets (first 1 MiB) in backward order, one collective at a time",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0, 0},
       {"pytorch-ddp-gloo", "PyTorch DDP on Gloo: 25 MiB buckets (first 1 MiB), two collectives at once (2 threads)",
-       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, false, kGlooSegment, kGlooInFlight, Sharing::FAIR, 0},
+       true, AllreduceUnit::BUCKET, 25 * kMiB, kMiB, 0, 5e-3, 2, false, kGlooSegment, kGlooInFlight, Sharing::FAIR, 0,
+       0},
       {"horovod", "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 128 * kMiB, 1e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0,
+       0},
       {"horovod-0.20", "Horovod <= 0.20: tensor fusion, 64 MiB buffer, 5 ms cycle, one collective at a time", true,
-       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
+       AllreduceUnit::FUSION, 25 * kMiB, kMiB, 64 * kMiB, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0,
+       0},
       {"nccl",
        "bare NCCL all-reduce calls (torch.distributed or CuPy on NCCL, nccl-tests): one per tensor, one at a time",
-       true, AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0},
+       true, AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, true, kNcclSlice, kNcclInFlight, Sharing::FAIR, 0, 0},
       {"gloo", "bare Gloo all-reduce calls (torch.distributed on Gloo): one per tensor, one at a time", true,
-       AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, false, kGlooSegment, kGlooInFlight, Sharing::FAIR, 0},
+       AllreduceUnit::TENSOR, 25 * kMiB, kMiB, 0, 5e-3, 1, false, kGlooSegment, kGlooInFlight, Sharing::FAIR, 0, 0},
       {"none", "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, 0, 0},
       {"tf-ps", "TensorFlow's parameter servers over gRPC: transfers between equal sharing and FCFS ([LI22] hybrid)",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::HYBRID, 0},
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::HYBRID, 0, 0},
       {"tf-ps-1.3",
        "TensorFlow <= 1.3's parameter servers, gRPC before its August 2017 upgrade: 150 MB/s per tensor stream between "
-       "hosts, hybrid sharing",
-       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::HYBRID, kGrpc2017SPerByte},
+       "hosts, one receive thread of 0.9 GB/s per process, fair sharing",
+       false, AllreduceUnit::LAYER, 25 * kMiB, kMiB, 0, 5e-3, 1, false, 0, 1, Sharing::FAIR, kGrpc2017SPerByte,
+       kGrpc2017ReceiveSPerByte},
   };
   return profiles;
 }
@@ -81,6 +90,7 @@ void apply_framework(const FrameworkProfile& profile, Scenario& sc)
   if (!profile.for_ring) {
     sc.sharing            = profile.sharing;
     sc.message_s_per_byte = profile.message_s_per_byte;
+    sc.receive_s_per_byte = profile.receive_s_per_byte;
     return;
   }
   sc.bucket_bytes          = profile.bucket_bytes;

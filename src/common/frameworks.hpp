@@ -28,6 +28,7 @@ struct FrameworkProfile {
   // PS profiles:
   Sharing sharing;           // how concurrent transfers share the PS's NIC
   double message_s_per_byte; // software cost per byte of each PS message between hosts (docs/models.md §10.5)
+  double receive_s_per_byte; // per byte of a process's one receive thread, serial across its connections (§10.5)
 };
 
 /** Every profile, in the order of --help: ring profiles ("none" first), then PS profiles ("none" first). */
@@ -38,8 +39,8 @@ const std::vector<FrameworkProfile>& framework_profiles();
 const FrameworkProfile& find_framework(const std::string& name, bool ring, const std::string& context);
 
 /** Sets the scenario's defaults from `profile` (ring: its unit, bucket and fusion sizes, cycle time and collectives
- *  in flight; PS: its link sharing and per-byte message cost) and records its name; options the user gave are applied
- * after this. */
+ *  in flight; PS: its link sharing and per-byte message and receive costs) and records its name; options the user gave
+ * are applied after this. */
 void apply_framework(const FrameworkProfile& profile, Scenario& sc);
 
 } // namespace sgdsim

@@ -86,6 +86,10 @@ struct Scenario {
   /** ps-*: [LI20] eq. (19)'s a, the software cost per byte of each PS message (deserialization, copies: what a
    *  framework's transport adds to the wire per byte, docs/models.md §10.5), charged where message_overhead_s is. */
   double message_s_per_byte = 0;
+  /** ps-*: the software cost per byte of a process's one receive thread, which every message the process receives
+   *  from the PS architecture's connections (between hosts or not) goes through one after the other: the PS for the
+   *  gradients, a worker (or a node's relay) for the parameters (docs/models.md §10.5, "Receive thread"). */
+  double receive_s_per_byte = 0;
   double reduce_s_per_byte  = 0; // summation cost per byte received in the reduce-scatter
   /** Ring: an all-reduce pays what measured_allreduce_s(allreduce_time, K, bytes), the platform's measured time,
    *  exceeds the network's time by (docs/models.md §10.7); set only where the platform carries one

@@ -171,11 +171,14 @@ std::string header(const RunReport& rep)
   const Scenario& sc = rep.scenario;
   std::string out;
   if (sc.is_ps())
-    out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, framework %s, sharing %s%s%s\n", SGDSIM_VERSION,
+    out += fmt("sgdsim %s: %s, %d workers, %d PS, overlap %s, framework %s, sharing %s%s%s%s\n", SGDSIM_VERSION,
                to_string(sc.arch), sc.workers, sc.ps, sc.overlap ? "on" : "off", sc.framework.c_str(),
                sharing_note(sc.sharing),
                sc.message_overhead_s > 0 ? fmt(", %.4g us per message", sc.message_overhead_s * 1e6).c_str() : "",
-               sc.message_s_per_byte > 0 ? fmt(", %.4g ns per message byte", sc.message_s_per_byte * 1e9).c_str() : "");
+               sc.message_s_per_byte > 0 ? fmt(", %.4g ns per message byte", sc.message_s_per_byte * 1e9).c_str() : "",
+               sc.receive_s_per_byte > 0
+                   ? fmt(", %.4g ns per byte on each process's receive thread", sc.receive_s_per_byte * 1e9).c_str()
+                   : "");
   else
     out += fmt("sgdsim %s: %s all-reduce (%s), %d workers, overlap %s, %s\n", SGDSIM_VERSION, to_string(sc.collective),
                sc.collective == Collective::TREE               ? fmt("%d chunks", sc.pipeline_chunks).c_str()
@@ -344,6 +347,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"allreduce_overhead_s", sc.allreduce_overhead_s},
                           {"message_overhead_s", sc.message_overhead_s},
                           {"message_s_per_byte", sc.message_s_per_byte},
+                          {"receive_s_per_byte", sc.receive_s_per_byte},
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"measured_allreduce", sc.measured_allreduce},
                           {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},

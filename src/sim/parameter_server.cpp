@@ -38,21 +38,37 @@ struct PsShared {
   std::function<void(TensorMsg*, double arrival_s)> apply_inline;
 };
 
+// A message of `bytes` passes through the receiving process's one receive thread (--receive-overhead-per-byte,
+// docs/models.md §10.5), one message at a time across all of that process's connections; none where `thread` is
+// null.
+void pass_receive_thread(const sg4::MutexPtr& thread, double s_per_byte, double bytes)
+{
+  if (!thread)
+    return;
+  thread->lock();
+  sg4::this_actor::sleep_for(s_per_byte * bytes);
+  thread->unlock();
+}
+
 // Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order. Each message
 // first pays the software cost of sending it (--message-overhead and --message-overhead-per-byte times its size,
-// docs/models.md §10.5), which holds the connection.
+// docs/models.md §10.5), which holds the connection, then its pass through the worker's receive thread (paid here,
+// before its bytes, which holds the connection too: the sum is what counts).
 // A stream connection (docs/models.md §10.5) sends the shard's messages back to back and each arrives the route's
 // latency after its last byte: the whole shard is shifted by that latency once, paid here before the first byte
 // (the links' own latencies are 0 then).
 void send_shard(const SimContext& ctx, int rank, int w)
 {
   sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
+  const sg4::MutexPtr worker_thread =
+      ctx.client_receive_thread.empty() ? nullptr : ctx.client_receive_thread[static_cast<std::size_t>(w)];
   if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
     sg4::this_actor::sleep_for(latency_s);
   for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
     const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
     if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)
       sg4::this_actor::sleep_for(cost_s);
+    pass_receive_thread(worker_thread, ctx.scenario.receive_s_per_byte, bytes);
     sg4::CommPtr comm = mb->put_async(ctx.message(w, t), static_cast<std::uint64_t>(bytes));
     track_ack_coupling(comm, rank, false);
     comm->wait();
@@ -74,9 +90,10 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
   const int k              = ctx.ps_clients();
   const std::string prefix = "ps" + std::to_string(rank);
   // A gradient counts as arrived once its software cost of reception is paid (--message-overhead and
-  // --message-overhead-per-byte, [LI20]'s per-tensor overhead a size + c after reception); the connection takes the
-  // next one only then. On a stream connection (docs/models.md §10.5) a gradient also arrives the route's latency after
-  // its last byte, and the next ones' bytes flow meanwhile.
+  // --message-overhead-per-byte, [LI20]'s per-tensor overhead a size + c after reception) and it has passed through
+  // the PS's receive thread (--receive-overhead-per-byte); the connection takes the next one only then. On a stream
+  // connection (docs/models.md §10.5) a gradient also arrives the route's latency after its last byte, and the next
+  // ones' bytes flow meanwhile.
   const bool stream = !ctx.stream_latency_s.empty();
   // Hands a gradient, arrived at `arrival_s` (now or later), to the PS: applied at once where that never blocks
   // (apply_inline), else queued for the main actor, which waits for the arrival.
@@ -88,18 +105,21 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     shared->arrivals.emplace_back(grad, arrival_s);
     shared->arrivals_ready->release();
   };
-  auto deliver = [&ctx, rank, land](TensorMsg* grad) {
-    const double cost_s =
-        ctx.message_cost_s(rank, grad->worker, ctx.workload.tensors[static_cast<std::size_t>(grad->tensor)].bytes);
+  const sg4::MutexPtr ps_thread =
+      ctx.ps_receive_thread.empty() ? nullptr : ctx.ps_receive_thread[static_cast<std::size_t>(rank)];
+  auto deliver = [&ctx, rank, land, ps_thread](TensorMsg* grad) {
+    const double bytes  = ctx.workload.tensors[static_cast<std::size_t>(grad->tensor)].bytes;
+    const double cost_s = ctx.message_cost_s(rank, grad->worker, bytes);
     if (cost_s > 0)
       sg4::this_actor::sleep_for(cost_s);
+    pass_receive_thread(ps_thread, ctx.scenario.receive_s_per_byte, bytes);
     land(grad, sg4::Engine::get_clock());
   };
   // Without software costs, and with one latency for all of this PS's clients, a stream connection's receive is
   // always posted: the latency never holds the wire (as a socket's buffer takes the next bytes), and the gradients,
   // handed over as their last bytes come in, arrive in that order. Otherwise one receive is posted ahead while the
   // previous gradient waits for its arrival and pays its cost.
-  bool pipelined = stream;
+  bool pipelined = stream && !ps_thread;
   for (int c = 0; c < ctx.ps_clients() && pipelined; c++)
     pipelined = ctx.message_cost_s(rank, c, 1) <= 0 && // both costs are >= 0: either makes one byte cost
                 ctx.stream_latency(rank, c) == ctx.stream_latency(rank, 0);

@@ -11,6 +11,7 @@
 #include <deque>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 #include <vector>
 
@@ -113,6 +114,9 @@ struct SimContext {
   /** Sliced steps-mode ring: its dispatcher (sliced_ring.hpp); null where the workers' actors move the slices
    *  themselves (scenario.ring_by_worker_actors) or the ring is not sliced. */
   SlicedRing* sliced_ring = nullptr;
+  /** scenario.receive_s_per_byte > 0: the one receive thread of each PS rank and of each PS client (a worker, or a
+   *  node's relay), held while a message's bytes pass through it (docs/models.md §10.5); empty otherwise. */
+  std::vector<simgrid::s4u::MutexPtr> ps_receive_thread = {}, client_receive_thread = {};
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
   {

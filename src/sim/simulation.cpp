@@ -166,6 +166,12 @@ SimResult simulate(const SimInputs& in)
       ctx.message_s_per_byte = per_ps_client(engine, placement, ctx, [&scenario](sg4::Host* ps, sg4::Host* client) {
         return client == ps ? 0.0 : scenario.message_s_per_byte;
       });
+    if (scenario.receive_s_per_byte > 0) { // one receive thread per process (docs/models.md §10.5)
+      for (int r = 0; r < scenario.ps; r++)
+        ctx.ps_receive_thread.push_back(sg4::Mutex::create());
+      for (int c = 0; c < ctx.ps_clients(); c++)
+        ctx.client_receive_thread.push_back(sg4::Mutex::create());
+    }
     ctx.messages.resize(static_cast<std::size_t>(scenario.workers));
     for (int w = 0; w < scenario.workers; w++)
       for (int t = 0; t < static_cast<int>(in.workload.tensors.size()); t++)
