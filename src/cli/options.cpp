@@ -174,6 +174,20 @@ void check_output_files(const RunOptions& opts, const std::string& scenario_path
 } // namespace
 
 namespace {
+// A per-byte software cost, option `name` (docs/models.md §10.5): above 1 us per byte (slower than 1 MB/s) it is a
+// unit mistake. `what` names what would be that slow, `example` a sensible value.
+void parse_s_per_byte(const po::variables_map& vm, const std::string& name, const char* what, const char* example,
+                      double& s_per_byte)
+{
+  if (!vm.count(name))
+    return;
+  const std::string v = vm[name].as<std::string>();
+  s_per_byte          = parse_quantity(Quantity::TIME, v, "--" + name);
+  if (s_per_byte > kMaxMessageSPerByte)
+    throw InputError("--" + name + " " + v + ": more than 1us per byte (" + what +
+                     " slower than 1 MB/s); the value is per byte, e.g. " + example);
+}
+
 // The software costs of messages and calls (docs/models.md §10.5, §10.7), the PS's stream and release quantum, and
 // the flow weights' spreads (§10.6).
 void parse_software_costs(const po::variables_map& vm, Scenario& sc)
@@ -181,21 +195,8 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
   if (vm.count("message-overhead"))
     sc.message_overhead_s =
         parse_quantity(Quantity::TIME, vm["message-overhead"].as<std::string>(), "--message-overhead");
-  if (vm.count("message-overhead-per-byte")) {
-    const std::string v   = vm["message-overhead-per-byte"].as<std::string>();
-    sc.message_s_per_byte = parse_quantity(Quantity::TIME, v, "--message-overhead-per-byte");
-    if (sc.message_s_per_byte > kMaxMessageSPerByte)
-      throw InputError("--message-overhead-per-byte " + v +
-                       ": more than 1us per byte (a transport slower than 1 MB/s); the value is per byte, e.g. 5ns");
-  }
-  if (vm.count("receive-overhead-per-byte")) {
-    const std::string v   = vm["receive-overhead-per-byte"].as<std::string>();
-    sc.receive_s_per_byte = parse_quantity(Quantity::TIME, v, "--receive-overhead-per-byte");
-    if (sc.receive_s_per_byte > kMaxMessageSPerByte)
-      throw InputError("--receive-overhead-per-byte " + v +
-                       ": more than 1us per byte (a receive thread slower than 1 MB/s); the value is per byte, e.g. "
-                       "1ns");
-  }
+  parse_s_per_byte(vm, "message-overhead-per-byte", "a transport", "5ns", sc.message_s_per_byte);
+  parse_s_per_byte(vm, "receive-overhead-per-byte", "a receive thread", "1ns", sc.receive_s_per_byte);
   if (vm.count("allreduce-overhead"))
     sc.allreduce_overhead_s =
         parse_quantity(Quantity::TIME, vm["allreduce-overhead"].as<std::string>(), "--allreduce-overhead");

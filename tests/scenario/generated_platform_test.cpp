@@ -14,16 +14,6 @@ std::string generated(const PlatformSpec& spec, const std::string& name)
 {
   return tiny::write_file(name, generate_platform_xml(spec));
 }
-
-// A deployment with the PS on `ps_host` and worker 0 on `worker_host`.
-std::string deployment(const std::string& ps_host, const std::string& worker_host)
-{
-  // Appends only: GCC 12 warns falsely on "literal" + std::string (-Wrestrict, GCC PR105329).
-  std::string x = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <actor host=\"";
-  x.append(ps_host).append("\" function=\"ps\"><argument value=\"0\"/></actor>\n  <actor host=\"");
-  x.append(worker_host).append("\" function=\"worker\"><argument value=\"0\"/></actor>\n</platform>\n");
-  return tiny::write_file("deploy.xml", x);
-}
 } // namespace
 
 class GeneratedStar : public testing::TestWithParam<int> {};
@@ -43,7 +33,7 @@ TEST_P(GeneratedStar, OneTransferTakesSizeOverBandwidthPlusLatency)
                             scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false));
   std::string last = "node-";
   last += std::to_string(n - 1);
-  in.deployment_path = deployment("node-0", last);
+  in.deployment_path = tiny::deployment({"node-0"}, {last});
   SimResult r        = simulate_isolated(in);
   EXPECT_NEAR(r.step_time_mean_s, 0.20004, 0.20004 * 1e-6) << n << " nodes";
   EXPECT_DOUBLE_EQ(r.network.bottleneck_Bps, 1e9);
@@ -66,10 +56,10 @@ TEST(GeneratedPlatform, FatTreeRoutesAcrossLeavesThroughFourLinks)
   std::string p       = generated(s, "fattree.xml");
   std::string w       = tiny::one_tensor_workload("100MB", "0s", "0s");
   SimInputs far       = inputs(p, w, scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false));
-  far.deployment_path = deployment("node-0", "node-127");
+  far.deployment_path = tiny::deployment({"node-0"}, {"node-127"});
   EXPECT_NEAR(simulate_isolated(far).step_time_mean_s, 0.20008, 0.20008 * 1e-6);
   SimInputs near       = inputs(p, w, scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false));
-  near.deployment_path = deployment("node-0", "node-1");
+  near.deployment_path = tiny::deployment({"node-0"}, {"node-1"});
   EXPECT_NEAR(simulate_isolated(near).step_time_mean_s, 0.20004, 0.20004 * 1e-6);
 }
 

@@ -229,11 +229,8 @@ TEST(PsScenario, PerByteMessageCostOnlyBetweenHosts)
   auto step_s = [](const std::string& worker_host, double s_per_byte) {
     Scenario sc           = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 3, 1);
     sc.message_s_per_byte = s_per_byte;
-    SimInputs in  = tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::one_tensor_workload("1MB", "1ms", "2ms"), sc);
-    std::string x = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <actor host=\"h0\" function=\"ps\">"
-                    "<argument value=\"0\"/></actor>\n  <actor host=\"";
-    x.append(worker_host).append("\" function=\"worker\"><argument value=\"0\"/></actor>\n</platform>\n");
-    in.deployment_path = tiny::write_file("deploy-" + worker_host + ".xml", x);
+    SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps"), tiny::one_tensor_workload("1MB", "1ms", "2ms"), sc);
+    in.deployment_path = tiny::deployment({"h0"}, {worker_host});
     return simulate_isolated(in).step_time_mean_s;
   };
   EXPECT_NEAR(step_s("h1", 1e-9) - step_s("h1", 0), 2e-3, 1e-9) << "a downlink and an uplink of 1 MB, 1 ms each";

@@ -18,21 +18,8 @@ double step_s(int ps, const std::vector<std::string>& ps_hosts, const std::vecto
   sc.ps       = ps;
   sc.receive_s_per_byte = receive_s_per_byte;
   sc.message_s_per_byte = message_s_per_byte;
-  SimInputs in     = tiny::inputs(tiny::star_platform(3, "1TBps"), tiny::layered_workload(ps, "1MB", "1ms", "2ms"), sc);
-  std::string x    = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n";
-  std::string name = "deploy-rt";
-  for (std::size_t r = 0; r < ps_hosts.size(); r++) {
-    x += "  <actor host=\"" + ps_hosts[r] + "\" function=\"ps\"><argument value=\"" + std::to_string(r) +
-         "\"/></actor>\n";
-    name += "-p" + ps_hosts[r];
-  }
-  for (std::size_t w = 0; w < worker_hosts.size(); w++) {
-    x += "  <actor host=\"" + worker_hosts[w] + "\" function=\"worker\"><argument value=\"" + std::to_string(w) +
-         "\"/></actor>\n";
-    name += "-w" + worker_hosts[w];
-  }
-  x += "</platform>\n";
-  in.deployment_path = tiny::write_file(name + ".xml", x);
+  SimInputs in = tiny::inputs(tiny::star_platform(3, "1TBps"), tiny::layered_workload(ps, "1MB", "1ms", "2ms"), sc);
+  in.deployment_path = tiny::deployment(ps_hosts, worker_hosts);
   return simulate_isolated(in).step_time_mean_s;
 }
 

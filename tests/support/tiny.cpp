@@ -42,6 +42,22 @@ std::string write_file(const std::string& name, const std::string& content)
   return path;
 }
 
+std::string deployment(const std::vector<std::string>& ps_hosts, const std::vector<std::string>& worker_hosts)
+{
+  // Appends only: GCC 12 warns falsely on "literal" + std::string (-Wrestrict, GCC PR105329).
+  std::string x = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n";
+  auto actor    = [&x](const std::string& host, const char* function, std::size_t index) {
+    x.append("  <actor host=\"").append(host).append("\" function=\"").append(function);
+    x.append("\"><argument value=\"").append(std::to_string(index)).append("\"/></actor>\n");
+  };
+  for (std::size_t r = 0; r < ps_hosts.size(); r++)
+    actor(ps_hosts[r], "ps", r);
+  for (std::size_t w = 0; w < worker_hosts.size(); w++)
+    actor(worker_hosts[w], "worker", w);
+  x.append("</platform>\n");
+  return write_file("deploy.xml", x);
+}
+
 std::string star_platform(const std::vector<HostSpec>& hosts, const std::string& latency, const std::string& flow_cap)
 {
   std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"

@@ -36,6 +36,9 @@ std::string straggler_background(const std::string& name);
 /** Writes `content` to a new file in temp_dir() and returns its path. */
 std::string write_file(const std::string& name, const std::string& content);
 
+/** A deployment file: PS rank r on ps_hosts[r], worker w on worker_hosts[w]; returns its path. */
+std::string deployment(const std::vector<std::string>& ps_hosts, const std::vector<std::string>& worker_hosts);
+
 /** A workload of one layer with one tensor. */
 std::string one_tensor_workload(const std::string& size, const std::string& fwd, const std::string& bwd,
                                 const std::string& ps_update = "0s", const std::string& reference_speed = "1Gf");
