@@ -10,25 +10,27 @@
 
 namespace sgdsim {
 
+/** A profile: a name, a line of help and the values it sets. Every field not named in a profile's row keeps the
+ *  default below, sgdsim's own ("none"), so that a row lists only what the framework does differently. */
 struct FrameworkProfile {
-  const char* name;
-  const char* summary; // one line for --help and the run report
-  bool for_ring;       // a profile of decentralized (ring) training, or of parameter servers
+  const char* name    = "";
+  const char* summary = "";   // one line for --help and the run report
+  bool for_ring       = true; // a profile of decentralized (ring) training, or of parameter servers
   // Ring profiles:
-  AllreduceUnit unit; // TENSOR, LAYER, BUCKET or FUSION
-  double bucket_bytes;
-  double first_bucket_bytes;
-  double fusion_buffer_bytes; // FUSION only
-  double fusion_timeout_s;    // FUSION only
-  int collectives_in_flight;
-  bool nccl; // its collectives run on NCCL, which opens the platform's sgdsim.nccl_sockets per peer (§10.9)
+  AllreduceUnit unit         = AllreduceUnit::LAYER; // TENSOR, LAYER, BUCKET or FUSION
+  double bucket_bytes        = 25.0 * 1024 * 1024;   // PyTorch DDP's bucket_cap_mb = 25 (MiB)
+  double first_bucket_bytes  = 1024.0 * 1024;        // torch.distributed._DEFAULT_FIRST_BUCKET_BYTES
+  double fusion_buffer_bytes = 0;                    // FUSION only
+  double fusion_timeout_s    = 5e-3;                 // FUSION only: Horovod's cycle time until 0.20
+  int collectives_in_flight  = 1;
+  bool nccl = false; // its collectives run on NCCL, which opens the platform's sgdsim.nccl_sockets per peer (§10.9)
   // The ring's slices and slices in flight per connection (§10.10; 0: whole chunks).
-  double ring_slice_bytes;
-  int ring_slices_in_flight;
+  double ring_slice_bytes   = 0;
+  int ring_slices_in_flight = 1;
   // PS profiles:
-  Sharing sharing;           // how concurrent transfers share the PS's NIC
-  double message_s_per_byte; // software cost per byte of each PS message between hosts (docs/models.md §10.5)
-  double receive_s_per_byte; // per byte of a process's one receive thread, serial across its connections (§10.5)
+  Sharing sharing           = Sharing::FAIR; // how concurrent transfers share the PS's NIC
+  double message_s_per_byte = 0; // software cost per byte of each PS message between hosts (docs/models.md §10.5)
+  double receive_s_per_byte = 0; // per byte of a process's one receive thread, serial across its connections (§10.5)
 };
 
 /** Every profile, in the order of --help: ring profiles ("none" first), then PS profiles ("none" first). */

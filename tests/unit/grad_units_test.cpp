@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <utility>
+
 using namespace sgdsim;
 
 namespace {
@@ -182,4 +186,21 @@ TEST(Frameworks, UnknownNameListsTheValidOnes)
     EXPECT_EQ(std::string(e.what()),
               "--framework 'horovod': unknown framework for the PS architectures (valid: none, tf-ps, tf-ps-1.3)");
   }
+}
+
+TEST(Frameworks, EveryProfileIsNamedOnceAndSaysWhetherItRunsOnNccl)
+{
+  // The profiles are rows of designated initializers over defaults: a row that forgot its name, its summary or its
+  // NCCL flag would silently take the default.
+  std::set<std::pair<bool, std::string>> seen;
+  std::set<std::string> on_nccl;
+  for (const FrameworkProfile& p : framework_profiles()) {
+    EXPECT_STRNE(p.name, "");
+    EXPECT_STRNE(p.summary, "") << p.name;
+    EXPECT_TRUE(seen.emplace(p.for_ring, p.name).second) << "twice: " << p.name;
+    if (p.nccl)
+      on_nccl.insert(p.name);
+  }
+  EXPECT_EQ(on_nccl, (std::set<std::string>{"pytorch-ddp", "horovod", "horovod-0.20", "nccl"}));
+  EXPECT_EQ(seen.size(), 10u);
 }
