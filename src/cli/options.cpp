@@ -330,6 +330,14 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
           "--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
           ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one message per step");
   }
+  if (vm.count("egress-fifo")) {
+    sc.egress_fifo = parse_on_off(vm["egress-fifo"].as<std::string>(), "--egress-fifo");
+    if (sc.egress_fifo && (!sc.ring_sliced() || !sc.ring_credit_messages))
+      throw InputError("--egress-fifo on: applies to a ring of slices whose receivers free each buffer by a message "
+                       "(Gloo's: --framework gloo or pytorch-ddp-gloo), not to --framework " +
+                       sc.framework + (sc.ring_slice_bytes == 0 ? " with whole chunks" : "") +
+                       (sc.ring_mode != RingMode::STEPS ? " in stream mode" : ""));
+  }
   if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
     throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");
   // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
@@ -344,6 +352,10 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                      std::string(to_string(sc.collective)));
   sc.measured_allreduce =
       !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
+  if (sc.egress_fifo && sc.measured_allreduce)
+    throw InputError("--egress-fifo on: the platform " + opts.platform +
+                     "'s measured all-reduce (sgdsim.allreduce_time) already holds what the credits' wait costs "
+                     "(docs/models.md §10.12); add --measured-allreduce off to simulate it instead");
 }
 } // namespace
 
@@ -453,11 +465,26 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only :
-       {"collective", "pipeline-chunks", "ring-mode", "fusion-buffer", "fusion-timeout", "fusion-cycle", "ada-fusion",
-        "allreduce-overhead", "measured-allreduce", "reduce-cost-per-byte", "allreduce-unit", "bucket-size",
-        "first-bucket-size", "collectives-in-flight", "sockets-per-peer", "ring-slice", "ring-slices-in-flight",
-        "fusion-batches", "connection-rate"})
+  for (const char* ring_only : {"collective",
+                                "pipeline-chunks",
+                                "ring-mode",
+                                "fusion-buffer",
+                                "fusion-timeout",
+                                "fusion-cycle",
+                                "ada-fusion",
+                                "allreduce-overhead",
+                                "measured-allreduce",
+                                "reduce-cost-per-byte",
+                                "allreduce-unit",
+                                "bucket-size",
+                                "first-bucket-size",
+                                "collectives-in-flight",
+                                "sockets-per-peer",
+                                "ring-slice",
+                                "ring-slices-in-flight",
+                                "fusion-batches",
+                                "connection-rate",
+                                "egress-fifo"})
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())

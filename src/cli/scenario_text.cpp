@@ -62,6 +62,8 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "ring-slice = " << sc.ring_slice_bytes << "B\n";
     if (sc.ring_slice_bytes > 0)
       out << "ring-slices-in-flight = " << sc.ring_slices_in_flight << "\n";
+    if (sc.egress_fifo)
+      out << "egress-fifo = on\n";
     if (sc.unit() == AllreduceUnit::FUSION) {
       out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
       out << "fusion-batches = " << to_string(sc.fusion_batches) << "\n";

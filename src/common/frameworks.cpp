@@ -35,7 +35,8 @@ const std::vector<FrameworkProfile>& framework_profiles()
   // - The ring's slices (docs/models.md §10.10): NCCL's 1 MiB (NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x
   //   ALLREDUCE_SLICESTEPS 2) with NCCL_STEPS / ALLREDUCE_SLICESTEPS = 4 in flight (collectives.h, device.h); Gloo's
   //   ring segments of at most AllreduceOptions::kMaxSegmentSize = 1 MiB, "two in flight at all times"
-  //   (gloo/allreduce.h), each send waiting for the receiver's notice that its receive is posted (tcp/pair.cc).
+  //   (gloo/allreduce.h), each send waiting for the receiver's notice that its receive is posted (tcp/pair.cc):
+  //   a message of the receiver's, which a FIFO egress queues behind its own data (docs/models.md §10.12).
   constexpr double kNcclSlice = 1024.0 * 1024, kGlooSegment = 1024.0 * 1024;
   constexpr int kNcclInFlight = 4, kGlooInFlight = 2;
   static const std::vector<FrameworkProfile> profiles = {
@@ -51,7 +52,8 @@ const std::vector<FrameworkProfile>& framework_profiles()
        .unit    = AllreduceUnit::BUCKET,
        .collectives_in_flight = 2,
        .ring_slice_bytes      = kGlooSegment,
-       .ring_slices_in_flight = kGlooInFlight},
+       .ring_slices_in_flight = kGlooInFlight,
+       .ring_credit_messages  = true},
       {.name                  = "horovod",
        .summary               = "Horovod >= 0.21: tensor fusion, 128 MiB buffer, 1 ms cycle, one collective at a time",
        .unit                  = AllreduceUnit::FUSION,
@@ -79,7 +81,8 @@ const std::vector<FrameworkProfile>& framework_profiles()
        .summary               = "bare Gloo all-reduce calls (torch.distributed on Gloo): one per tensor, one at a time",
        .unit                  = AllreduceUnit::TENSOR,
        .ring_slice_bytes      = kGlooSegment,
-       .ring_slices_in_flight = kGlooInFlight},
+       .ring_slices_in_flight = kGlooInFlight,
+       .ring_credit_messages  = true},
       {.name     = "none",
        .summary  = "one connection per worker and PS, sharing the PS's NIC fairly (TCP streams, e.g. Gloo send/recv)",
        .for_ring = false},
@@ -127,6 +130,7 @@ void apply_framework(const FrameworkProfile& profile, Scenario& sc)
   sc.fusion_timeout_s      = profile.fusion_timeout_s;
   sc.ring_slice_bytes      = profile.ring_slice_bytes; // docs/models.md §10.10
   sc.ring_slices_in_flight = profile.ring_slices_in_flight;
+  sc.ring_credit_messages  = profile.ring_credit_messages;
   if (profile.unit == AllreduceUnit::FUSION) {
     // Every fusion profile is Horovod's, whose frameworks ask for an all-reduce when they launch the gradient's
     // kernels on the GPU, ahead of its computation: buffers are formed from launched tensors (docs/models.md §10.1).

@@ -27,6 +27,7 @@ struct FrameworkProfile {
   // The ring's slices and slices in flight per connection (§10.10; 0: whole chunks).
   double ring_slice_bytes   = 0;
   int ring_slices_in_flight = 1;
+  bool ring_credit_messages = false; // a receiver frees a slice's buffer by a message of its own (Gloo's, §10.12)
   // PS profiles:
   Sharing sharing           = Sharing::FAIR; // how concurrent transfers share the PS's NIC
   double message_s_per_byte = 0; // software cost per byte of each PS message between hosts (docs/models.md §10.5)

@@ -121,6 +121,14 @@ struct Scenario {
    *  0: a chunk is one message, forwarded once it has wholly arrived (Gloo's store-and-forward of a step). */
   double ring_slice_bytes   = 0;
   int ring_slices_in_flight = 1;
+  /** Sliced ring: the receiver tells the sender that a slice's buffer is free again by a message of its own (Gloo:
+   *  its notice that the next receive is posted, tcp/pair.cc); set by the Gloo framework profiles. NCCL's socket
+   *  transport sends no such message. */
+  bool ring_credit_messages = false;
+  /** Sliced ring with credit messages: every host's egress is one FIFO queue (tc shaping: netem, HTB with a pfifo
+   *  leaf), so a credit leaves behind the slices its host has queued for its own next member (docs/models.md
+   *  §10.12). false: it leaves at once (a NIC whose flows queue apart, or an idle one). */
+  bool egress_fifo = false;
   /** Ranks from one member of the ring to the next: the hierarchical all-reduce's ring joins the nodes' leaders. */
   int ring_stride() const { return collective == Collective::HIERARCHICAL ? gpus_per_node : 1; }
   /** A steps-mode ring, or the hierarchical all-reduce's leaders' ring, whose chunks travel in slices. */

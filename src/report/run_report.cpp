@@ -97,6 +97,8 @@ std::string gradient_sync_note(const Scenario& sc)
     note += fmt(", %.4g GB/s per connection", sc.connection_rate_Bps / 1e9);
   if (sc.ring_slice_bytes > 0 && sc.ring_mode == RingMode::STEPS) // docs/models.md §10.10
     note += fmt(", slices of %.4g MiB (%d in flight)", sc.ring_slice_bytes / (1024.0 * 1024), sc.ring_slices_in_flight);
+  if (sc.egress_fifo) // docs/models.md §10.12
+    note += ", credits behind the FIFO egress";
   return note;
 }
 
@@ -340,6 +342,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"connection_rate_Bps", sc.connection_rate_Bps},
                           {"ring_slice_bytes", sc.ring_slice_bytes},
                           {"ring_slices_in_flight", sc.ring_slices_in_flight},
+                          {"egress_fifo", sc.egress_fifo},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
                           {"fusion_batches", to_string(sc.fusion_batches)},

@@ -64,6 +64,7 @@ void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, d
   m.credit_s.clear();
   m.arrival_base = m.credit_base = 0;
   m.in_call                      = true;
+  m.call++;
   // The previous member's slices of this call that ended before this member entered it (the actors' mailbox held
   // them): taken now, in order.
   std::vector<double> early;
@@ -100,8 +101,12 @@ void SlicedRing::try_send(int self)
     return; // not arrived yet: receive() of it calls back
   double ready_s   = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] : 0.0;
   const int window = ctx_.scenario.ring_slices_in_flight;
-  if (m.started >= window)
-    ready_s = std::max(ready_s, m.credit_s[static_cast<std::size_t>(m.started - window - m.credit_base)]);
+  if (m.started >= window) {
+    const auto credit = static_cast<std::size_t>(m.started - window - m.credit_base);
+    if (credit >= m.credit_s.size())
+      return; // not back yet (a FIFO egress holds it): credit_back() calls back
+    ready_s = std::max(ready_s, m.credit_s[credit]);
+  }
   const double now = sg4::Engine::get_clock();
   double start_s   = ready_s - now >= surf_precision_ ? ready_s : now; // a shorter wait is none (collectives.cpp)
   if (m.started % m.cut.per_step == 0 &&
@@ -109,7 +114,7 @@ void SlicedRing::try_send(int self)
     start_s += ctx_.scenario.message_overhead_s;
   if (start_s > now) {
     m.timed = true;
-    timers_.push(Timer{start_s, timer_order_++, self});
+    timers_.push(Timer{start_s, timer_order_++, self, TimerKind::START_SLICE, 0});
     return;
   }
   start_slice(self);
@@ -172,7 +177,7 @@ double SlicedRing::next_date_delay(double now) const
 void SlicedRing::clock_advanced(double now)
 {
   while (!timers_.empty() && timers_.top().date_s - now < surf_precision_) {
-    due_.push_back(timers_.top().member);
+    due_.push_back(timers_.top());
     timers_.pop();
   }
 }
@@ -188,20 +193,90 @@ void SlicedRing::dispatch()
     Member& m = members_[static_cast<std::size_t>(self)];
     m.parts.clear();
     m.busy = false;
-    m.credit_s.push_back(now + 2 * m.out_latency_s); // of slice sent_done: arrived, credit back
+    if (fifo_credits()) // of slice sent_done: issued by the next member when it arrives (docs/models.md §10.12)
+      timers_.push(Timer{now + m.out_latency_s, timer_order_++, self, TimerKind::CREDIT_ISSUED, m.call});
+    else
+      m.credit_s.push_back(now + 2 * m.out_latency_s); // of slice sent_done: arrived, credit back
     m.sent_done++;
+    slice_left(self, now);
     receive(m.next, now);
     try_send(m.next);
     maybe_done(m.next);
     try_send(self);
     maybe_done(self);
   }
-  std::vector<int> due;
+  std::vector<Timer> due;
   due.swap(due_);
-  for (const int self : due) {
-    members_[static_cast<std::size_t>(self)].timed = false;
-    start_slice(self);
+  for (const Timer& t : due) {
+    if (t.kind == TimerKind::CREDIT_ISSUED) {
+      credit_issued(t.member, t.call);
+      continue;
+    }
+    members_[static_cast<std::size_t>(t.member)].timed = false;
+    start_slice(t.member);
   }
+}
+
+bool SlicedRing::fifo_credits() const
+{
+  return ctx_.scenario.egress_fifo && ctx_.scenario.ring_credit_messages;
+}
+
+void SlicedRing::credit_issued(int sender, int call)
+{
+  const Member& s  = members_[static_cast<std::size_t>(sender)];
+  Member& receiver = members_[static_cast<std::size_t>(s.next)];
+  const double now = sg4::Engine::get_clock();
+  const int queued = slices_queued(receiver, now);
+  if (queued == 0)
+    credit_back(sender, call, now + s.out_latency_s); // the receiver's egress is empty: it leaves at once
+  else
+    receiver.queued_credits.push_back(Member::QueuedCredit{sender, call, queued});
+}
+
+// A member's own slices in its egress queue at `now`: the one in flight, and those it may start one after the other
+// without waiting for a date (their slice of the step before has arrived, their credit is back, no message overhead
+// first), which the framework has handed to TCP already. At most the window's.
+int SlicedRing::slices_queued(const Member& m, double now) const
+{
+  if (!m.in_call || !m.busy)
+    return 0; // idle (a member that may start a slice starts it at once)
+  const int window = ctx_.scenario.ring_slices_in_flight;
+  int queued       = 1;
+  for (int k = m.started; k < m.cut.total && queued < window; k++, queued++) {
+    const int dep = k - m.cut.per_step;
+    if (dep >= m.received || (dep >= 0 && m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] > now))
+      break;
+    if (k >= window) {
+      const auto credit = static_cast<std::size_t>(k - window - m.credit_base);
+      if (credit >= m.credit_s.size() || m.credit_s[credit] > now)
+        break;
+    }
+    if (k % m.cut.per_step == 0 && ctx_.scenario.message_overhead_s > 0)
+      break;
+  }
+  return queued;
+}
+
+void SlicedRing::slice_left(int self, double now)
+{
+  Member& m = members_[static_cast<std::size_t>(self)];
+  for (Member::QueuedCredit& c : m.queued_credits)
+    c.slices_ahead--;
+  while (!m.queued_credits.empty() && m.queued_credits.front().slices_ahead <= 0) {
+    const Member::QueuedCredit c = m.queued_credits.front();
+    m.queued_credits.pop_front();
+    credit_back(c.to, c.call, now + members_[static_cast<std::size_t>(c.to)].out_latency_s);
+  }
+}
+
+void SlicedRing::credit_back(int to, int call, double date_s)
+{
+  Member& m = members_[static_cast<std::size_t>(to)];
+  if (!m.in_call || m.call != call)
+    return; // a credit of a call that has ended: no slice waits for it
+  m.credit_s.push_back(date_s);
+  try_send(to);
 }
 
 } // namespace sgdsim

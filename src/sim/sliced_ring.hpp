@@ -31,7 +31,11 @@ namespace sgdsim {
  *  connection; slice i leaves once slice i - per_step has arrived from the previous member (its comm's end plus
  *  the route's latency, plus the summation in the reduce-scatter) and the credit of slice i - window is back (its
  *  comm's end plus twice the latency); the first slice of each step pays the message overhead before it leaves. A
- *  member's call ends when its last slice has arrived and its own last slice has left. */
+ *  member's call ends when its last slice has arrived and its own last slice has left.
+ *
+ *  With scenario.egress_fifo and credit messages (docs/models.md §10.12; the dispatcher only, not the workers'
+ *  actors), the credit of a slice leaves its receiver when the slice has arrived and the receiver's own slices
+ *  queued before it have left: the one in flight and those it could start back to back at that date. */
 class SlicedRing {
 public:
   /** `members`: the host of each member (index lane * workers + rank, as the RingDriver's). */
@@ -75,11 +79,22 @@ private:
     double last_arrival_s = 0;       // of the last slice received
     std::vector<double> early_end_s; // the previous member's slices that ended before this member's call took them
     simgrid::s4u::SemaphorePtr done;
+    int call = 0; // calls entered: a credit of an earlier call that comes back late is dropped
+    // FIFO egress: credits this member sends back to its previous member, each behind slices_ahead own slices.
+    struct QueuedCredit {
+      int to;           // the member the credit returns to
+      int call;         // that member's call it belongs to
+      int slices_ahead; // own slices still to leave before it
+    };
+    std::deque<QueuedCredit> queued_credits;
   };
+  enum class TimerKind { START_SLICE, CREDIT_ISSUED };
   struct Timer {
     double date_s;
     std::uint64_t order; // ties: in the order they were set
     int member;
+    TimerKind kind = TimerKind::START_SLICE;
+    int call       = 0; // CREDIT_ISSUED: the sender's call
     bool operator>(const Timer& o) const { return date_s > o.date_s || (date_s == o.date_s && order > o.order); }
   };
 
@@ -89,13 +104,20 @@ private:
   void take(Member& m, double end_s);   // ... and is this member's next one of the current call
   void maybe_done(int self);
   void dispatch();
+  // FIFO egress (docs/models.md §10.12): the credit of `sender`'s slice, issued by its next member when the slice
+  // arrived; the own slices of a member in its egress queue at this date; a slice of `self`'s left that queue.
+  void credit_issued(int sender, int call);
+  int slices_queued(const Member& m, double now) const;
+  void slice_left(int self, double now);
+  void credit_back(int to, int call, double date_s);
+  bool fifo_credits() const;
 
   const SimContext& ctx_;
   std::vector<Member> members_;
   std::unordered_map<const simgrid::kernel::activity::ActivityImpl*, int> in_flight_;
   std::vector<int> ended_; // members whose slice ended since the last dispatch, in SimGrid's order
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::vector<int> due_; // members whose date came, in date order
+  std::vector<Timer> due_; // dates that came, in date order
   std::uint64_t timer_order_ = 0;
   double surf_precision_     = 0;
   bool kicked_               = false;
