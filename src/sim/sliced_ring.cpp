@@ -245,11 +245,13 @@ int SlicedRing::slices_queued(const Member& m, double now) const
   int queued       = 1;
   for (int k = m.started; k < m.cut.total && queued < window; k++, queued++) {
     const int dep = k - m.cut.per_step;
-    if (dep >= m.received || (dep >= 0 && m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] > now))
+    // A date within SimGrid's precision of now is now, as in try_send().
+    if (dep >= m.received ||
+        (dep >= 0 && m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] - now >= surf_precision_))
       break;
     if (k >= window) {
       const auto credit = static_cast<std::size_t>(k - window - m.credit_base);
-      if (credit >= m.credit_s.size() || m.credit_s[credit] > now)
+      if (credit >= m.credit_s.size() || m.credit_s[credit] - now >= surf_precision_)
         break;
     }
     if (k % m.cut.per_step == 0 && ctx_.scenario.message_overhead_s > 0)
