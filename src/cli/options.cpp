@@ -465,26 +465,27 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  for (const char* ring_only : {"collective",
-                                "pipeline-chunks",
-                                "ring-mode",
-                                "fusion-buffer",
-                                "fusion-timeout",
-                                "fusion-cycle",
-                                "ada-fusion",
-                                "allreduce-overhead",
-                                "measured-allreduce",
-                                "reduce-cost-per-byte",
-                                "allreduce-unit",
-                                "bucket-size",
-                                "first-bucket-size",
-                                "collectives-in-flight",
-                                "sockets-per-peer",
-                                "ring-slice",
-                                "ring-slices-in-flight",
-                                "fusion-batches",
-                                "connection-rate",
-                                "egress-fifo"})
+  static constexpr const char* kRingOnly[] = {"collective",
+                                              "pipeline-chunks",
+                                              "ring-mode",
+                                              "fusion-buffer",
+                                              "fusion-timeout",
+                                              "fusion-cycle",
+                                              "ada-fusion",
+                                              "allreduce-overhead",
+                                              "measured-allreduce",
+                                              "reduce-cost-per-byte",
+                                              "allreduce-unit",
+                                              "bucket-size",
+                                              "first-bucket-size",
+                                              "collectives-in-flight",
+                                              "sockets-per-peer",
+                                              "ring-slice",
+                                              "ring-slices-in-flight",
+                                              "fusion-batches",
+                                              "connection-rate",
+                                              "egress-fifo"};
+  for (const char* ring_only : kRingOnly)
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));
   if (!sc.is_ps())

@@ -105,7 +105,8 @@ private:
   void maybe_done(int self);
   void dispatch();
   // FIFO egress (docs/models.md §10.12): the credit of `sender`'s slice, issued by its next member when the slice
-  // arrived; the own slices of a member in its egress queue at this date; a slice of `self`'s left that queue.
+  // arrived; the own slices of a member in its egress queue at this date; a slice of `self`'s left that queue; a
+  // credit back at `to` at date_s (dropped if that member has left the call). fifo_credits: the option applies.
   void credit_issued(int sender, int call);
   int slices_queued(const Member& m, double now) const;
   void slice_left(int self, double now);
