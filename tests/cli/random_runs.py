@@ -45,7 +45,8 @@ def command(rng, repo, tmp, i):
                             ["--sockets-per-peer", "4"], ["--ring-slice", "1MiB"], ["--ring-slices-in-flight", "3"],
                             ["--collectives-in-flight", "2"], ["--allreduce-unit", rng.choice(["layer", "tensor"])],
                             ["--fusion-buffer", "16MiB"], ["--bucket-size", "8MiB"], ["--gpus-per-node", "2"],
-                            ["--flow-spread-in", "0.4"], ["--ps-split", "size"], ["--reduce-cost-per-byte", "0.1ns"]])
+                            ["--flow-spread-in", "0.4"], ["--ps-split", "size"], ["--reduce-cost-per-byte", "0.1ns"],
+                            ["--egress-fifo", "on"]])
     if rng.random() < 0.2:
         args += ["--overlap", "off"]
     if rng.random() < 0.2:
