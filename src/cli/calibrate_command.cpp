@@ -30,7 +30,7 @@ namespace sgdsim {
 int calibrate_command(const std::vector<std::string>& args)
 {
   std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text,
-      queued;
+      queued, chain_text;
   std::vector<std::string> where, stream_where, series_where;
   int nodes_given = 0;
   po::options_description d("Options");
@@ -66,6 +66,11 @@ int calibrate_command(const std::vector<std::string>& args)
      "bytes; of the constant beyond the latency, up to that much is written as the per-message cost "
      "(sgdsim.message_overhead) and the rest as paid once per call (sgdsim.allreduce_overhead): TCP's ramp of a "
      "transfer after idle, not a cost of each step (docs/models.md §10.10)")
+    ("node-series-chain", po::value<std::string>(&chain_text),
+     "with --node-series: SLICE, e.g. 512KiB: the series' collective is a pipelined chain whose every added node is "
+     "one more hop (NCCL's reduce: slices of NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x REDUCE_SLICESTEPS 1 = 512 KiB); "
+     "the hop's latency (--latency) and one slice at the fitted bandwidth are taken off its growth per node before "
+     "it bounds a ring step's cost (docs/models.md §10.10)")
     ("line-rate", po::value<std::string>(&line_rate_text),
      "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
     ("split-per-byte",
@@ -113,6 +118,11 @@ int calibrate_command(const std::vector<std::string>& args)
   if (!series_where.empty() && (kind != CommKind::P2P || latency_text.empty() || !stream_where.empty()))
     throw InputError("--node-series: applies to --kind p2p with --latency and without --stream (it splits the "
                      "constant a transfer alone pays beyond the latency)");
+  if (!chain_text.empty() && series_where.empty())
+    throw InputError("--node-series-chain " + chain_text + ": applies with --node-series (it reads that series)");
+  const double chain_bytes = chain_text.empty() ? 0 : parse_quantity(Quantity::SIZE, chain_text, "--node-series-chain");
+  if (!chain_text.empty() && !(chain_bytes > 0))
+    throw InputError("--node-series-chain " + chain_text + ": a slice of more than 0 bytes, e.g. 512KiB");
   if (!latency_text.empty() && kind != CommKind::P2P)
     throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
@@ -139,13 +149,15 @@ int calibrate_command(const std::vector<std::string>& args)
   // per message; the rest is paid once per transfer, i.e. once per call of a ring whose connections stay busy.
   std::optional<StepCostFit> series_fit;
   std::vector<CommMeasurement> series_rows;
-  double series_message_s = 0, series_call_s = 0;
+  double series_message_s = 0, series_call_s = 0, series_hop_s = 0;
   if (!series_where.empty()) {
     series_rows           = read_comm_measurements(measurements, series_where, size_column, time_column);
     series_fit            = fit_step_cost(series_rows, measurements + " (--node-series)");
     const double beyond_s = std::max(0.0, f.call_s - latency_s);
-    series_message_s      = std::min(beyond_s, std::max(0.0, series_fit->step_s));
-    series_call_s         = beyond_s - series_message_s;
+    // A chain's every added node is a hop: its latency and one slice come with the growth, not with a step's cost.
+    series_hop_s     = chain_bytes > 0 ? latency_s + chain_bytes / f.bandwidth_Bps : 0.0;
+    series_message_s = std::min(beyond_s, std::max(0.0, series_fit->step_s - series_hop_s));
+    series_call_s    = beyond_s - series_message_s;
   }
   std::vector<AllreduceTimeFit> queued_fits;
   if (!queued.empty()) {
@@ -213,9 +225,13 @@ int calibrate_command(const std::vector<std::string>& args)
       << " us per ring step at most (--node-series: " << series_fit->rows << " rows at " << series_fit->node_counts
       << " node counts, T = a(size) + (K-1) h" << (series_fit->step_s < 0 ? "; negative: no cost per step shows" : "")
       << ")\n";
+    if (series_hop_s > 0)
+      o << "  h - hop    " << fmt("%.6g", (series_fit->step_s - series_hop_s) * 1e6)
+        << " us per ring step at most (--node-series-chain: each node one more hop, the latency and a slice: "
+        << fmt("%.6g", series_hop_s * 1e6) << " us)\n";
     o << "  c - L      " << fmt("%.6g", (series_message_s + series_call_s) * 1e6)
-      << " us beyond the latency: " << fmt("%.6g", series_message_s * 1e6)
-      << " us per message (at most h, sgdsim.message_overhead), " << fmt("%.6g", series_call_s * 1e6)
+      << " us beyond the latency: " << fmt("%.6g", series_message_s * 1e6) << " us per message (at most h"
+      << (series_hop_s > 0 ? " - hop" : "") << ", sgdsim.message_overhead), " << fmt("%.6g", series_call_s * 1e6)
       << " us once per call (sgdsim.allreduce_overhead)\n";
   }
   if (f.dropped_line > 0)

@@ -39,6 +39,19 @@ if(NOT rc EQUAL 0 OR err MATCHES "round trips" OR NOT out MATCHES "h          30
   message(FATAL_ERROR "--node-series must split 150 us into 30 us per message and 120 us per call (${rc}): ${out}${err}"
                       "${series}")
 endif()
+# --node-series-chain: the series is a chain (NCCL's reduce), each node one more hop: the latency (50 us) and a slice
+# (1000 B at 100 MB/s: 10 us) come off its 30 us per node, which leaves nothing per message: all 150 us per call.
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/node_series.csv --kind p2p
+                        --where op=p2p --latency 50us --node-series op=reduce --node-series-chain 1000B --speed 2Tf
+                        --nodes 4 -o ${WORK}/chain.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/chain.xml chain)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "h - hop    -30 us per ring step at most"
+   OR NOT chain MATCHES "<prop id=\"sgdsim.message_overhead\" value=\"0us\"/>"
+   OR NOT chain MATCHES "<prop id=\"sgdsim.allreduce_overhead\" value=\"150us\"/>")
+  message(FATAL_ERROR "--node-series-chain must take the hop off h: 0 us per message, 150 us per call (${rc}): "
+                      "${out}${err}${chain}")
+endif()
 execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/series.xml --arch ring --workers 4 --print-scenario
                 WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "message-overhead = 3e-05s" OR NOT out MATCHES "allreduce-overhead = 0.00012s")
