@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 namespace sg4 = simgrid::s4u;
 
@@ -91,26 +92,38 @@ void SlicedRing::receive(int self, double end_s)
   m.received++;
 }
 
+std::optional<double> SlicedRing::ready_s(const Member& m, int k) const
+{
+  const int dep = k - m.cut.per_step; // the same slice of the step before
+  if (dep >= m.received)
+    return std::nullopt; // not arrived yet: receive() of it calls back
+  double ready     = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] : 0.0;
+  const int window = ctx_.scenario.ring_slices_in_flight;
+  if (k >= window) {
+    const auto credit = static_cast<std::size_t>(k - window - m.credit_base);
+    if (credit >= m.credit_s.size())
+      return std::nullopt; // not back yet (a FIFO egress holds it): credit_back() calls back
+    ready = std::max(ready, m.credit_s[credit]);
+  }
+  return ready;
+}
+
+bool SlicedRing::pays_message_overhead(const Member& m, int k) const
+{
+  return k % m.cut.per_step == 0 && ctx_.scenario.message_overhead_s > 0; // the sender's cost of each step's message
+}
+
 void SlicedRing::try_send(int self)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
   if (!m.in_call || m.busy || m.timed || m.started == m.cut.total)
     return;
-  const int dep = m.started - m.cut.per_step; // the same slice of the step before
-  if (dep >= m.received)
-    return; // not arrived yet: receive() of it calls back
-  double ready_s   = dep >= 0 ? m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] : 0.0;
-  const int window = ctx_.scenario.ring_slices_in_flight;
-  if (m.started >= window) {
-    const auto credit = static_cast<std::size_t>(m.started - window - m.credit_base);
-    if (credit >= m.credit_s.size())
-      return; // not back yet (a FIFO egress holds it): credit_back() calls back
-    ready_s = std::max(ready_s, m.credit_s[credit]);
-  }
+  const std::optional<double> ready = ready_s(m, m.started);
+  if (!ready)
+    return;
   const double now = sg4::Engine::get_clock();
-  double start_s   = ready_s - now >= surf_precision_ ? ready_s : now; // a shorter wait is none (collectives.cpp)
-  if (m.started % m.cut.per_step == 0 &&
-      ctx_.scenario.message_overhead_s > 0) // the sender's cost of each step's message
+  double start_s   = *ready - now >= surf_precision_ ? *ready : now; // a shorter wait is none (collectives.cpp)
+  if (pays_message_overhead(m, m.started))
     start_s += ctx_.scenario.message_overhead_s;
   if (start_s > now) {
     m.timed = true;
@@ -244,17 +257,9 @@ int SlicedRing::slices_queued(const Member& m, double now) const
   const int window = ctx_.scenario.ring_slices_in_flight;
   int queued       = 1;
   for (int k = m.started; k < m.cut.total && queued < window; k++, queued++) {
-    const int dep = k - m.cut.per_step;
-    // A date within SimGrid's precision of now is now, as in try_send().
-    if (dep >= m.received ||
-        (dep >= 0 && m.arrival_s[static_cast<std::size_t>(dep - m.arrival_base)] - now >= surf_precision_))
-      break;
-    if (k >= window) {
-      const auto credit = static_cast<std::size_t>(k - window - m.credit_base);
-      if (credit >= m.credit_s.size() || m.credit_s[credit] - now >= surf_precision_)
-        break;
-    }
-    if (k % m.cut.per_step == 0 && ctx_.scenario.message_overhead_s > 0)
+    // Ready now, as try_send() takes it: a date within SimGrid's precision of now is now.
+    const std::optional<double> ready = ready_s(m, k);
+    if (!ready || *ready - now >= surf_precision_ || pays_message_overhead(m, k))
       break;
   }
   return queued;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 #include <vector>
@@ -98,6 +99,10 @@ private:
     bool operator>(const Timer& o) const { return date_s > o.date_s || (date_s == o.date_s && order > o.order); }
   };
 
+  // When slice k of member m may leave: its slice of the step before arrived, the credit a window before it back;
+  // nullopt while either date is unknown. Whether slice k first pays the message overhead (each step's first).
+  std::optional<double> ready_s(const Member& m, int k) const;
+  bool pays_message_overhead(const Member& m, int k) const;
   void try_send(int self); // starts the member's next slice, or sets its date on the clock, if it may
   void start_slice(int self);
   void receive(int self, double end_s); // a slice from the previous member ended at end_s
