@@ -30,4 +30,25 @@ double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes
   return (1 - t) * a.time_s(bytes) + t * b.time_s(bytes);
 }
 
+double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s)
+{
+  const std::size_t n = std::min(nodes.size(), excess_s.size());
+  if (n < 2)
+    return 0;
+  double mean_x = 0, mean_y = 0;
+  for (std::size_t i = 0; i < n; i++) {
+    mean_x += 2.0 * (nodes[i] - 1);
+    mean_y += excess_s[i];
+  }
+  mean_x /= static_cast<double>(n);
+  mean_y /= static_cast<double>(n);
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < n; i++) {
+    const double dx = 2.0 * (nodes[i] - 1) - mean_x;
+    sxy += dx * (excess_s[i] - mean_y);
+    sxx += dx * dx;
+  }
+  return sxx > 0 ? std::max(0.0, sxy / sxx) : 0.0;
+}
+
 } // namespace sgdsim

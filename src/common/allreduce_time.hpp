@@ -37,4 +37,10 @@ struct AllreduceTimeFit {
  *  (docs/models.md §10.7). */
 double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes);
 
+/** A ring's software cost per step beyond the network, from the excess over the network that the microbenchmark shows
+ *  at each node count measured (docs/models.md §10.7): the least-squares slope of excess_s[i] against the 2(K_i - 1)
+ *  steps of node count nodes[i], never negative (software costs do not shrink with more steps; a falling slope is the
+ *  noise of a few node counts). 0 with fewer than two node counts. */
+double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s);
+
 } // namespace sgdsim

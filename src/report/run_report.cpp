@@ -110,8 +110,10 @@ std::string measured_note(const Scenario& sc)
   const int lo = sc.allreduce_time.front().nodes, hi = sc.allreduce_time.back().nodes;
   const int k      = sc.workers;
   std::string note = fmt("all-reduce as measured at %d..%d nodes", lo, hi);
-  if (k > hi || k < lo)
-    note += fmt(" (K = %d outside: the %d-node fit)", k, k > hi ? hi : lo);
+  if (k < lo)
+    note += fmt(" (K = %d below: the %d-node fit)", k, lo);
+  else if (k > hi) // each step more pays the software cost per step of the node counts measured
+    note += fmt(" (K = %d beyond: the %d-node fit, plus a cost per ring step more)", k, hi);
   if (!sc.allreduce_queued_time.empty())
     note += fmt(", and back to back at %d..%d nodes", sc.allreduce_queued_time.front().nodes,
                 sc.allreduce_queued_time.back().nodes);

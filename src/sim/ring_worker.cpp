@@ -259,41 +259,67 @@ private:
     shared_->step_done->release();
   }
 
-  // What one all-reduce of `bytes` costs on the network alone, without contention (docs/models.md eq. (12) plus
-  // delta): 2(K-1)/K * D / B + 2(K-1) * (alpha + per-message cost) + delta, with B and alpha of the route to the right
-  // neighbour as SimGrid's network model sees them (LV08 takes 0.97 of each link's bandwidth).
-  double network_allreduce_s(double bytes) const
+  // What one all-reduce of `bytes` costs on the network alone over `k` ranks, without contention (docs/models.md eq.
+  // (12) plus delta): 2(k-1)/k * D / B + 2(k-1) * (alpha + per-message cost) + delta, with B and alpha of the route to
+  // the right neighbour as SimGrid's network model sees them (LV08 takes 0.97 of each link's bandwidth). The ring's own
+  // k by default; the measured all-reduce evaluates it at the node counts it was measured at.
+  double network_allreduce_s(double bytes, int k) const
   {
     if (bytes <= 0)
       return 0;
     // A sliced ring (docs/models.md §10.10; its latency already times the factor) pays its connection's latency
     // once per call where a chunk spans several slices (eq. (43)), and at each step where a chunk is one slice.
-    const double latency_s = ctx_.ring_latency_s.empty() ? 2.0 * (k_ - 1) * route_latency_s_ * latency_factor_
-                             : bytes / k_ > ctx_.scenario.ring_slice_bytes
+    const double latency_s = ctx_.ring_latency_s.empty() ? 2.0 * (k - 1) * route_latency_s_ * latency_factor_
+                             : bytes / k > ctx_.scenario.ring_slice_bytes
                                  ? ctx_.ring_latency_s[static_cast<std::size_t>(rank_)]
-                                 : 2.0 * (k_ - 1) * ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
-    return network_bytes_s(bytes) + latency_s + 2.0 * (k_ - 1) * ctx_.scenario.message_overhead_s +
+                                 : 2.0 * (k - 1) * ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
+    return network_bytes_s(bytes, k) + latency_s + 2.0 * (k - 1) * ctx_.scenario.message_overhead_s +
            ctx_.scenario.allreduce_overhead_s;
   }
-  // Its bytes' part: 2(K-1)/K * D / B.
-  double network_bytes_s(double bytes) const { return 2.0 * (k_ - 1) / k_ * bytes / (route_Bps_ * bandwidth_factor_); }
+  double network_allreduce_s(double bytes) const { return network_allreduce_s(bytes, k_); }
+  // Its bytes' part: 2(k-1)/k * D / B.
+  double network_bytes_s(double bytes, int k) const
+  {
+    return 2.0 * (k - 1) / k * bytes / (route_Bps_ * bandwidth_factor_);
+  }
+  double network_bytes_s(double bytes) const { return network_bytes_s(bytes, k_); }
 
   // The software cost of one all-reduce beyond the network (docs/models.md §10.7): what the microbenchmark measured
   // for K ranks and `bytes` minus what the network alone takes; 0 without a measured all-reduce. A call that starts
   // with `in_flight` - 1 others under way on this worker, where the platform has the back-to-back microbenchmark,
   // lasts in_flight times its time per call T_q, of which the network, shared by the calls, takes its latencies once
-  // and its bytes in_flight times (docs/models.md §10.8).
+  // and its bytes in_flight times (docs/models.md §10.8). Beyond the largest node count measured, the excess there
+  // plus, for each ring step more, the software cost per step that the node counts measured show, which each call in
+  // flight pays.
   double measured_excess_s(double bytes, int in_flight = 1) const
   {
     const Scenario& sc = ctx_.scenario;
     if (!sc.measured_allreduce || bytes <= 0)
       return 0;
-    if (in_flight <= 1 || sc.allreduce_queued_time.empty())
-      return std::max(0.0, measured_allreduce_s(sc.allreduce_time, k_, bytes) - network_allreduce_s(bytes));
-    const double bytes_s   = network_bytes_s(bytes);
-    const double latency_s = network_allreduce_s(bytes) - bytes_s;
+    const bool queued                         = in_flight > 1 && !sc.allreduce_queued_time.empty();
+    const std::vector<AllreduceTimeFit>& fits = queued ? sc.allreduce_queued_time : sc.allreduce_time;
+    const int calls                           = queued ? in_flight : 1;
+    const int k_hi                            = fits.back().nodes;
+    if (k_ <= k_hi)
+      return excess_at_s(fits, k_, bytes, calls);
+    std::vector<int> nodes;
+    std::vector<double> per_call_s; // one call's excess at each node count measured
+    for (const AllreduceTimeFit& f : fits) {
+      nodes.push_back(f.nodes);
+      per_call_s.push_back(excess_at_s(fits, f.nodes, bytes, 1));
+    }
+    return excess_at_s(fits, k_hi, bytes, calls) + calls * 2.0 * (k_ - k_hi) * excess_per_step_s(nodes, per_call_s);
+  }
+  // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
+  // in_flight x bytes (calls back to back, docs/models.md §10.8).
+  double excess_at_s(const std::vector<AllreduceTimeFit>& fits, int k, double bytes, int in_flight) const
+  {
+    if (in_flight <= 1)
+      return std::max(0.0, measured_allreduce_s(fits, k, bytes) - network_allreduce_s(bytes, k));
+    const double bytes_s   = network_bytes_s(bytes, k);
+    const double latency_s = network_allreduce_s(bytes, k) - bytes_s;
     const double n         = in_flight;
-    return std::max(0.0, n * measured_allreduce_s(sc.allreduce_queued_time, k_, bytes) - latency_s - n * bytes_s);
+    return std::max(0.0, n * measured_allreduce_s(fits, k, bytes) - latency_s - n * bytes_s);
   }
 
   // Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost.

@@ -126,13 +126,40 @@ TEST(RingTopologies, MeasuredAllreduceAddsItsSoftwareCostToTheNetwork)
   EXPECT_NEAR(measured_step(4, {}), 0.25, 0.25 * 1e-6);
   // K = 4 lies halfway between the node counts measured: 0.25 s, so 0.1 s beyond the network's 0.15 s.
   EXPECT_NEAR(measured_step(4, fits), 0.35, 0.35 * 1e-6);
-  // K = 8 lies beyond the largest node count measured: its time, 0.45 s.
-  EXPECT_NEAR(measured_step(8, fits), 0.55, 0.55 * 1e-6);
+  // K = 8 lies beyond the largest node count measured: the excess at 6 nodes (0.45 - 0.1667 s) plus, for each of its
+  // 4 steps more, the software cost per step the node counts show (0 at 2 nodes, 0.2833 s at 6: 0.2833 s over 8
+  // steps): 0.2833 + 4 x 0.2833 / 8 = 0.425 s, beside 0.175 s of network and 0.1 s of compute.
+  EXPECT_NEAR(measured_step(8, fits), 0.7, 0.7 * 1e-6);
   // A measured time below the network's changes nothing: no negative cost.
   EXPECT_NEAR(measured_step(4, {constant_fit(2, 0.01), constant_fit(6, 0.01)}), 0.25, 0.25 * 1e-6);
   // Two all-reduces in flight share the links (0.3 s for both) and each pays its 0.1 s of software cost at once:
   // 0.1 + 0.1 + 0.3 s. A floor (max of network and measured) would give 0.1 + 0.3 s: contention would hide the cost.
   EXPECT_NEAR(measured_step(4, fits, 2), 0.5, 0.5 * 1e-6);
+}
+
+TEST(RingTopologies, BeyondTheNodeCountsMeasuredEachStepMorePaysTheSoftwareCostPerStep)
+{
+  // Measured at 2, 4 and 6 nodes with an excess over the network of 10 ms per ring step (2(K-1) steps) and 20 ms per
+  // call: T = network + 0.02 + 0.01 x 2(K-1). At K = 4 that is what the fit gives; at K = 8 and K = 16, beyond the
+  // node counts measured, the same line (docs/models.md §10.7): a calibration on a few nodes predicts a larger ring.
+  const auto fit = [](int k) { return constant_fit(k, 2.0 * (k - 1) / k * 0.1 + 0.02 + 0.01 * 2 * (k - 1)); };
+  const std::vector<AllreduceTimeFit> fits = {fit(2), fit(4), fit(6)};
+  for (const int k : {4, 8, 16}) {
+    const double expected = 0.1 + 2.0 * (k - 1) / k * 0.1 + 0.02 + 0.01 * 2 * (k - 1);
+    EXPECT_NEAR(measured_step(k, fits), expected, expected * 1e-6) << k << " workers";
+  }
+  // An excess that falls with K (noise of a few node counts) is no negative cost per step: K = 8 keeps 6 nodes' excess.
+  const std::vector<AllreduceTimeFit> falling = {constant_fit(2, 0.3), constant_fit(6, 0.25)};
+  EXPECT_NEAR(measured_step(8, falling), 0.1 + 0.175 + (0.25 - 2.0 * 5 / 6 * 0.1), 0.35 * 1e-6);
+  // Two calls back to back beyond the range (docs/models.md §10.8): the pair's excess at 6 nodes, 2 T_q - 2 x the
+  // bytes' 0.1667 s (no latency here), plus, for each call, 4 steps more at the per-step cost the back-to-back table
+  // shows per call (T_q beyond the network: 0.1 s at 2 nodes, 0.2333 s at 6, 0.01667 s per step); then both calls
+  // share the links for 2 x 0.175 s.
+  const std::vector<AllreduceTimeFit> queued = {constant_fit(2, 0.2), constant_fit(6, 0.4)};
+  const double excess_6                      = 2 * 0.4 - 2 * 2.0 * 5 / 6 * 0.1;
+  const double slope                         = ((0.4 - 2.0 * 5 / 6 * 0.1) - (0.2 - 0.1)) / 8;
+  const double expected                      = 0.1 + excess_6 + 2 * 4 * slope + 2 * 0.175;
+  EXPECT_NEAR(measured_step(8, fits, 2, queued), expected, expected * 1e-6);
 }
 
 TEST(RingTopologies, QueuedMeasurementSetsTheTimeOfCallsRunTogether)

@@ -245,6 +245,19 @@ TEST(Calibration, AllreduceFitsEachNodeCount)
   EXPECT_EQ(old.time_s(1e-9), 0);
 }
 
+TEST(Calibration, ExcessPerStepIsTheSlopeOverTheRingSteps)
+{
+  // 3 ms per call and 1.5 ms per ring step, 2(K-1) steps: exact on a line, whatever the node counts.
+  const auto excess = [](int k) { return 3e-3 + 1.5e-3 * 2 * (k - 1); };
+  EXPECT_NEAR(excess_per_step_s({2, 3, 5, 8}, {excess(2), excess(3), excess(5), excess(8)}), 1.5e-3, 1e-12);
+  // Least squares over scattered node counts: 0, 2, 1 over 2, 4, 6 steps gives 0.25 per step.
+  EXPECT_NEAR(excess_per_step_s({2, 3, 4}, {0, 2, 1}), 0.25, 1e-12);
+  // A falling excess is noise, not a negative cost per step; one node count gives no slope.
+  EXPECT_EQ(excess_per_step_s({2, 8}, {0.02, 0.01}), 0);
+  EXPECT_EQ(excess_per_step_s({8}, {0.02}), 0);
+  EXPECT_EQ(excess_per_step_s({}, {}), 0);
+}
+
 TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
 {
   // K = 2 carries the smallest size measured, K = 8 does not (an older platform's five numbers): both read back.

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Does a calibration on a few node counts predict a larger ring? (docs/models.md §10.7, "Beyond the node counts
+measured".) For every testbed ring case (validation/testbed/cases/*ring*), the platform is calibrated again as its
+`.log` records (`sgdsim calibrate --kind allreduce ... --queued ...`), but from the microbenchmark rows of node counts
+2..N only (both the single-call and the back-to-back CSV), and the case's points with more than N workers are run on
+that platform. Their measured steps and the microbenchmark rows above N are not used for the prediction.
+
+    tools/holdout_nodes.py                    # N = 5: predicts K = 6..8 from 2..5
+    tools/holdout_nodes.py --upto 4 --sgdsim build/src/sgdsim --case alexnet
+
+Prints each case's errors at the held-out node counts, (simulated - measured) / measured, and their mean and max.
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def filtered_csv(path, upto, out):
+    """The rows of `path` whose node count is at most `upto`, written to `out`."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"holdout_nodes: {path}: no rows")
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(r for r in rows if int(r["nodes"]) <= upto)
+
+
+def holdout_platform(sgdsim, platform, upto, tmp):
+    """Calibrates `platform` again from node counts <= upto, as the first line of its .log says; returns the path."""
+    with open(os.path.join(ROOT, platform + ".log")) as f:
+        cmd = shlex.split(f.readline())
+    if cmd[1:2] != ["calibrate"] or "-o" not in cmd:
+        sys.exit(f"holdout_nodes: {platform}.log: its first line is not the sgdsim calibrate -o command")
+    out = os.path.join(tmp, platform)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd[0] = sgdsim
+    cmd[cmd.index("-o") + 1] = out
+    cmd += ["--where", f"nodes=2..{upto}"]
+    if "--queued" in cmd:
+        i = cmd.index("--queued") + 1
+        queued = out + ".queued.csv"
+        filtered_csv(os.path.join(ROOT, cmd[i]), upto, queued)
+        cmd[i] = queued
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"holdout_nodes: calibrating {platform} failed: {r.stderr.strip()}")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--upto", type=int, default=5, help="the largest node count calibrated on (default 5)")
+    ap.add_argument("--sgdsim", default=os.path.join(ROOT, "build", "src", "sgdsim"), help="the binary")
+    ap.add_argument("--case", action="append", default=[], help="only cases whose name contains this (repeatable)")
+    args = ap.parse_args()
+    if args.upto < 3:
+        sys.exit("holdout_nodes: --upto must be at least 3 (two node counts give the slope)")
+    cases = sorted(glob.glob(os.path.join(ROOT, "validation", "testbed", "cases", "*ring*", "case.json")))
+    errors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        platforms = {}
+        out_json = os.path.join(tmp, "run.json")
+        for path in cases:
+            with open(path) as f:
+                case = json.load(f)
+            if args.case and not any(c in case["name"] for c in args.case):
+                continue
+            run = list(case["run"])
+            i = run.index("--platform") + 1
+            if run[i] not in platforms:
+                platforms[run[i]] = holdout_platform(args.sgdsim, run[i], args.upto, tmp)
+            run[i] = platforms[run[i]]
+            row = []
+            for p in case["points"]:
+                if int(p["args"][p["args"].index("--workers") + 1]) <= args.upto:
+                    continue
+                cmd = [args.sgdsim, "run", *run, *p["args"], "--json", out_json, "--force", "-q"]
+                r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+                if r.returncode:
+                    sys.exit(f"holdout_nodes: {case['name']}, {p['label']}: {r.stderr.strip()}")
+                with open(out_json) as f:
+                    simulated = json.load(f)["simulated"]["step_time_mean_s"]
+                row.append((p["label"], 100 * (simulated - p["measured"]) / p["measured"]))
+            errors += [e for _, e in row]
+            print(f"{case['name']:64s}", "  ".join(f"{label}: {e:+.1f}%" for label, e in row), flush=True)
+    if not errors:
+        sys.exit("holdout_nodes: no point above --upto")
+    print(f"{len(errors)} points above {args.upto} workers: mean |error| {sum(map(abs, errors)) / len(errors):.2f}%, "
+          f"max {max(map(abs, errors)):.2f}%")
+
+
+if __name__ == "__main__":
+    main()
