@@ -43,6 +43,9 @@ def main(argv):
     p.add_argument("--stream", type=int, default=0,
                    help="also send N tensors of each size back to back (rows p2p_stream: the time of each message "
                         "beyond the first, for sgdsim calibrate --stream); default 0: not measured")
+    p.add_argument("--both-ways", action="store_true",
+                   help="also send a tensor of each size both ways at once (rows p2p_both: against p2p, how much a "
+                        "flow the other way slows a flow, as in a ring)")
     p.add_argument("--pingpong-repeats", type=int, default=200, help="measured round trips (default 200)")
     p.add_argument("--pingpong-warmup", type=int, default=20, help="unmeasured round trips (default 20)")
     p.set_defaults(func=cmd_p2p)

@@ -38,6 +38,30 @@ def stream_p2p(args, rank, pair, view, size, out, alone_s):
               flush=True)
 
 
+def both_ways_p2p(args, rank, pair, view, back, size, out, alone_s):
+    """--both-ways: ranks 0 and 1 send each other a tensor of `size` at once (isend and irecv), each timing its
+    receive from the end of a barrier; a repeat's time is the later of the two. Row p2p_both: against the transfer
+    alone (row p2p), how much a flow the other way slows a flow when both ends' links carry one flow each way, as
+    in a ring (the ACKs of each flow ride beside the other's data: docs/models.md §9.1)."""
+    times = []
+    for i in range(args.warmup + args.repeats):
+        dist.barrier(group=pair)
+        t0 = now()
+        send = dist.isend(view, dst=1 - rank)
+        dist.irecv(back, src=1 - rank).wait()
+        t = now() - t0
+        send.wait()
+        if i >= args.warmup:
+            times.append(t)
+    mine = torch.tensor(times, dtype=torch.float64)
+    theirs = mine.clone()
+    dist.broadcast(theirs, src=1, group=pair)
+    if rank == 0:
+        later = torch.maximum(mine, theirs).tolist()
+        med = out.row("p2p_both", 2, size, later, args.warmup)
+        print(f"p2p {size:>10} B both ways at once: {med * 1e3:9.3f} ms, {med / alone_s:.3f} x one way", flush=True)
+
+
 def cmd_p2p(args):
     """Ranks 0 and 1: rank 0 sends one tensor, rank 1 receives it and times the transfer from the end of a
     barrier of the two; then a ping-pong of one float for the small-message latency. Other ranks wait."""
@@ -51,6 +75,7 @@ def cmd_p2p(args):
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
     if rank in (0, 1):
         buf = torch.zeros(plan.elements(max(sizes)), dtype=torch.float32)
+        back = torch.zeros(plan.elements(max(sizes)) if args.both_ways else 0, dtype=torch.float32)
         for size in sizes:
             view = buf[:plan.elements(size)]
             times = []
@@ -70,6 +95,9 @@ def cmd_p2p(args):
                 print(f"p2p {size:>10} B: {med * 1e3:9.3f} ms  {size * 8 / med / 1e9:7.3f} Gbit/s", flush=True)
             if args.stream > 1:
                 stream_p2p(args, rank, pair, view, size, out, med if rank == 0 else None)
+            if args.both_ways:
+                both_ways_p2p(args, rank, pair, view, back[:plan.elements(size)], size, out,
+                              med if rank == 0 else None)
         # Ping-pong: one float there and back, timed by rank 0; half the round trip is the one-way latency.
         one = torch.zeros(1, dtype=torch.float32)
         rtts = []
