@@ -282,6 +282,20 @@ int calibrate_command(const std::vector<std::string>& args)
   if (!f.by_nodes.empty())
     fits_table(f.by_nodes,
                "eq. (37) for each node count: the time `run` charges beyond the network (docs/models.md §10.7)");
+  if (f.by_nodes.size() >= 2) {
+    // A ring larger than the node counts measured pays, for each step more, what the excess grows by per step: shown
+    // at sizes 16 times apart across the sizes measured, so that the figure extrapolated is seen before it is used.
+    const auto [lo, hi] = std::minmax_element(
+        m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
+    o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, each ring step more adds (docs/models.md §10.7):";
+    const auto at = [&](double d) {
+      return fmt("%.6g", d) + " B " + format_us(step_excess_beyond_s(f, f.by_nodes, d));
+    };
+    for (double d = 4096; d < hi->bytes; d *= 16)
+      if (d >= lo->bytes)
+        o << " " << at(d) << ",";
+    o << " " << at(hi->bytes) << "\n";
+  }
   if (!queued_fits.empty())
     fits_table(queued_fits,
                "eq. (37) for each node count of " + queued + ": the time per call back to back (docs/models.md §10.8)");

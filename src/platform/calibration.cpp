@@ -322,6 +322,19 @@ std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasu
   return fits;
 }
 
+double step_excess_beyond_s(const CalibrationFit& f, const std::vector<AllreduceTimeFit>& fits, double bytes)
+{
+  std::vector<int> nodes;
+  std::vector<double> excess_s;
+  for (const AllreduceTimeFit& a : fits) {
+    const double k         = a.nodes;
+    const double network_s = 2 * (k - 1) / k * bytes / f.bandwidth_Bps + 2 * (k - 1) * f.alpha_s + f.call_s;
+    nodes.push_back(a.nodes);
+    excess_s.push_back(std::max(0.0, a.time_s(bytes) - network_s));
+  }
+  return excess_per_step_s(nodes, excess_s);
+}
+
 StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source)
 {
   // Weighted means of K - 1 and T within each size (weights (t_min / T)^2: relative errors, scaled so that none

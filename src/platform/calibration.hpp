@@ -51,6 +51,11 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
  *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. */
 std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m);
 
+/** What `run` charges for each ring step beyond the largest node count of `fits` (docs/models.md §10.7, "Beyond the
+ *  node counts measured") for an all-reduce of `bytes`: the slope of each node count's excess over the network of
+ *  eq. (41) with `f`'s B, alpha and c (the calibrated platform's), per ring step; 0 with fewer than two node counts. */
+double step_excess_beyond_s(const CalibrationFit& f, const std::vector<AllreduceTimeFit>& fits, double bytes);
+
 /** What one more ring step costs, read off a collective measured at several node counts (docs/models.md §10.10,
  *  "The constant of a transfer alone"): T = a_size + (K - 1) h, one intercept per size, least squares on relative
  *  errors. Every byte-dependent part that grows with K is charged to h, so h bounds from above what a step pays

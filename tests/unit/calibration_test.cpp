@@ -258,6 +258,21 @@ TEST(Calibration, ExcessPerStepIsTheSlopeOverTheRingSteps)
   EXPECT_EQ(excess_per_step_s({}, {}), 0);
 }
 
+TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
+{
+  // Eq. (41)'s network with B = 100 MB/s, alpha = 1 ms, c = 2 ms; a 1 MB all-reduce takes 14 ms at 2 nodes and
+  // 28.67 ms at 6. Measured 10 ms and 50 ms beyond them: 40 ms more over 8 steps more, 5 ms per ring step.
+  CalibrationFit f;
+  f.bandwidth_Bps    = 1e8;
+  f.alpha_s          = 1e-3;
+  f.call_s           = 2e-3;
+  const auto flat    = [](int nodes, double t_s) { return AllreduceTimeFit{nodes, {0, 0, 1, 0, t_s}, 0, 0, 0}; };
+  const double net_6 = 5.0 / 3 * 0.01 + 10e-3 + 2e-3;
+  EXPECT_NEAR(step_excess_beyond_s(f, {flat(2, 0.014 + 0.01), flat(6, net_6 + 0.05)}, 1e6), 5e-3, 1e-12);
+  // One node count shows no growth per step.
+  EXPECT_EQ(step_excess_beyond_s(f, {flat(6, 1.0)}, 1e6), 0);
+}
+
 TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
 {
   // K = 2 carries the smallest size measured, K = 8 does not (an older platform's five numbers): both read back.
