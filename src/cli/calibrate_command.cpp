@@ -289,7 +289,7 @@ int calibrate_command(const std::vector<std::string>& args)
         m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
     o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, each ring step more adds (docs/models.md §10.7):";
     const auto at = [&](double d) {
-      return fmt("%.6g", d) + " B " + format_us(step_excess_beyond_s(f, f.by_nodes, d));
+      return fmt("%.0f", d) + " B " + format_us(step_excess_beyond_s(f, f.by_nodes, d));
     };
     for (double d = 4096; d < hi->bytes; d *= 16)
       if (d >= lo->bytes)

@@ -128,6 +128,10 @@ execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/single.csv --
 if(NOT rc EQUAL 0 OR NOT out MATCHES "the time per call back to back")
   message(FATAL_ERROR "calibrate --queued failed or printed no table (${rc}): ${out}${err}")
 endif()
+# Two node counts: it says what a larger ring pays per step more, from 4 KiB in steps of 16 to the largest size.
+if(NOT out MATCHES "beyond 4 nodes, each ring step more adds [^\n]*: 4096 B [0-9.e+-]+ us, 65536 B [^\n]* 67108864 B ")
+  message(FATAL_ERROR "calibrate with two node counts must print the cost per ring step beyond them: ${out}")
+endif()
 file(READ ${WORK}/queued.xml xml)
 foreach(expected "<prop id=\"sgdsim.allreduce_time\" value=\"2:[^ ]+ 4:[^\"]+\"/>"
                  "<prop id=\"sgdsim.allreduce_queued_time\" value=\"2:[^ ]+ 4:[^\"]+\"/>")
