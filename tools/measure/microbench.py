@@ -47,8 +47,11 @@ def both_ways_p2p(args, rank, pair, view, back, size, out, alone_s):
     for i in range(args.warmup + args.repeats):
         dist.barrier(group=pair)
         t0 = now()
+        # The receive first: Gloo's notice that it is posted rides the connection's own direction, behind any data
+        # this rank has begun to write on it, which would serialize the two transfers (seen: 2x at some repeats).
+        recv = dist.irecv(back, src=1 - rank)
         send = dist.isend(view, dst=1 - rank)
-        dist.irecv(back, src=1 - rank).wait()
+        recv.wait()
         t = now() - t0
         send.wait()
         if i >= args.warmup:
