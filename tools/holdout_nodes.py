@@ -7,6 +7,7 @@ that platform. Their measured steps and the microbenchmark rows above N are not 
 
     tools/holdout_nodes.py                    # N = 5: predicts K = 6..8 from 2..5
     tools/holdout_nodes.py --upto 4 --sgdsim build/src/sgdsim --case alexnet
+    tools/holdout_nodes.py --guard 16,40      # exit 1 beyond mean 16% or max 40% (ctest validation.holdout_nodes)
 
 Prints each case's errors at the held-out node counts, (simulated - measured) / measured, and their mean and max.
 """
@@ -62,7 +63,17 @@ def main():
     ap.add_argument("--upto", type=int, default=5, help="the largest node count calibrated on (default 5)")
     ap.add_argument("--sgdsim", default=os.path.join(ROOT, "build", "src", "sgdsim"), help="the binary")
     ap.add_argument("--case", action="append", default=[], help="only cases whose name contains this (repeatable)")
+    ap.add_argument("--guard", default="", metavar="MEAN,MAX",
+                    help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
     args = ap.parse_args()
+    guard = None
+    if args.guard:
+        try:
+            guard = [float(x) for x in args.guard.split(",")]
+        except ValueError:
+            guard = []
+        if len(guard) != 2 or min(guard) <= 0:
+            sys.exit(f"holdout_nodes: --guard {args.guard}: expected MEAN,MAX in percent, e.g. 16,40")
     if args.upto < 3:
         sys.exit("holdout_nodes: --upto must be at least 3 (two node counts give the slope)")
     cases = sorted(glob.glob(os.path.join(ROOT, "validation", "testbed", "cases", "*ring*", "case.json")))
@@ -95,8 +106,10 @@ def main():
             print(f"{case['name']:64s}", "  ".join(f"{label}: {e:+.1f}%" for label, e in row), flush=True)
     if not errors:
         sys.exit("holdout_nodes: no point above --upto")
-    print(f"{len(errors)} points above {args.upto} workers: mean |error| {sum(map(abs, errors)) / len(errors):.2f}%, "
-          f"max {max(map(abs, errors)):.2f}%")
+    mean, worst = sum(map(abs, errors)) / len(errors), max(map(abs, errors))
+    print(f"{len(errors)} points above {args.upto} workers: mean |error| {mean:.2f}%, max {worst:.2f}%")
+    if guard and (mean > guard[0] or worst > guard[1]):
+        sys.exit(f"holdout_nodes: beyond the guard {guard[0]:g}% / {guard[1]:g}%")
 
 
 if __name__ == "__main__":
