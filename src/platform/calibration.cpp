@@ -327,10 +327,9 @@ double step_excess_beyond_s(const CalibrationFit& f, const std::vector<Allreduce
   std::vector<int> nodes;
   std::vector<double> excess_s;
   for (const AllreduceTimeFit& a : fits) {
-    const double k         = a.nodes;
-    const double network_s = 2 * (k - 1) / k * bytes / f.bandwidth_Bps + 2 * (k - 1) * f.alpha_s + f.call_s;
     nodes.push_back(a.nodes);
-    excess_s.push_back(std::max(0.0, a.time_s(bytes) - network_s));
+    const CommMeasurement call{.nodes = a.nodes, .bytes = bytes};
+    excess_s.push_back(std::max(0.0, a.time_s(bytes) - linear_time_s(f, call))); // eq. (41)'s network
   }
   return excess_per_step_s(nodes, excess_s);
 }

@@ -53,7 +53,8 @@ std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasu
 
 /** What `run` charges for each ring step beyond the largest node count of `fits` (docs/models.md §10.7, "Beyond the
  *  node counts measured") for an all-reduce of `bytes`: the slope of each node count's excess over the network of
- *  eq. (41) with `f`'s B, alpha and c (the calibrated platform's), per ring step; 0 with fewer than two node counts. */
+ *  eq. (41) with `f`'s B, alpha and c (an all-reduce fit: the calibrated platform's), per ring step; 0 with fewer
+ *  than two node counts. */
 double step_excess_beyond_s(const CalibrationFit& f, const std::vector<AllreduceTimeFit>& fits, double bytes);
 
 /** What one more ring step costs, read off a collective measured at several node counts (docs/models.md §10.10,

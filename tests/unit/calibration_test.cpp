@@ -263,6 +263,7 @@ TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
   // Eq. (41)'s network with B = 100 MB/s, alpha = 1 ms, c = 2 ms; a 1 MB all-reduce takes 14 ms at 2 nodes and
   // 28.67 ms at 6. Measured 10 ms and 50 ms beyond them: 40 ms more over 8 steps more, 5 ms per ring step.
   CalibrationFit f;
+  f.kind             = CommKind::ALLREDUCE;
   f.bandwidth_Bps    = 1e8;
   f.alpha_s          = 1e-3;
   f.call_s           = 2e-3;
