@@ -116,6 +116,11 @@ po::options_description scenario_options()
      "SimGrid's ACK traffic; docs/models.md §10.6)")
     ("ack-coupling-out", po::value<double>(),
      "ps-*: the same for a flow out of a PS beside the flows into it, G from incast-mixed")
+    ("ps-reads", po::value<std::string>(),
+     "ps-sync: shard (default): a PS sends a worker its shard once every tensor of it is updated, and a layer's "
+     "forward starts once its tensors arrived ([LI22]); per-variable: each tensor is sent once all workers' "
+     "gradients of it are applied, during the backward, and the next step starts once all have arrived "
+     "(tf_cnn_benchmarks' distributed_replicated; docs/models.md §10.13)")
     ("release-quantum", po::value<std::string>(),
      "ps-*: a PS starts sending a worker its parameters at the next multiple of this time, e.g. 10us (default 0: "
      "at once). Faster Async-PS runs at large K; changes the results (README \"Release quantum\")")

@@ -205,6 +205,19 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
         parse_quantity(Quantity::TIME, vm["reduce-cost-per-byte"].as<std::string>(), "--reduce-cost-per-byte");
   if (vm.count("stream"))
     sc.stream = parse_on_off(vm["stream"].as<std::string>(), "--stream");
+  if (vm.count("ps-reads")) {
+    const std::string reads = vm["ps-reads"].as<std::string>();
+    if (reads != "shard" && reads != "per-variable")
+      throw InputError("--ps-reads '" + reads + "': expected shard or per-variable");
+    sc.ps_reads_per_variable = reads == "per-variable";
+    if (sc.ps_reads_per_variable && sc.arch != Arch::PS_SYNC)
+      throw InputError("--ps-reads per-variable: applies to ps-sync (a read waits for every worker's gradient of "
+                       "its tensor), not to --arch " +
+                       std::string(to_string(sc.arch)));
+    if (sc.ps_reads_per_variable && sc.sharing != Sharing::FAIR)
+      throw InputError("--ps-reads per-variable: needs --sharing fair, not " + std::string(to_string(sc.sharing)) +
+                       " (FCFS serves a worker's whole shard at its turn)");
+  }
   if (vm.count("release-quantum"))
     sc.release_quantum_s = parse_quantity(Quantity::TIME, vm["release-quantum"].as<std::string>(), "--release-quantum");
   for (auto [name, field] :
@@ -460,8 +473,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     sc.sharing = parse_sharing(vm["sharing"].as<std::string>(), "--sharing");
   // Options of one family of architectures are errors with the other, never silently ignored.
   for (const char* ps_only :
-       {"sharing", "ps-split", "release-quantum", "stream", "message-overhead-per-byte", "receive-overhead-per-byte",
-        "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out"})
+       {"sharing", "ps-split", "release-quantum", "stream", "ps-reads", "message-overhead-per-byte",
+        "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

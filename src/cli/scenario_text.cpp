@@ -27,6 +27,8 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "sharing = " << to_string(sc.sharing) << "\n";
     out << "ps-split = " << to_string(sc.ps_split) << "\n";
     out << "stream = " << (sc.stream ? "on" : "off") << "\n";
+    if (sc.ps_reads_per_variable)
+      out << "ps-reads = per-variable\n";
     if (sc.release_quantum_s != 0)
       out << "release-quantum = " << sc.release_quantum_s << "s\n";
     if (sc.message_overhead_s != 0)

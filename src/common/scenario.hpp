@@ -55,6 +55,12 @@ struct Scenario {
    *  message's delivery but does not hold the connection, so back-to-back messages pay it once. false: every
    *  message pays the route latency before its bytes, one after the other (sgdsim 0.1). */
   bool stream = true;
+  /** ps-sync: when a worker reads its parameters (docs/models.md §10.13). false ("shard", [LI22]'s Algorithm 1): a
+   *  PS sends a worker its shard once every tensor of it is updated, and the forward of a layer starts once its
+   *  tensors have arrived. true ("per-variable", tf_cnn_benchmarks' distributed_replicated): a PS sends each tensor
+   *  once all workers' gradients of it are applied, during the step, and the next step starts once every parameter
+   *  has arrived (the step's session run ends with the reads). */
+  bool ps_reads_per_variable = false;
   /** ps-*: TCP's unequal sharing of a host's link among concurrent flows (docs/models.md §10.6): each step, every
    *  worker's connection into its PS (in) and out of it (out) gets a sharing weight exp(spread x u), u uniform in
    *  [-1, 1], drawn from the seed; 0: SimGrid's fair max-min sharing. Fitted from `measure.py incast`

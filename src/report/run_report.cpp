@@ -199,11 +199,12 @@ std::string header(const RunReport& rep)
              rep.background_path.empty() ? "" : (", background " + rep.background_path).c_str());
   out += network_line(rep);
   if (rep.has_simulation)
-    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s%s%s\n", sc.steps, sc.warmup,
+    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s%s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
                !sc.is_ps() ? measured_note(sc).c_str()
                : sc.stream ? "PS connections as streams, "
                            : "latency per PS message, ",
+               sc.ps_reads_per_variable ? "parameters read per variable, " : "",
                sc.release_quantum_s > 0 ? fmt("release quantum %.4g us, ", sc.release_quantum_s * 1e6).c_str() : "",
                sc.flow_spread_in > 0 || sc.flow_spread_out > 0
                    ? fmt("flow weights' spread %.3g in, %.3g out, ", sc.flow_spread_in, sc.flow_spread_out).c_str()

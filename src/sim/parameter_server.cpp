@@ -33,6 +33,9 @@ struct PsShared {
   std::deque<int> fcfs_queue;             // fcfs: workers whose parameters are due, in order
   sg4::SemaphorePtr fcfs_ready = sg4::Semaphore::create(0);
   std::vector<double> due_s; // per worker: when its parameters of the last release are due (--release-quantum)
+  // Per-variable reads (docs/models.md §10.13): per worker, the tensors released and not yet sent, with their due
+  // dates; its sender takes one per release of send_to.
+  std::vector<std::deque<std::pair<int, double>>> tensors_due;
   // Set where applying a gradient never blocks (the updates' dates are computed): the receivers then apply each
   // gradient themselves, which spares the main actor a wake-up per gradient (bench/README.md, session 12).
   std::function<void(TensorMsg*, double arrival_s)> apply_inline;
@@ -57,22 +60,26 @@ void pass_receive_thread(const sg4::MutexPtr& thread, double s_per_byte, double 
 // A stream connection (docs/models.md §10.5) sends the shard's messages back to back and each arrives the route's
 // latency after its last byte: the whole shard is shifted by that latency once, paid here before the first byte
 // (the links' own latencies are 0 then).
-void send_shard(const SimContext& ctx, int rank, int w)
+void send_tensor(const SimContext& ctx, int rank, int w, int t)
 {
-  sg4::Mailbox* mb = sg4::Mailbox::by_name(downlink_mailbox(rank, w));
   const sg4::MutexPtr worker_thread =
       ctx.client_receive_thread.empty() ? nullptr : ctx.client_receive_thread[static_cast<std::size_t>(w)];
+  const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
+  if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)
+    sg4::this_actor::sleep_for(cost_s);
+  pass_receive_thread(worker_thread, ctx.scenario.receive_s_per_byte, bytes);
+  sg4::CommPtr comm =
+      sg4::Mailbox::by_name(downlink_mailbox(rank, w))->put_async(ctx.message(w, t), static_cast<std::uint64_t>(bytes));
+  track_ack_coupling(comm, rank, false);
+  comm->wait();
+}
+
+void send_shard(const SimContext& ctx, int rank, int w)
+{
   if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
     sg4::this_actor::sleep_for(latency_s);
-  for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
-    const double bytes = ctx.workload.tensors[static_cast<std::size_t>(t)].bytes;
-    if (const double cost_s = ctx.message_cost_s(rank, w, bytes); cost_s > 0)
-      sg4::this_actor::sleep_for(cost_s);
-    pass_receive_thread(worker_thread, ctx.scenario.receive_s_per_byte, bytes);
-    sg4::CommPtr comm = mb->put_async(ctx.message(w, t), static_cast<std::uint64_t>(bytes));
-    track_ack_coupling(comm, rank, false);
-    comm->wait();
-  }
+  for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)])
+    send_tensor(ctx, rank, w, t);
 }
 
 // The sender of worker `w`'s parameters waits until they are due, then sends them.
@@ -176,10 +183,30 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     })->daemonize();
     return;
   }
+  shared->tensors_due.resize(static_cast<std::size_t>(k));
   for (int w = 0; w < k; w++) {
     shared->send_to.push_back(sg4::Semaphore::create(0));
     sg4::Mailbox* mb = sg4::Mailbox::by_name(uplink_mailbox(rank, w));
     sg4::Actor::create(prefix + "-recv-w" + std::to_string(w), host, [receiver, mb] { receiver(mb); })->daemonize();
+    if (ctx.scenario.ps_reads_per_variable) {
+      // One tensor per release, in the order they were released. A stream (docs/models.md §10.5) pays the route's
+      // latency once per burst: before a tensor that found nothing queued ahead of it.
+      sg4::Actor::create(prefix + "-send-w" + std::to_string(w), host, [&ctx, rank, shared, w] {
+        auto& due = shared->tensors_due[static_cast<std::size_t>(w)];
+        for (;;) {
+          const bool burst_start = due.empty();
+          shared->send_to[static_cast<std::size_t>(w)]->acquire();
+          const auto [t, due_s] = due.front();
+          due.pop_front();
+          if (due_s > sg4::Engine::get_clock())
+            sg4::this_actor::sleep_until(due_s);
+          if (const double latency_s = ctx.stream_latency(rank, w); burst_start && latency_s > 0)
+            sg4::this_actor::sleep_for(latency_s);
+          send_tensor(ctx, rank, w, t);
+        }
+      })->daemonize();
+      continue;
+    }
     sg4::Actor::create(prefix + "-send-w" + std::to_string(w), host, [&ctx, rank, shared, w] {
       for (;;) {
         shared->send_to[static_cast<std::size_t>(w)]->acquire();
@@ -230,6 +257,14 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   const bool fcfs   = ctx.scenario.sharing == Sharing::FCFS;
   // Worker w's parameters are due at `ready_s` (rounded up to the release quantum).
   auto release = [&](int w, double ready_s) {
+    if (ctx.scenario.ps_reads_per_variable) { // the whole shard, tensor by tensor (the initial parameters)
+      for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
+        shared->tensors_due[static_cast<std::size_t>(w)].emplace_back(
+            t, release_date(ready_s, ctx.scenario.release_quantum_s));
+        shared->send_to[static_cast<std::size_t>(w)]->release();
+      }
+      return;
+    }
     shared->due_s[static_cast<std::size_t>(w)] = release_date(ready_s, ctx.scenario.release_quantum_s);
     if (fcfs) {
       shared->fcfs_queue.push_back(w);
@@ -269,14 +304,22 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   for (int w = 0; w < k; w++)
     release(w, sg4::Engine::get_clock()); // the initial parameters
 
-  PsGradientRules rules(sync, k, shard.size(), ctx.workload.tensors.size(), ctx.total_steps());
+  PsGradientRules rules(sync, k, shard.size(), ctx.workload.tensors.size(), ctx.total_steps(),
+                        ctx.scenario.ps_reads_per_variable);
   auto release_updated = [&](int w, double updated_s) {
     if (sync && w == 0)
       XBT_DEBUG("ps %d: step %d applied at %.9f", rank, rules.rounds() - 1, updated_s);
     release(w, updated_s);
   };
+  auto release_tensor = [&](int t, double updated_s) {
+    const double due_s = release_date(updated_s, ctx.scenario.release_quantum_s);
+    for (int w = 0; w < k; w++) {
+      shared->tensors_due[static_cast<std::size_t>(w)].emplace_back(t, due_s);
+      shared->send_to[static_cast<std::size_t>(w)]->release();
+    }
+  };
   auto apply = [&](const TensorMsg* grad, double arrival_s) {
-    rules.land(grad->worker, grad->tensor, arrival_s, apply_update, release_updated);
+    rules.land(grad->worker, grad->tensor, arrival_s, apply_update, release_updated, release_tensor);
   };
   if (computed_queue || flops_per_byte <= 0) {
     // Nothing here blocks: the receivers apply each gradient as it arrives, in the order they deliver them, which is
@@ -299,6 +342,38 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
 
 namespace sgdsim {
 
+namespace {
+// One step's uplink of a node's relay: each gradient from every GPU, then the sum to the PS (one tensor at a time on
+// the PS connection), in the order the GPUs send them.
+void relay_uplinks_once(const SimContext& ctx, int node, int ps, const std::vector<int>& up_order)
+{
+  const Workload& wl = ctx.workload;
+  const int g        = ctx.scenario.gpus_per_node;
+  sg4::Mailbox* to_ps =
+      sg4::Mailbox::by_name(ctx.scenario.sharing == Sharing::FCFS ? uplink_mailbox_fcfs(ps) : uplink_mailbox(ps, node));
+  sg4::CommPtr up;
+  for (int t : up_order) {
+    std::vector<sg4::CommPtr> from_gpus;
+    for (int i = 0; i < g; i++)
+      from_gpus.push_back(sg4::Mailbox::by_name(relay_up_mailbox(ps, node * g + i))
+                              ->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(node * g + i)]));
+    sg4::Comm::wait_all(from_gpus);
+    if (up)
+      up->wait();
+    up = to_ps->put_async(ctx.message(node, t),
+                          static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes));
+  }
+  if (up)
+    up->wait();
+}
+
+void run_relay_uplinks(const SimContext& ctx, int node, int ps, const std::vector<int>& up_order)
+{
+  for (;;)
+    relay_uplinks_once(ctx, node, ps, up_order);
+}
+} // namespace
+
 void run_node_relay(const SimContext& ctx, int node, int ps)
 {
   sg4::Actor::self()->daemonize();
@@ -314,37 +389,36 @@ void run_node_relay(const SimContext& ctx, int node, int ps)
       if (ctx.tensor_ps[static_cast<std::size_t>(*t)] == ps)
         up_order.push_back(*t);
   sg4::Mailbox* from_ps = sg4::Mailbox::by_name(downlink_mailbox(ps, node));
-  sg4::Mailbox* to_ps =
-      sg4::Mailbox::by_name(ctx.scenario.sharing == Sharing::FCFS ? uplink_mailbox_fcfs(ps) : uplink_mailbox(ps, node));
   auto bytes = [&wl](int t) { return static_cast<std::uint64_t>(wl.tensors[static_cast<std::size_t>(t)].bytes); };
+  // Passes tensor `t` on to every GPU of the node, one tensor at a time per GPU.
+  std::vector<sg4::CommPtr> to_gpus(static_cast<std::size_t>(g));
+  auto pass_on = [&](int t) {
+    for (int i = 0; i < g; i++) {
+      const int gpu = node * g + i;
+      if (to_gpus[static_cast<std::size_t>(i)])
+        to_gpus[static_cast<std::size_t>(i)]->wait();
+      to_gpus[static_cast<std::size_t>(i)] =
+          sg4::Mailbox::by_name(relay_down_mailbox(ps, gpu))->put_async(ctx.message(gpu, t), bytes(t));
+    }
+  };
+  if (ctx.scenario.ps_reads_per_variable) {
+    // Per-variable reads (docs/models.md §10.13): the PS's tensors come during the node's uplinks, each passed on as
+    // it arrives, while another actor sums and sends the gradients.
+    sg4::Actor::create(sg4::this_actor::get_name() + "-up", sg4::this_actor::get_host(), [&ctx, node, ps, up_order] {
+      run_relay_uplinks(ctx, node, ps, up_order);
+    })->daemonize();
+    for (;;)
+      pass_on(from_ps->get<TensorMsg>()->tensor);
+  }
   for (;;) {
-    // Downlink: each tensor from the PS, then to every GPU of the node (one tensor at a time per GPU).
-    std::vector<sg4::CommPtr> to_gpus(static_cast<std::size_t>(g));
+    // Downlink: each tensor from the PS, then to every GPU of the node; then the uplink.
     for (int t : shard) {
       from_ps->get<TensorMsg>();
-      for (int i = 0; i < g; i++) {
-        const int gpu = node * g + i;
-        if (to_gpus[static_cast<std::size_t>(i)])
-          to_gpus[static_cast<std::size_t>(i)]->wait();
-        to_gpus[static_cast<std::size_t>(i)] =
-            sg4::Mailbox::by_name(relay_down_mailbox(ps, gpu))->put_async(ctx.message(gpu, t), bytes(t));
-      }
+      pass_on(t);
     }
     sg4::Comm::wait_all(to_gpus);
-    // Uplink: each gradient from every GPU, then the sum to the PS (one tensor at a time on the PS connection).
-    sg4::CommPtr up;
-    for (int t : up_order) {
-      std::vector<sg4::CommPtr> from_gpus;
-      for (int i = 0; i < g; i++)
-        from_gpus.push_back(sg4::Mailbox::by_name(relay_up_mailbox(ps, node * g + i))
-                                ->get_async<void>(&ctx.recv_sink[static_cast<std::size_t>(node * g + i)]));
-      sg4::Comm::wait_all(from_gpus);
-      if (up)
-        up->wait();
-      up = to_ps->put_async(ctx.message(node, t), bytes(t));
-    }
-    if (up)
-      up->wait();
+    std::fill(to_gpus.begin(), to_gpus.end(), nullptr);
+    relay_uplinks_once(ctx, node, ps, up_order);
   }
 }
 

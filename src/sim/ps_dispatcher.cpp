@@ -41,9 +41,10 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
                            const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles)
 {
   const Scenario& sc = ctx.scenario;
-  if (!sc.is_ps() || sc.ps_by_actors || platform_has_profiles || sc.sharing != Sharing::FAIR || ctx.hierarchical_ps() ||
-      ctx.stream_latency_s.empty() || sc.message_overhead_s > 0 || !ctx.message_s_per_byte.empty() ||
-      sc.receive_s_per_byte > 0 || !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty() || sc.ack_coupled())
+  if (!sc.is_ps() || sc.ps_by_actors || sc.ps_reads_per_variable || platform_has_profiles ||
+      sc.sharing != Sharing::FAIR || ctx.hierarchical_ps() || ctx.stream_latency_s.empty() ||
+      sc.message_overhead_s > 0 || !ctx.message_s_per_byte.empty() || sc.receive_s_per_byte > 0 ||
+      !ctx.weight_links_in.empty() || !ctx.weight_links_out.empty() || sc.ack_coupled())
     return false;
   if (simgrid::config::get_value<std::string>("network/optim") != "Full")
     return false;

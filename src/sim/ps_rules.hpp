@@ -13,31 +13,39 @@
 namespace sgdsim {
 
 // Sync-PS (docs/models.md §2): a tensor is updated once all K workers' gradients of it have arrived; once every
-// tensor of the shard is updated, every worker is released with the new parameters. Async-PS (§1): each gradient is
+// tensor of the shard is updated, every worker is released with the new parameters. With per-variable reads
+// (§10.13) each tensor is released to every worker as soon as it is updated instead. Async-PS (§1): each gradient is
 // applied as it arrives, and a worker is released once all its gradients of the step are applied. The last round of
-// Sync-PS releases nobody (the run ends with the workers' last step).
+// Sync-PS releases no shard (the run ends with the workers' last step); per-variable reads end each step, the last too.
 class PsGradientRules {
 public:
-  PsGradientRules(bool sync, int clients, std::size_t shard_tensors, std::size_t model_tensors, int total_steps)
-      : sync_(sync), clients_(clients), shard_tensors_(shard_tensors), total_steps_(total_steps),
-        received_(model_tensors, 0), applied_of_(static_cast<std::size_t>(clients), 0)
+  PsGradientRules(bool sync, int clients, std::size_t shard_tensors, std::size_t model_tensors, int total_steps,
+                  bool per_variable = false)
+      : sync_(sync), per_variable_(per_variable), clients_(clients), shard_tensors_(shard_tensors),
+        total_steps_(total_steps), received_(model_tensors, 0), applied_of_(static_cast<std::size_t>(clients), 0)
   {
   }
 
   // The gradient of `tensor` from `worker` arrived at `arrival_s`. `update(tensor, date_s)` applies a tensor's update
-  // from date_s and returns when it ends; `release(worker, date_s)` sends a worker its parameters, due at date_s.
-  template <class Update, class Release>
-  void land(int worker, int tensor, double arrival_s, Update&& update, Release&& release)
+  // from date_s and returns when it ends; `release(worker, date_s)` sends a worker its parameters, due at date_s;
+  // with per-variable reads `release_tensor(tensor, date_s)` sends every worker that tensor's, due at date_s.
+  template <class Update, class Release, class ReleaseTensor>
+  void land(int worker, int tensor, double arrival_s, Update&& update, Release&& release,
+            ReleaseTensor&& release_tensor)
   {
     if (sync_) {
       if (++received_[static_cast<std::size_t>(tensor)] < clients_)
         return;
       received_[static_cast<std::size_t>(tensor)] = 0;
       const double updated_s                      = update(tensor, arrival_s);
+      const bool last_round                       = rounds_ + 1 >= total_steps_;
+      if (per_variable_) // the last step's reads too: they end it
+        release_tensor(tensor, updated_s);
       if (++applied_ < shard_tensors_)
         return;
       applied_ = 0;
-      if (++rounds_ < total_steps_)
+      ++rounds_;
+      if (!per_variable_ && !last_round)
         for (int w = 0; w < clients_; w++)
           release(w, updated_s);
       return;
@@ -50,11 +58,19 @@ public:
     }
   }
 
+  // Without per-variable reads (the PS dispatcher's case).
+  template <class Update, class Release>
+  void land(int worker, int tensor, double arrival_s, Update&& update, Release&& release)
+  {
+    land(worker, tensor, arrival_s, update, release, [](int, double) {});
+  }
+
   // Sync-PS rounds completed so far (for debug messages).
   int rounds() const { return rounds_; }
 
 private:
   bool sync_;
+  bool per_variable_;
   int clients_;
   std::size_t shard_tensors_;
   int total_steps_;

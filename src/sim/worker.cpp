@@ -36,6 +36,7 @@ PsWorker::PsWorker(const SimContext& ctx, StepRecorder& recorder, int rank)
                                                                                     : uplink_mailbox(p, rank_)));
   }
   arrived_.assign(ctx_.workload.tensors.size(), 0);
+  prefetched_.assign(ctx_.ps_tensors.size(), 0);
 }
 
 void PsWorker::operator()()
@@ -88,6 +89,10 @@ void PsWorker::draw_flow_weights()
     link->set_latency(kWeightLatencyS * std::exp(-ctx_.scenario.flow_spread_out * u_out));
 }
 
+// With per-variable reads (docs/models.md §10.13) the parameters of the next step arrive during this one, as the PS
+// releases each tensor: the step ends once they all have (the last step too), and the next step's forward starts once
+// every parameter is there. A PS's tensors reach a worker in the order it released them, and the next step's only after
+// this step's (the PS releases them after this worker's gradients).
 void PsWorker::run_step()
 {
   if (!ctx_.weight_links_in.empty())
@@ -100,21 +105,32 @@ void PsWorker::run_step()
   draw_step_times(ctx_.workload, rng_, ctx_.scenario.compute_jitter_cv, fwd_s_, bwd_s_);
   std::fill(arrived_.begin(), arrived_.end(), 0);
 
-  std::vector<std::size_t> dl_next(n_ps, 0); // next tensor expected from each PS (index into its shard)
+  const bool per_variable = ctx_.scenario.ps_reads_per_variable;
+  // Per PS, the tensors received for this step (with per-variable reads: those received during the last step) and
+  // for the next one (per-variable reads only).
+  std::vector<std::size_t> dl_next(n_ps, 0);
+  std::vector<std::size_t> dl_ahead(n_ps, 0);
+  int arrived_ahead = 0;
   std::vector<sg4::CommPtr> dl_comm(n_ps);
   std::vector<TensorMsg*> dl_payload(n_ps, nullptr);
   std::vector<std::deque<int>> ul_queue(n_ps);
   std::vector<sg4::CommPtr> ul_comm(n_ps);
   std::vector<int> ul_tensor(n_ps, -1);
   int arrived_count = 0;
-  int uplinks_done  = 0;
-  int next_fwd      = 0;
-  int next_bwd      = n_layers - 1;
+  if (per_variable)
+    for (std::size_t p = 0; p < n_ps; p++) {
+      dl_next[p] = prefetched_[p];
+      arrived_count += static_cast<int>(prefetched_[p]);
+    }
+  int uplinks_done = 0;
+  int next_fwd     = 0;
+  int next_bwd     = n_layers - 1;
   sg4::ExecPtr exec;
   bool exec_is_fwd = true;
 
   auto post_downlink = [&](std::size_t p) {
-    if (dl_next[p] < ctx_.ps_tensors[p].size()) {
+    const std::size_t shard = ctx_.ps_tensors[p].size();
+    if (dl_next[p] < shard || (per_variable && dl_ahead[p] < shard)) {
       dl_comm[p] = downlinks_[p]->get_async<TensorMsg>(&dl_payload[p]);
       track_ack_coupling(dl_comm[p], static_cast<int>(p), false);
     }
@@ -131,10 +147,10 @@ void PsWorker::run_step()
 
   std::vector<sg4::ActivityPtr> pending;
   std::vector<int> tags; // -1: exec; 2p: downlink from PS p; 2p+1: uplink to PS p
-  while (uplinks_done < n_tensors) {
+  while (uplinks_done < n_tensors || (per_variable && arrived_ahead < n_tensors)) {
     if (!exec) {
       if (next_fwd < n_layers) {
-        if (overlap ? layer_ready(next_fwd) : arrived_count == n_tensors)
+        if (overlap && !per_variable ? layer_ready(next_fwd) : arrived_count == n_tensors)
           start_exec(fwd_s_[static_cast<std::size_t>(next_fwd)], true);
       } else if (next_bwd >= 0) {
         start_exec(bwd_s_[static_cast<std::size_t>(next_bwd)], false);
@@ -191,18 +207,26 @@ void PsWorker::run_step()
       }
       exec = nullptr;
     } else if (tag % 2 == 0) {
-      auto p             = static_cast<std::size_t>(tag / 2);
-      const int expected = ctx_.ps_tensors[p][dl_next[p]];
-      xbt_assert(dl_payload[p] && dl_payload[p]->tensor == expected && dl_payload[p]->worker == rank_,
+      auto p = static_cast<std::size_t>(tag / 2);
+      // In shard order; with per-variable reads in the order the PS released them, from its shard.
+      const bool ahead   = per_variable && dl_next[p] == ctx_.ps_tensors[p].size();
+      const int expected = per_variable ? (dl_payload[p] ? dl_payload[p]->tensor : -1) : ctx_.ps_tensors[p][dl_next[p]];
+      xbt_assert(dl_payload[p] && dl_payload[p]->tensor == expected && dl_payload[p]->worker == rank_ &&
+                     ctx_.tensor_ps[static_cast<std::size_t>(expected)] == static_cast<int>(p),
                  "worker %d: expected tensor %d from PS %zu, received %d", rank_, expected, p,
                  dl_payload[p] ? dl_payload[p]->tensor : -1);
       account_.add_comm(dl_comm[p]->get_start_time(), dl_comm[p]->get_finish_time());
       if (recorder_.timeline_enabled())
         recorder_.worker_op(rank_, "downlink", wl.tensors[static_cast<std::size_t>(expected)].name,
                             dl_comm[p]->get_start_time(), dl_comm[p]->get_finish_time());
-      arrived_[static_cast<std::size_t>(expected)] = 1;
-      arrived_count++;
-      dl_next[p]++;
+      if (ahead) {
+        dl_ahead[p]++;
+        arrived_ahead++;
+      } else {
+        arrived_[static_cast<std::size_t>(expected)] = 1;
+        arrived_count++;
+        dl_next[p]++;
+      }
       dl_comm[p] = nullptr;
       post_downlink(p);
     } else {
@@ -215,6 +239,7 @@ void PsWorker::run_step()
       uplinks_done++;
     }
   }
+  prefetched_      = dl_ahead;
   const double now = sg4::Engine::get_clock();
   recorder_.end_step(rank_, now, account_.close_window(step_begin_s_, now));
   XBT_DEBUG("worker %d: step ends at %.9f", rank_, now);

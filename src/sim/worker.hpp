@@ -28,7 +28,9 @@ private:
   double step_begin_s_ = 0;
   std::vector<double> fwd_s_; // this step's forward time per layer, on the reference device
   std::vector<double> bwd_s_;
-  std::vector<char> arrived_;                     // per tensor, this step
+  std::vector<char> arrived_; // per tensor, this step
+  // Per-variable reads (docs/models.md §10.13): per PS, the next step's parameters received during this step.
+  std::vector<std::size_t> prefetched_;
   std::vector<simgrid::s4u::Mailbox*> downlinks_; // per PS
   std::vector<simgrid::s4u::Mailbox*> uplinks_;   // per PS
 };
