@@ -35,6 +35,8 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch -- allreduce --out $work/ar.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 3 &&
   $launch -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
+  $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
+    --out $work/ps-pv.jsonl &&
   $launch -- train --workload $W --arch ring --granularity ddp --workers-list 2,4 --steps 3 --warmup 1 \
     --out $work/ring.jsonl" > "$work/run.log" 2>&1 || fail "emulate run failed: $(tail -20 "$work/run.log")"
 
@@ -64,8 +66,12 @@ grep -q "per message on a stream" "$work/cal-p2p.txt" || fail "no per-message co
 import json, sys
 work = sys.argv[1]
 ps = [json.loads(l) for l in open(f"{work}/ps.jsonl")]
+pv = [json.loads(l) for l in open(f"{work}/ps-pv.jsonl")]
 ring = [json.loads(l) for l in open(f"{work}/ring.jsonl")]
 assert [r["workers"] for r in ps] == [1, 2, 3], ps
+assert [r["workers"] for r in pv] == [1, 2, 3], pv
+assert {r["ps_reads"] for r in ps} == {"shard"} and {r["ps_reads"] for r in pv} == {"per-variable"}
+ps += pv
 assert [r["workers"] for r in ring] == [2, 4], ring
 for r in ps + ring:
     assert len(r["step_times_s"]) == r["workers"] and all(len(s) == 3 for s in r["step_times_s"]), r
@@ -77,7 +83,7 @@ for r in ps:
     assert r["ps_servers"][0]["bad_markers"] == 0
 for r in ring:
     assert r["allreduces_per_step"] == 2 and r["gloo_threads"] == 2, r
-print("train: ps-sync K=1..3, ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
+print("train: ps-sync K=1..3 (shard, per-variable), ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
 EOF
 
 # Teardown on SIGINT: emulate run stops its command and deletes everything.

@@ -59,6 +59,23 @@ class WriteCase(unittest.TestCase):
             # A ring of one worker all-reduces nothing: K = 1 is not a point.
             self.assertEqual([p["label"] for p in case["points"]], ["2 workers", "3 workers"])
 
+    def test_per_variable_reads_reach_the_run(self):
+        # A series measured with --ps-reads per-variable is predicted with it; one without the field (measured
+        # before it existed) reads by shard, sgdsim's default.
+        with tempfile.TemporaryDirectory() as out:
+            pv = [dict(series_line(k, arch="ps-sync"), ps_reads="per-variable") for k in (1, 2)]
+            self.write(out, "x", "ps-sync-ps1-per-variable-overlap-on", pv)
+            with open(os.path.join(out, "cases", "1gbit-m-ps-sync-ps1-per-variable-overlap-on-x", "case.json"),
+                      encoding="utf-8") as f:
+                case = json.load(f)
+            self.assertEqual(case["run"][case["run"].index("--ps-reads") + 1], "per-variable")
+            self.assertIn("parameters read per variable", case["description"])
+        with tempfile.TemporaryDirectory() as out:
+            self.write(out, "x", "ps-sync-ps1-overlap-on", [series_line(k, arch="ps-sync") for k in (1, 2)])
+            with open(os.path.join(out, "cases", "1gbit-m-ps-sync-ps1-overlap-on-x", "case.json"),
+                      encoding="utf-8") as f:
+                self.assertNotIn("--ps-reads", json.load(f)["run"])
+
 
 class Precision(unittest.TestCase):
     def test_thirds_of_pooled_steps(self):

@@ -13,7 +13,8 @@
 #   RATES    emulated NIC rates, tc syntax        [1gbit 2.5gbit]
 #   WORKERS  largest K (K = 1..WORKERS)            [8]
 #   ARCHS    ARCH:PS or ring:GRANULARITY           [ps-sync:1 ps-sync:2 ps-async:1 ps-async:2 ring:tensor
-#                                                   ring:layer ring:ddp]
+#                                                   ring:layer ring:ddp]; ps-sync-pv:PS is ps-sync with
+#                                                   --ps-reads per-variable
 #   OVERLAPS on and/or off                         [on off]
 #   STEPS, WARMUP, REPEAT                          [5, 2, 1]
 #   SCALE    --compute-scale                       [1]
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     -n) dry=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "campaign.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -141,14 +142,17 @@ for rate in $RATES; do
       status=$?
       what="$rate $name microbenchmark"
     else
+      arch=$name
       case $name in
         ring) ranks=$WORKERS; opts="--granularity $param"; tag="ring-$param" ;;
+        ps-sync-pv) arch=ps-sync; ranks=$((WORKERS + param)); opts="--ps $param --ps-reads per-variable"
+          tag="ps-sync-ps$param-per-variable" ;;
         *) ranks=$((WORKERS + param)); opts="--ps $param"; tag="$name-ps$param" ;;
       esac
       case $model in *.xml) wfile=$model; model=$(basename "$model" .xml) ;; *) wfile="$src/workloads/$model.xml" ;; esac
       mkdir -p "$rdir/$model"
       "$here/launch" --hosts "$ranks" --logs "$rdir/logs" -- train --workload "$wfile" \
-        --arch "$name" $opts --overlap "$overlap" --workers "$WORKERS" --steps "$STEPS" --warmup "$WARMUP" \
+        --arch "$arch" $opts --overlap "$overlap" --workers "$WORKERS" --steps "$STEPS" --warmup "$WARMUP" \
         --repeat "$REPEAT" --compute-scale "$SCALE" --out "$rdir/$model/$tag-overlap-$overlap.jsonl" --force \
         < /dev/null >> "$log" 2>&1
       status=$?

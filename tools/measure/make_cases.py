@@ -199,6 +199,8 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         run += ["--framework", "pytorch-ddp-gloo", "--allreduce-unit", SERIES_UNIT[first["granularity"]]]
     else:
         run += ["--ps", str(first["ps"])] + list(spreads)
+        if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
+            run += ["--ps-reads", "per-variable"]
     points = []
     for d in lines:
         k = d["workers"]
@@ -207,7 +209,9 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         points.append({"label": f"{k} workers", "args": ["--workers", str(k)], "measured": d["step_time_mean_s"]})
     what = (f"ring all-reduce, one per {first['granularity']}" if ring and first["granularity"] != "ddp"
             else "ring all-reduce of PyTorch DDP buckets" if ring
-            else f"{arch} with {first['ps']} PS")
+            else f"{arch} with {first['ps']} PS"
+            + (", parameters read per variable (--ps-reads per-variable)" if first.get("ps_reads") == "per-variable"
+               else ""))
     case = {
         "name": name,
         "description": f"{model}, batch {first['batch']}, {what}, overlap {overlap}, K = "

@@ -92,6 +92,10 @@ def main(argv):
     p.add_argument("--ps", type=int, default=1, help="parameter servers, on their own ranks 0..M-1 (default 1)")
     p.add_argument("--ps-split", default="round-robin", choices=["round-robin", "balanced"])
     p.add_argument("--overlap", default="on", choices=["on", "off"])
+    p.add_argument("--ps-reads", default="shard", choices=["shard", "per-variable"],
+                   help="ps-sync: shard (default): a PS sends a worker its shard once all of it is updated; "
+                        "per-variable: each tensor once its K gradients are applied, and a step ends with the next "
+                        "step's parameters (sgdsim's --ps-reads, docs/models.md §10.13)")
     p.add_argument("--steps", type=int, default=10, help="measured steps (default 10, as sgdsim)")
     p.add_argument("--warmup", type=int, default=2, help="unmeasured first steps (default 2, as sgdsim)")
     p.add_argument("--repeat", type=int, default=1, help="runs of each configuration (default 1)")

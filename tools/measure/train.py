@@ -33,6 +33,8 @@ class Config:
         self.steps, self.warmup = args.steps, args.warmup
         self.total = args.warmup + args.steps
         self.async_ = args.arch == "ps-async"
+        # sgdsim's --ps-reads per-variable (docs/models.md §10.13): each tensor back once all K gradients of it are in.
+        self.per_variable = getattr(args, "ps_reads", "shard") == "per-variable"
         self.key = f"sgdsim-measure/{args.arch}/r{repeat}/k{k}/measured"  # ps-async: workers done measuring
         self.scale = args.compute_scale
         self.wl = wl
@@ -91,7 +93,11 @@ def ps_worker(cfg, w, start, rng):
     ps-async: as in sgdsim, a worker goes on after its measured steps until every worker has measured its own.
     It says it is done measuring in the default store (a counter); from then on each PS precedes the worker's
     parameters with a one-float control message, CONTINUE or STOP (once the counter shows every worker done),
-    and the worker runs steps with the PS that continue until all have said STOP."""
+    and the worker runs steps with the PS that continue until all have said STOP.
+
+    Per-variable reads (ps-sync): the receives of the next step's parameters are posted before this step's first
+    gradient leaves; the step ends once they have all arrived (the PS sends each as soon as it is updated), and the
+    next step's forward starts with every parameter there."""
     wl, scale = cfg.wl, cfg.scale
     buf = [torch.zeros(plan.elements(t.bytes), dtype=torch.float32) for t in wl.tensors]
     ctl = [torch.zeros(1, dtype=torch.float32) for _ in cfg.shards]
@@ -99,6 +105,7 @@ def ps_worker(cfg, w, start, rng):
     clock = Clock(start)
     ends = []
     step = 0
+    ahead = {}
     while True:
         if step == cfg.total and cfg.async_:
             dist.distributed_c10d._get_default_store().add(cfg.key, 1)
@@ -113,10 +120,11 @@ def ps_worker(cfg, w, start, rng):
             if not active:
                 break
         fwd, bwd = draw_times(wl, rng)
-        recvs = {}
-        for p in active:
-            for t in cfg.shards[p]:
-                recvs[t] = dist.irecv(buf[t], src=p, tag=cfg.tag(DOWN, step, t))
+
+        def post_recvs(s):
+            return {t: dist.irecv(buf[t], src=p, tag=cfg.tag(DOWN, s, t)) for p in active for t in cfg.shards[p]}
+
+        recvs = ahead if cfg.per_variable and step > 0 else post_recvs(step)
         sends = []
 
         def send(t):
@@ -124,7 +132,22 @@ def ps_worker(cfg, w, start, rng):
                 buf[t][0] = cfg.marker(step, t)
                 sends.append(dist.isend(buf[t], dst=cfg.owner[t], tag=cfg.tag(UP, step, t)))
 
-        if cfg.overlap:
+        if cfg.per_variable:
+            # From step 1 on, this step's parameters were waited for at the end of the last step (a Gloo receive
+            # is waited for once: waiting again blocks).
+            clock.run(sum(fwd) * scale, ready=wait_all(list(recvs.values())) if step == 0 else None)
+            # The parameters of step + 1 land in the same buffers: every read of this step's is done.
+            ahead = post_recvs(step + 1)
+            for i in range(len(wl.layers) - 1, -1, -1):
+                clock.run(bwd[i] * scale)
+                if cfg.overlap:
+                    for t in reversed(wl.layers[i].tensors):
+                        send(t)
+            if not cfg.overlap:
+                for i in range(len(wl.layers) - 1, -1, -1):
+                    for t in reversed(wl.layers[i].tensors):
+                        send(t)
+        elif cfg.overlap:
             for i, layer in enumerate(wl.layers):
                 clock.run(fwd[i] * scale, ready=wait_all([recvs[t] for t in layer.tensors if t in recvs]))
             for i in range(len(wl.layers) - 1, -1, -1):
@@ -138,6 +161,8 @@ def ps_worker(cfg, w, start, rng):
                     send(t)
         for work in sends:
             work.wait()
+        if cfg.per_variable:
+            wait_all(list(ahead.values()))
         ends.append(now())
         clock.sync(ends[-1])
         step += 1
@@ -193,6 +218,12 @@ def parameter_server(cfg, p, start, buffer_limit):
     go, stop = torch.tensor([CONTINUE]), torch.tensor([STOP])
     store = dist.distributed_c10d._get_default_store() if cfg.async_ else None
 
+    def post_gradient_recvs(w, step):
+        """Posts the receives of worker w's gradients of `step`, in the order the worker sends them."""
+        for t in order:
+            work = dist.irecv(grads[w][t], src=cfg.worker_rank(w), tag=cfg.tag(UP, step, t))
+            pending[w].put((step, t, work))
+
     def release(w, step, due):
         """Posts the receives of worker w's gradients of `step` (before it can send them), then sends it the
         shard's parameters in forward order. ps-async, after w's measured steps: first a control message, and
@@ -203,9 +234,7 @@ def parameter_server(cfg, p, start, buffer_limit):
                 return False
             sends.append(dist.isend(go, dst=cfg.worker_rank(w), tag=cfg.tag(CTRL, step, 0)))
         releases_late.append(max(0.0, now() - due))
-        for t in order:
-            work = dist.irecv(grads[w][t], src=cfg.worker_rank(w), tag=cfg.tag(UP, step, t))
-            pending[w].put((step, t, work))
+        post_gradient_recvs(w, step)
         for t in shard:
             sends.append(dist.isend(params[t], dst=cfg.worker_rank(w), tag=cfg.tag(DOWN, step, t)))
         return True
@@ -218,7 +247,40 @@ def parameter_server(cfg, p, start, buffer_limit):
     bad_markers = 0
     updates = 0
     cpu_free = start
-    if sync:
+    if sync and cfg.per_variable:
+        # Each tensor goes back to every worker once its K gradients are applied; a worker's receives of the next
+        # step's gradients are posted once all its gradients of this step are in (it sends the next ones only after
+        # every parameter of the next step has arrived, hence after every update of this step).
+        received = {t: 0 for t in shard}
+        got = [0] * k
+        applied, step = 0, 0
+        while step < cfg.total:
+            arrived, w, s, t = arrivals.get()
+            t0 = now()
+            lags.append(t0 - arrived)
+            if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
+                bad_markers += 1
+            got[w] += 1
+            if got[w] == len(shard):
+                got[w] = 0
+                if s + 1 < cfg.total:
+                    post_gradient_recvs(w, s + 1)
+            received[t] += 1
+            if received[t] == k:
+                received[t] = 0
+                cpu_free = max(arrived, cpu_free) + update_s[t]
+                updates += 1
+                busy += now() - t0
+                clock.sleep_until(cpu_free)
+                t0 = now()
+                for v in range(k):
+                    sends.append(dist.isend(params[t], dst=cfg.worker_rank(v), tag=cfg.tag(DOWN, s + 1, t)))
+                applied += 1
+                if applied == len(shard):
+                    applied = 0
+                    step += 1
+            busy += now() - t0
+    elif sync:
         received = {t: 0 for t in shard}
         applied, step = 0, 0
         while step < cfg.total:
@@ -348,6 +410,8 @@ def cmd_train(args):
         raise MeasureError("--workers / --workers-list: at least one worker")
     if m + max(ks) > world:
         raise MeasureError(f"{m} PS + {max(ks)} workers need {m + max(ks)} ranks; the world has {world}")
+    if getattr(args, "ps_reads", "shard") == "per-variable" and args.arch != "ps-sync":
+        raise MeasureError(f"--ps-reads per-variable: applies to ps-sync, not to --arch {args.arch}")
     check_out(args)
     infos = gather_infos()
     sha = file_sha256(args.workload)
@@ -381,7 +445,8 @@ def cmd_train(args):
                     results.append(line)
                     with open(args.out, "a", encoding="utf-8") as f:
                         f.write(json.dumps(line) + "\n")
-                    print(f"train {cfg.arch}{' ' + args.granularity if cfg.arch == 'ring' else ''} K={k} "
+                    print(f"train {cfg.arch}{' ' + args.granularity if cfg.arch == 'ring' else ''}"
+                          f"{' per-variable' if cfg.per_variable else ''} K={k} "
                           f"PS={m} overlap={args.overlap} repeat {repeat}: step {line['step_time_mean_s']:.4f} s, "
                           f"{line['throughput_examples_per_s']:.2f} examples/s", flush=True)
             dist.barrier()
@@ -410,6 +475,7 @@ def train_record(args, cfg, wl, sha, gathered):
         "ps": cfg.m,
         "ps_split": args.ps_split if cfg.m else None,
         "overlap": args.overlap,
+        "ps_reads": "per-variable" if cfg.per_variable else ("shard" if cfg.m else None),
         "workload": args.workload,
         "workload_sha256": sha,
         "workload_name": wl.name,
