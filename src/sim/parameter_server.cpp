@@ -53,13 +53,10 @@ void pass_receive_thread(const sg4::MutexPtr& thread, double s_per_byte, double 
   thread->unlock();
 }
 
-// Sends the shard to worker `w` on its downlink connection, one tensor at a time in forward order. Each message
-// first pays the software cost of sending it (--message-overhead and --message-overhead-per-byte times its size,
-// docs/models.md §10.5), which holds the connection, then its pass through the worker's receive thread (paid here,
-// before its bytes, which holds the connection too: the sum is what counts).
-// A stream connection (docs/models.md §10.5) sends the shard's messages back to back and each arrives the route's
-// latency after its last byte: the whole shard is shifted by that latency once, paid here before the first byte
-// (the links' own latencies are 0 then).
+// Sends tensor `t` to worker `w` on its downlink connection. The message first pays the software cost of sending it
+// (--message-overhead and --message-overhead-per-byte times its size, docs/models.md §10.5), which holds the
+// connection, then its pass through the worker's receive thread (paid here, before its bytes, which holds the
+// connection too: the sum is what counts).
 void send_tensor(const SimContext& ctx, int rank, int w, int t)
 {
   const sg4::MutexPtr worker_thread =
@@ -74,6 +71,9 @@ void send_tensor(const SimContext& ctx, int rank, int w, int t)
   comm->wait();
 }
 
+// Sends the shard to worker `w`, one tensor at a time in forward order. A stream connection (docs/models.md §10.5)
+// sends the shard's messages back to back and each arrives the route's latency after its last byte: the whole shard
+// is shifted by that latency once, paid here before the first byte (the links' own latencies are 0 then).
 void send_shard(const SimContext& ctx, int rank, int w)
 {
   if (const double latency_s = ctx.stream_latency(rank, w); latency_s > 0)
