@@ -255,14 +255,17 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
   const int k       = ctx.ps_clients();
   const bool sync   = ctx.scenario.arch == Arch::PS_SYNC;
   const bool fcfs   = ctx.scenario.sharing == Sharing::FCFS;
+  // Per-variable reads: tensor `t` joins worker w's queue, due at `ready_s` (rounded up to the release quantum).
+  auto queue_tensor = [&](int w, int t, double ready_s) {
+    shared->tensors_due[static_cast<std::size_t>(w)].emplace_back(
+        t, release_date(ready_s, ctx.scenario.release_quantum_s));
+    shared->send_to[static_cast<std::size_t>(w)]->release();
+  };
   // Worker w's parameters are due at `ready_s` (rounded up to the release quantum).
   auto release = [&](int w, double ready_s) {
     if (ctx.scenario.ps_reads_per_variable) { // the whole shard, tensor by tensor (the initial parameters)
-      for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)]) {
-        shared->tensors_due[static_cast<std::size_t>(w)].emplace_back(
-            t, release_date(ready_s, ctx.scenario.release_quantum_s));
-        shared->send_to[static_cast<std::size_t>(w)]->release();
-      }
+      for (int t : ctx.ps_tensors[static_cast<std::size_t>(rank)])
+        queue_tensor(w, t, ready_s);
       return;
     }
     shared->due_s[static_cast<std::size_t>(w)] = release_date(ready_s, ctx.scenario.release_quantum_s);
@@ -312,11 +315,8 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
     release(w, updated_s);
   };
   auto release_tensor = [&](int t, double updated_s) {
-    const double due_s = release_date(updated_s, ctx.scenario.release_quantum_s);
-    for (int w = 0; w < k; w++) {
-      shared->tensors_due[static_cast<std::size_t>(w)].emplace_back(t, due_s);
-      shared->send_to[static_cast<std::size_t>(w)]->release();
-    }
+    for (int w = 0; w < k; w++)
+      queue_tensor(w, t, updated_s);
   };
   auto apply = [&](const TensorMsg* grad, double arrival_s) {
     rules.land(grad->worker, grad->tensor, arrival_s, apply_update, release_updated, release_tensor);

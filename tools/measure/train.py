@@ -247,10 +247,11 @@ def parameter_server(cfg, p, start, buffer_limit):
     bad_markers = 0
     updates = 0
     cpu_free = start
-    if sync and cfg.per_variable:
-        # Each tensor goes back to every worker once its K gradients are applied; a worker's receives of the next
-        # step's gradients are posted once all its gradients of this step are in (it sends the next ones only after
-        # every parameter of the next step has arrived, hence after every update of this step).
+    if sync:
+        # Shard reads: once the whole shard is updated, every worker gets the next parameters. Per-variable reads:
+        # each tensor goes back to every worker once its K gradients are applied, and a worker's receives of the
+        # next step's gradients are posted once all its gradients of this step are in (it sends the next ones only
+        # after every parameter of the next step has arrived, hence after every update of this step).
         received = {t: 0 for t in shard}
         got = [0] * k
         applied, step = 0, 0
@@ -260,45 +261,28 @@ def parameter_server(cfg, p, start, buffer_limit):
             lags.append(t0 - arrived)
             if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
                 bad_markers += 1
-            got[w] += 1
-            if got[w] == len(shard):
-                got[w] = 0
-                if s + 1 < cfg.total:
-                    post_gradient_recvs(w, s + 1)
+            if cfg.per_variable:
+                got[w] += 1
+                if got[w] == len(shard):
+                    got[w] = 0
+                    if s + 1 < cfg.total:
+                        post_gradient_recvs(w, s + 1)
             received[t] += 1
             if received[t] == k:
                 received[t] = 0
                 cpu_free = max(arrived, cpu_free) + update_s[t]
                 updates += 1
-                busy += now() - t0
-                clock.sleep_until(cpu_free)
-                t0 = now()
-                for v in range(k):
-                    sends.append(dist.isend(params[t], dst=cfg.worker_rank(v), tag=cfg.tag(DOWN, s + 1, t)))
+                if cfg.per_variable:
+                    busy += now() - t0
+                    clock.sleep_until(cpu_free)
+                    t0 = now()
+                    for v in range(k):
+                        sends.append(dist.isend(params[t], dst=cfg.worker_rank(v), tag=cfg.tag(DOWN, s + 1, t)))
                 applied += 1
                 if applied == len(shard):
                     applied = 0
                     step += 1
-            busy += now() - t0
-    elif sync:
-        received = {t: 0 for t in shard}
-        applied, step = 0, 0
-        while step < cfg.total:
-            arrived, w, s, t = arrivals.get()
-            t0 = now()
-            lags.append(t0 - arrived)
-            if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
-                bad_markers += 1
-            received[t] += 1
-            if received[t] == k:
-                received[t] = 0
-                cpu_free = max(arrived, cpu_free) + update_s[t]
-                updates += 1
-                applied += 1
-                if applied == len(shard):
-                    applied = 0
-                    step += 1
-                    if step < cfg.total:
+                    if step < cfg.total and not cfg.per_variable:
                         busy += now() - t0
                         clock.sleep_until(cpu_free)
                         t0 = now()
