@@ -69,6 +69,18 @@ class Duplex(unittest.TestCase):
         self.assertAlmostEqual(m_out, 1.8)  # 1.8 over the flow alone's 1.0
         self.assertAlmostEqual(s_out, 2.05)
 
+    def test_duplex_table_divides_by_as_many_flows_one_way(self):
+        def rec(pattern, clients, roles, times):
+            return {"pattern": pattern, "clients": clients, "size_bytes": 8, "times_s": times, "roles": roles}
+        lines = [rec("incast-in", 2, ["in", "in"], [2.0, 2.0]), rec("incast-out", 2, ["out", "out"], [1.6, 1.6]),
+                 rec("incast-duplex", 2, ["in", "in", "out", "out"], [2.4, 2.4, 2.0, 2.0])]
+        (k, m, m_in, s_in, m_out, s_out), = fit_incast.duplex_table(lines, "incast-duplex").values()
+        self.assertEqual((k, m), (2, 2))
+        self.assertAlmostEqual(m_in, 1.2)    # 2.4 over incast-in's 2.0 (N = 2)
+        self.assertAlmostEqual(m_out, 1.25)  # 2.0 over incast-out's 1.6
+        self.assertAlmostEqual(s_in, 1.05)   # max-min: 2 + 0.05 x 2 on each link
+        self.assertEqual(fit_incast.duplex_table(lines), {})  # no incast-half rows
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -98,6 +98,19 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_slots("incast-half", 3, 5), [])
         self.assertEqual(incast.incast_slots("incast-half", 4, 5), [3])
 
+    def test_duplex_layout(self):
+        # N flows each way: the hub times the N flows in (the first N columns), client c the flow out to it.
+        self.assertEqual(incast.incast_flows("incast-duplex", 2), [("in", 1), ("in", 2), ("out", 1), ("out", 2)])
+        self.assertEqual(incast.incast_slots("incast-duplex", 0, 3), [0, 1, 2])
+        self.assertEqual(incast.incast_slots("incast-duplex", 2, 3), [4])
+        self.assertEqual(incast.incast_slots("incast-duplex", 3, 3), [5])
+
+    @unittest.skipIf(incast.torch is None, "needs torch (/usr/bin/python3)")
+    def test_duplex_client_buffers(self):
+        # A client receives into a buffer of its own while it sends: only where incast-duplex runs.
+        self.assertEqual(incast.incast_buffers(1, 3, 64, True)["back"].numel(), 16)
+        self.assertEqual(incast.incast_buffers(1, 3, 64, False)["back"].numel(), 1)
+
     def test_outcast_layout(self):
         # The hub sends to clients 1..N-1 while client N sends to it: the hub times the flow in, each other client
         # its own flow out.

@@ -15,8 +15,8 @@ size, in least squares of the logarithms; incast-in gives --flow-spread-in (the 
 Where the file has outcast-mixed (a flow into the hub beside n flows out of it) and incast-mixed (a flow out beside
 n in), it fits --ack-coupling-in and --ack-coupling-out: the G whose slowdown max(1, G n) is closest to the measured
 ones (least squares of the logarithms over every n and size), and prints both options only when it has both. Where
-the file has incast-half, it also prints how much each direction slowed the other against SimGrid's max-min with ACK
-traffic and against the fitted coupling (docs/models.md §10.6). Standard library only."""
+the file has incast-half or incast-duplex (n flows each way), it also prints how much each direction slowed the other
+against SimGrid's max-min with ACK traffic and against the fitted coupling (docs/models.md §10.6). Standard library only."""
 
 import argparse
 import json
@@ -97,24 +97,27 @@ def maxmin_duplex(n_in, m_out, ack=0.05):
     return (1 / n_in) / rate, (1 / m_out) / rate
 
 
-def duplex_table(lines):
-    """incast-half against maxmin_duplex: per (N, size), (n_in, m_out, measured in, model in, measured out, model
-    out), each the median flow time over the median time of the same number of flows in one direction alone
-    (incast-in or incast-out of that many clients; one flow: incast-mixed's flow alone)."""
-    def median_of(pattern, clients, role, size):
-        v = [t for r in lines if r.get("pattern") == pattern and r["size_bytes"] == size and
+SPLITS = {"incast-half": lambda n: (n - n // 2, n // 2),  # (flows in, flows out) of each pattern with N clients
+          "incast-duplex": lambda n: (n, n)}
+
+
+def duplex_table(lines, pattern="incast-half"):
+    """incast-half or incast-duplex against maxmin_duplex: per (N, size), (n_in, m_out, measured in, model in,
+    measured out, model out), each the median flow time over the median time of the same number of flows in one
+    direction alone (incast-in or incast-out of that many clients; one flow: incast-mixed's flow alone)."""
+    def median_of(pat, clients, role, size):
+        v = [t for r in lines if r.get("pattern") == pat and r["size_bytes"] == size and
              (clients is None or r["clients"] == clients) for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
         return statistics.median(v) if v else float("nan")
     table = {}
-    for n, size in sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == "incast-half"}):
-        m = n // 2
-        k = n - m
+    for n, size in sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == pattern}):
+        k, m = SPLITS[pattern](n)
         one = median_of("incast-mixed", None, "alone", size)
         alone_in = median_of("incast-in", k, "in", size) if k > 1 else one
         alone_out = median_of("incast-out", m, "out", size) if m > 1 else one
         model_in, model_out = maxmin_duplex(k, m)
-        table[(n, size)] = (k, m, median_of("incast-half", n, "in", size) / alone_in, model_in,
-                            median_of("incast-half", n, "out", size) / alone_out, model_out)
+        table[(n, size)] = (k, m, median_of(pattern, n, "in", size) / alone_in, model_in,
+                            median_of(pattern, n, "out", size) / alone_out, model_out)
     return table
 
 
@@ -187,10 +190,12 @@ def main(argv):
                   f"(model {coupled_slowdown(g, n):.2f})")
         print(f"{pattern}: {option} {g:.2f} (rms log error {rms:.3f})")
         coupling[option] = g
-    duplex = duplex_table(lines)
-    if duplex:
+    for pattern in SPLITS:
+        duplex = duplex_table(lines, pattern)
+        if not duplex:
+            continue
         g_in, g_out = coupling.get("--ack-coupling-in"), coupling.get("--ack-coupling-out")
-        print("incast-half against SimGrid's max-min with ACK traffic and the fitted coupling (slowdown over one "
+        print(f"{pattern} against SimGrid's max-min with ACK traffic and the fitted coupling (slowdown over one "
               "direction alone):")
         for (n, size), (k, m, m_in, s_in, m_out, s_out) in duplex.items():
             fit_in = f", coupling {coupled_slowdown(g_in, m, k):.2f}" if g_in is not None else ""

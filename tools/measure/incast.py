@@ -17,6 +17,7 @@ def incast_flows(pattern, n):
     """The flows one repeat of `pattern` times with N = n clients, as (role, client rank): `in` client -> hub, `out`
     hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
     incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
+    incast-duplex: every client sends to the hub while the hub sends to every client (n flows each way);
     outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
     alone (`alone-in`); late-in and late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow
     (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts."""
@@ -27,6 +28,8 @@ def incast_flows(pattern, n):
     if pattern == "incast-half":
         m = n // 2
         return [("in", c) for c in range(1, n - m + 1)] + [("out", c) for c in range(n - m + 1, n + 1)]
+    if pattern == "incast-duplex":
+        return [("in", c) for c in range(1, n + 1)] + [("out", c) for c in range(1, n + 1)]
     if pattern == "outcast-mixed":
         return [("out", c) for c in range(1, n)] + [("reverse-in", n), ("alone-in", n)]
     if pattern in ("late-in", "late-out"):
@@ -200,6 +203,25 @@ def incast_half(rank, n, bufs, group):
     return [now() - t0]
 
 
+def incast_duplex(rank, n, bufs, group):
+    """Every client isends to the hub while the hub isends to every client: n flows each way through the hub's NIC,
+    as a PS's carries in Sync-PS with per-variable reads (pulls of one variable while others' pushes arrive).
+    incast-half stops at about N / 2 each way; this reaches N. The hub times the incoming flows, each client the
+    flow it receives (into a buffer of its own: its outgoing one is being sent)."""
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)]
+        times = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
+        wait_all(outs)
+        return times
+    push = dist.isend(bufs["own"], dst=0)
+    dist.recv(bufs["back"], src=0)
+    mine = now() - t0
+    push.wait()
+    return [mine]
+
+
 def shared_alone(alone_s, src, group):
     """Every rank of the group gets the time of the flow alone that rank `src` measured."""
     t = torch.tensor([alone_s], dtype=torch.float64)
@@ -263,9 +285,10 @@ def late_out(rank, n, bufs, group, fraction=0.5):
 
 
 INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
-          "outcast-mixed": outcast_mixed, "late-in": late_in, "late-out": late_out}
+          "incast-duplex": incast_duplex, "outcast-mixed": outcast_mixed, "late-in": late_in, "late-out": late_out}
 LATE = ("late-in", "late-out")
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
+BOTH_WAYS = MIXED + ("incast-half", "incast-duplex")  # rows named pattern-role
 
 
 def incast_slots(pattern, rank, n):
@@ -280,7 +303,7 @@ def incast_run(args, pattern, n, size, bufs, group):
     of the group: an all_reduce of each rank's own columns)."""
     rank = dist.get_rank()
     view = {"in": [b[:plan.elements(size)] for b in bufs["in"]], "out": bufs["out"][:plan.elements(size)],
-            "own": bufs["own"][:plan.elements(size)]}
+            "own": bufs["own"][:plan.elements(size)], "back": bufs["back"][:plan.elements(size)]}
     cols, slots = len(incast_flows(pattern, n)), incast_slots(pattern, rank, n)
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
@@ -314,7 +337,7 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
         if pattern in LATE:
             op = f"{pattern}-{role.split('-')[0]}"
         else:
-            op = f"{pattern}-{role}" if pattern in MIXED + ("incast-half",) else pattern
+            op = f"{pattern}-{role}" if pattern in BOTH_WAYS else pattern
         med = out.row(op, n + 1, size, st["times"], args.warmup, repeats=len(table))
         summary.append({"op": op, "clients": n, "flows": len(cols), "size_bytes": size, "time_median_s": med,
                         "spread_median": st["spread_median"], "spread_max": st["spread_max"]})
@@ -347,11 +370,14 @@ def tcp_counters():
     return {k: int(values[k]) for k in ("OutSegs", "RetransSegs") if k in values}
 
 
-def incast_buffers(rank, clients, size):
+def incast_buffers(rank, clients, size, duplex):
+    """The hub's buffers (one per client in, one out) or a client's (its own out; `back` in, for incast-duplex)."""
     if rank == 0:
         return {"in": [torch.zeros(plan.elements(size), dtype=torch.float32) for _ in range(clients)],
-                "out": torch.zeros(plan.elements(size), dtype=torch.float32), "own": torch.zeros(1)}
-    return {"in": [], "out": torch.zeros(1), "own": torch.zeros(plan.elements(size), dtype=torch.float32)}
+                "out": torch.zeros(plan.elements(size), dtype=torch.float32), "own": torch.zeros(1),
+                "back": torch.zeros(1)}
+    return {"in": [], "out": torch.zeros(1), "own": torch.zeros(plan.elements(size), dtype=torch.float32),
+            "back": torch.zeros(plan.elements(size) if duplex else 1, dtype=torch.float32)}
 
 
 def cmd_incast(args):
@@ -361,7 +387,8 @@ def cmd_incast(args):
     network effects suspected (docs/measure.md). Patterns, each after a barrier of ranks 0..N: incast-in (every
     client sends S bytes to the hub), incast-out (the hub sends S bytes to every client), incast-mixed (clients
     1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone), incast-half (clients
-    1..N-M send to the hub while the hub sends to the other M = N // 2), outcast-mixed (the hub sends to clients
+    1..N-M send to the hub while the hub sends to the other M = N // 2), incast-duplex (every client sends to the
+    hub while the hub sends to every client: N flows each way), outcast-mixed (the hub sends to clients
     1..N-1 while client N sends to it; and that flow alone), late-in and late-out (client 1's flow
     alone, then again with client c's starting c - 1 delays of --late-fraction x its time alone later: does the
     flow that has the link keep it?). A flow's time runs from the barrier's end (plus its delay) to its completion
@@ -388,7 +415,7 @@ def cmd_incast(args):
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
     if rank == 0:
         open(flows_path, "w", encoding="utf-8").close()
-    bufs = incast_buffers(rank, max(ns), max(sizes))
+    bufs = incast_buffers(rank, max(ns), max(sizes), "incast-duplex" in args.patterns.split(","))
     summary = []
     for n in ns:
         if rank <= n:

@@ -73,7 +73,7 @@ def main(argv):
     p.add_argument("--repeats", type=int, default=5, help="measured repeats per pattern and size (default 5)")
     p.add_argument("--patterns", default="incast-in,incast-out,incast-mixed,incast-half,outcast-mixed",
                    help="comma-separated patterns (default incast-in,incast-out,incast-mixed,incast-half,"
-                        "outcast-mixed; also late-in, late-out)")
+                        "outcast-mixed; also incast-duplex, late-in, late-out)")
     p.add_argument("--lone-message", default="",
                    help="incast-mixed, outcast-mixed: send the lone flow as messages of this size back to back, "
                         "e.g. 128KiB, as a PS sends a shard of tensors (default: one message)")
