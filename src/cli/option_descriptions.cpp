@@ -116,6 +116,12 @@ po::options_description scenario_options()
      "SimGrid's ACK traffic; docs/models.md §10.6)")
     ("ack-coupling-out", po::value<double>(),
      "ps-*: the same for a flow out of a PS beside the flows into it, G from incast-mixed")
+    ("ack-coupling-exponent-in", po::value<double>(),
+     "ps-*, with --ack-coupling-in/out: n flows into a PS beside m out of it are slowed max(1, G m / n^E), E in "
+     "[0, 1] from tools/measure/fit_incast.py on incast-duplex (default 1: each flow bound as a lone flow would "
+     "be; docs/models.md §10.6)")
+    ("ack-coupling-exponent-out", po::value<double>(),
+     "ps-*: the same for the flows out of a PS (default 1)")
     ("ps-reads", po::value<std::string>(),
      "ps-sync: shard (default): a PS sends a worker its shard once every tensor of it is updated, and a layer's "
      "forward starts once its tensors arrived ([LI22]); per-variable: each tensor is sent once all workers' "

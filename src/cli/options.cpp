@@ -253,6 +253,20 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
       throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
                        std::to_string(sc.gpus_per_node) + "): the relays' flows are not counted");
   }
+  for (auto [name, field] : {std::pair{"ack-coupling-exponent-in", &sc.ack_coupling_exponent_in},
+                             {"ack-coupling-exponent-out", &sc.ack_coupling_exponent_out}}) {
+    if (!vm.count(name))
+      continue;
+    *field = vm[name].as<double>();
+    if (!sc.ack_coupled())
+      throw InputError(std::string("--") + name +
+                       ": needs --ack-coupling-in and --ack-coupling-out (it shapes "
+                       "their coupling)");
+    if (!(*field >= 0 && *field <= 1))
+      throw InputError(std::string("--") + name + " " + std::to_string(*field) +
+                       ": must be in [0, 1] (1: each flow bound as a lone flow; 0: the direction's flows together "
+                       "as one)");
+  }
 }
 
 // A calibrated platform's software costs, where the command line gives none (README "Calibration").
@@ -474,7 +488,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   // Options of one family of architectures are errors with the other, never silently ignored.
   for (const char* ps_only :
        {"sharing", "ps-split", "release-quantum", "stream", "ps-reads", "message-overhead-per-byte",
-        "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out"})
+        "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out",
+        "ack-coupling-exponent-in", "ack-coupling-exponent-out"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

@@ -43,6 +43,10 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "flow-spread-out = " << sc.flow_spread_out << "\n";
     if (sc.ack_coupled())
       out << "ack-coupling-in = " << sc.ack_coupling_in << "\nack-coupling-out = " << sc.ack_coupling_out << "\n";
+    if (sc.ack_coupling_exponent_in != 1)
+      out << "ack-coupling-exponent-in = " << sc.ack_coupling_exponent_in << "\n";
+    if (sc.ack_coupling_exponent_out != 1)
+      out << "ack-coupling-exponent-out = " << sc.ack_coupling_exponent_out << "\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

@@ -75,6 +75,12 @@ struct Scenario {
    *  outcast-mixed (in) and incast-mixed (out). */
   double ack_coupling_in  = 0;
   double ack_coupling_out = 0;
+  /** With the coupling, how a direction's own flows soften it: n_own flows beside n_rev the other way are slowed
+   *  max(1, G n_rev / n_own^exponent) against their share of the link alone. 1 (default): each flow bound
+   *  alone as one flow would be (the lone-flow fit); below 1 several flows lose more together, as the incast-duplex
+   *  microbenchmark measured for flows into the PS (docs/models.md §10.6 "Many flows each way"). */
+  double ack_coupling_exponent_in  = 1;
+  double ack_coupling_exponent_out = 1;
   /** The largest coupling accepted: a flow slowed 4 times per flow the other way (measured: 0.5 to 0.9). */
   static constexpr double kMaxAckCoupling = 4;
   bool ack_coupled() const { return ack_coupling_in > 0 || ack_coupling_out > 0; }

@@ -103,6 +103,15 @@ std::string gradient_sync_note(const Scenario& sc)
 }
 
 // The ring's measured all-reduce (docs/models.md §10.7), and whether K lies outside the node counts measured.
+// The run line's coupling, with the exponents where they are not 1 (docs/models.md §10.6).
+std::string ack_coupling_text(const Scenario& sc)
+{
+  std::string text = fmt("ACK coupling %.3g in, %.3g out", sc.ack_coupling_in, sc.ack_coupling_out);
+  if (sc.ack_coupling_exponent_in != 1 || sc.ack_coupling_exponent_out != 1)
+    text += fmt(" (exponents %.3g in, %.3g out)", sc.ack_coupling_exponent_in, sc.ack_coupling_exponent_out);
+  return text + " (SimGrid's ACK traffic off), ";
+}
+
 std::string measured_note(const Scenario& sc)
 {
   if (!sc.measured_allreduce)
@@ -209,11 +218,7 @@ std::string header(const RunReport& rep)
                sc.flow_spread_in > 0 || sc.flow_spread_out > 0
                    ? fmt("flow weights' spread %.3g in, %.3g out, ", sc.flow_spread_in, sc.flow_spread_out).c_str()
                    : "",
-               sc.ack_coupled() ? fmt("ACK coupling %.3g in, %.3g out (SimGrid's ACK traffic off), ",
-                                      sc.ack_coupling_in, sc.ack_coupling_out)
-                                      .c_str()
-                                : "",
-               cfg_list(sc.simgrid_cfg).c_str());
+               sc.ack_coupled() ? ack_coupling_text(sc).c_str() : "", cfg_list(sc.simgrid_cfg).c_str());
   return out;
 }
 
@@ -364,6 +369,8 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"flow_spread_out", sc.flow_spread_out},
                           {"ack_coupling_in", sc.ack_coupling_in},
                           {"ack_coupling_out", sc.ack_coupling_out},
+                          {"ack_coupling_exponent_in", sc.ack_coupling_exponent_in},
+                          {"ack_coupling_exponent_out", sc.ack_coupling_exponent_out},
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},
                           {"seed", sc.seed},

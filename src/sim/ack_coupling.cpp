@@ -3,6 +3,7 @@
 #include "sim/engine_hooks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/simix.hpp>
@@ -11,9 +12,10 @@ namespace sgdsim {
 
 using simgrid::kernel::resource::Action;
 
-double ack_coupled_bound(double alone, double g, int n_reverse)
+double ack_coupled_bound(double alone, double g, int n_reverse, int n_own, double exponent)
 {
-  const double slowdown = g * n_reverse;
+  // pow(n, 0) is exactly 1: with exponent 1 the bound is the lone-flow form's, bit for bit.
+  const double slowdown = g * n_reverse * std::pow(static_cast<double>(std::max(n_own, 1)), 1 - exponent);
   return slowdown > 1 ? alone / slowdown : alone;
 }
 
@@ -23,9 +25,9 @@ AckCoupling*& current_ack_coupling()
   return current;
 }
 
-AckCoupling::AckCoupling(int n_ps, double g_in, double g_out)
-    : g_in_(g_in), g_out_(g_out), network_(network_model()), in_(static_cast<std::size_t>(n_ps)),
-      out_(static_cast<std::size_t>(n_ps))
+AckCoupling::AckCoupling(int n_ps, double g_in, double g_out, double e_in, double e_out)
+    : g_in_(g_in), g_out_(g_out), e_in_(e_in), e_out_(e_out), network_(network_model()),
+      in_(static_cast<std::size_t>(n_ps)), out_(static_cast<std::size_t>(n_ps))
 {
   xbt_assert(network_ != nullptr, "AckCoupling: the engine has no network model yet (create it after the platform)");
   current_ack_coupling() = this;
@@ -75,12 +77,12 @@ void AckCoupling::apply(int ps)
   const auto p    = static_cast<std::size_t>(ps);
   const auto n_in = static_cast<int>(in_[p].size()), n_out = static_cast<int>(out_[p].size());
   for (Action* flow : in_[p]) {
-    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_in_, n_out);
+    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_in_, n_out, n_in, e_in_);
     if (flow->get_bound() != bound)
       flow->set_bound(bound);
   }
   for (Action* flow : out_[p]) {
-    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_out_, n_in);
+    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_out_, n_in, n_out, e_out_);
     if (flow->get_bound() != bound)
       flow->set_bound(bound);
   }

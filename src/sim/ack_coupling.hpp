@@ -4,7 +4,8 @@
 // ACKs cross, and that level counts the flow's sharing weight: with --flow-spread-in/out a pull whose weight is below a
 // push's runs at a fraction of its link however idle that link is. With the options, SimGrid's ACK traffic is off and
 // each flow between a worker and a PS runs at most at its rate alone / (G x n), n the flows the other way through
-// that PS's NIC at the moment and G the direction's coupling (tools/measure/fit_incast.py).
+// that PS's NIC at the moment and G the direction's coupling (tools/measure/fit_incast.py); with an exponent E below
+// 1, divided further by m^(1 - E), m the flows its own way (several flows lose more together, incast-duplex).
 #pragma once
 
 #include <simgrid/s4u/Comm.hpp>
@@ -19,16 +20,19 @@ class Model;
 
 namespace sgdsim {
 
-/** The bound of a flow whose rate alone is `alone` beside `n_reverse` flows the other way through the PS's NIC:
- *  alone / (g x n_reverse), never above alone (docs/models.md §10.6). */
-double ack_coupled_bound(double alone, double g, int n_reverse);
+/** The bound of a flow whose rate alone is `alone`, one of `n_own` flows its way beside `n_reverse` the other way
+ *  through the PS's NIC: alone / (g x n_reverse x n_own^(1 - exponent)), never above alone, so that n_own equal
+ *  flows are slowed max(1, g n_reverse / n_own^exponent) against their share alone (docs/models.md §10.6).
+ *  Exponent 1: alone / (g x n_reverse), the lone-flow form. */
+double ack_coupled_bound(double alone, double g, int n_reverse, int n_own = 1, double exponent = 1);
 
 /** The flows between workers and PS, per PS and direction, and their bounds. One per run; the engine's signals reach
  *  it through a pointer (engine_hooks.hpp). */
 class AckCoupling {
 public:
-  /** g_in: the coupling of flows into a PS (measured by outcast-mixed), g_out: out of it (incast-mixed). */
-  AckCoupling(int n_ps, double g_in, double g_out);
+  /** g_in: the coupling of flows into a PS (measured by outcast-mixed), g_out: out of it (incast-mixed); e_in,
+   *  e_out: their exponents (incast-duplex; 1: the lone-flow form). */
+  AckCoupling(int n_ps, double g_in, double g_out, double e_in = 1, double e_out = 1);
   ~AckCoupling();
   AckCoupling(const AckCoupling&)            = delete;
   AckCoupling& operator=(const AckCoupling&) = delete;
@@ -50,7 +54,7 @@ private:
   };
   void apply(int ps);
 
-  double g_in_, g_out_;
+  double g_in_, g_out_, e_in_, e_out_;
   simgrid::kernel::resource::Model* network_; // the engine's network model, whose started flows track() searches
   std::vector<std::vector<simgrid::kernel::resource::Action*>> in_, out_; // per PS, in the order they started
   std::unordered_map<const simgrid::kernel::resource::Action*, Flow> flows_;

@@ -186,7 +186,8 @@ SimResult simulate(const SimInputs& in)
     make_streams(engine, placement, ctx);  // after the nominal figures, which report the links' latencies
   std::optional<AckCoupling> ack_coupling; // --ack-coupling-in/out: the PS flows' bounds (ack_coupling.hpp)
   if (scenario.is_ps() && scenario.ack_coupled())
-    ack_coupling.emplace(scenario.ps, scenario.ack_coupling_in, scenario.ack_coupling_out);
+    ack_coupling.emplace(scenario.ps, scenario.ack_coupling_in, scenario.ack_coupling_out,
+                         scenario.ack_coupling_exponent_in, scenario.ack_coupling_exponent_out);
   // PS architectures run through the PS dispatcher where it applies (ps_dispatcher.hpp), otherwise through the
   // actors of the PS, its connections and the workers.
   std::optional<PsDispatcher> ps_dispatcher;

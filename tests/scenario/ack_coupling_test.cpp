@@ -37,9 +37,10 @@ struct Flow {
 };
 
 // Starts every flow at 0 and returns each one's end date, in order (-1 where the child failed).
-std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, double g_out, bool couple = true)
+std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, double g_out, bool couple = true,
+                              double e_in = 1, double e_out = 1)
 {
-  const std::string platform = tiny::star_platform(6, "1GBps");
+  const std::string platform = tiny::star_platform(9, "1GBps");
   const std::string out      = tiny::temp_dir() + "/ack_coupling_ends.txt";
   const pid_t pid            = fork();
   if (pid == 0) {
@@ -50,7 +51,7 @@ std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, doubl
     engine.load_platform(platform);
     std::optional<AckCoupling> coupling;
     if (couple)
-      coupling.emplace(1, g_in, g_out);
+      coupling.emplace(1, g_in, g_out, e_in, e_out);
     std::vector<double> ends(flows.size(), -1);
     for (std::size_t i = 0; i < flows.size(); i++) {
       const Flow f        = flows[i];
@@ -94,6 +95,37 @@ TEST(AckCoupling, BoundIsTheRateAloneOverGTimesTheReverseFlows)
   EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.5, 3), 100 / 1.5);
   EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.8, 1), 100) << "0.8 x 1 flow: no slower than alone";
   EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 2, 0), 100) << "nothing the other way";
+}
+
+TEST(AckCoupling, TheExponentDividesByTheOwnFlowsToOneMinusIt)
+{
+  // 4 flows each way, G 0.5: with exponent 1 each flow's bound is alone / 2 (the 4 flows' share, C / 4, is below
+  // it: no slowdown); with exponent 0.5 alone / (2 x 4^0.5) = alone / 4, the share itself; with 0, alone / 8.
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.5, 4, 4, 1), 100 / 2.0);
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.5, 4, 4, 0.5), 100 / 4.0);
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.5, 4, 4, 0), 100 / 8.0);
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.5, 3, 1, 0.3), 100 / 1.5) << "one flow its way: the exponent is moot";
+  EXPECT_DOUBLE_EQ(ack_coupled_bound(100, 0.25, 2, 4, 0.5), 100) << "0.25 x 2 x 2 = 1: no slower than alone";
+}
+
+TEST(AckCoupling, ManyFlowsEachWayWithAnExponent)
+{
+  // 4 clients each send 100 MB to the hub while the hub sends 100 MB to 4 others (C / 4 each way: 0.4 s alone).
+  // The flows out, slowed max(1, 0.8 x 4 / 4) = 1 (G_out 0.8, exponent 1), end at 0.4 s. G_in 0.5, exponent 0: the
+  // flows in are slowed max(1, 0.5 x 4 / 4^0) = 2 while the flows out run, each bounded at C / 8 (50 MB by 0.4 s),
+  // then share C: the other 50 MB at C / 4 end at 0.6 s. With exponent 1 in, nothing slows.
+  std::vector<Flow> flows;
+  for (int c = 1; c <= 4; c++)
+    flows.push_back({c, true, 100 * kMB});
+  for (int c = 5; c <= 8; c++)
+    flows.push_back({c, false, 100 * kMB});
+  const std::vector<double> ends = end_dates(flows, 0.5, 0.8, true, 0, 1);
+  ASSERT_EQ(ends.size(), 8U);
+  EXPECT_NEAR(ends[0], 0.6, 1e-9);
+  EXPECT_NEAR(ends[3], 0.6, 1e-9);
+  EXPECT_NEAR(ends[4], 0.4, 1e-9);
+  const std::vector<double> lone = end_dates(flows, 0.5, 0.8, true, 1, 1);
+  EXPECT_NEAR(lone[0], 0.4, 1e-9) << "exponent 1: 0.5 x 4 / 4 < 1";
 }
 
 TEST(AckCoupling, AFlowOutOfTheHubBesideFlowsIntoIt)
