@@ -105,6 +105,13 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_slots("incast-duplex", 2, 3), [4])
         self.assertEqual(incast.incast_slots("incast-duplex", 3, 3), [5])
 
+    def test_duplex_late_layout(self):
+        # The flows out alone (each client times its own), then the flows in started late (the hub times them).
+        self.assertEqual(incast.incast_flows("duplex-late-in", 2), [("alone-out", 1), ("alone-out", 2),
+                                                                     ("late-in", 1), ("late-in", 2)])
+        self.assertEqual(incast.incast_slots("duplex-late-in", 0, 2), [2, 3])
+        self.assertEqual(incast.incast_slots("duplex-late-in", 2, 2), [1])
+
     @unittest.skipIf(incast.torch is None, "needs torch (/usr/bin/python3)")
     def test_duplex_client_buffers(self):
         # A client receives into a buffer of its own while it sends: only where incast-duplex runs.

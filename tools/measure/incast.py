@@ -18,6 +18,8 @@ def incast_flows(pattern, n):
     hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
     incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
     incast-duplex: every client sends to the hub while the hub sends to every client (n flows each way);
+    duplex-late-in: the hub's flows to every client alone (`alone-out`), then every client's flow into the hub
+    started late beside the hub's established flows out (`late-in`);
     outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
     alone (`alone-in`); late-in and late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow
     (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts."""
@@ -30,6 +32,8 @@ def incast_flows(pattern, n):
         return [("in", c) for c in range(1, n - m + 1)] + [("out", c) for c in range(n - m + 1, n + 1)]
     if pattern == "incast-duplex":
         return [("in", c) for c in range(1, n + 1)] + [("out", c) for c in range(1, n + 1)]
+    if pattern == "duplex-late-in":
+        return [("alone-out", c) for c in range(1, n + 1)] + [("late-in", c) for c in range(1, n + 1)]
     if pattern == "outcast-mixed":
         return [("out", c) for c in range(1, n)] + [("reverse-in", n), ("alone-in", n)]
     if pattern in ("late-in", "late-out"):
@@ -222,6 +226,39 @@ def incast_duplex(rank, n, bufs, group):
     return [mine]
 
 
+def duplex_late_in(rank, n, bufs, group, fraction=0.5):
+    """incast-duplex with the incoming direction started late: the hub sends S bytes to every client (each times
+    its flow: the slowest is T); then, after a barrier, it sends 2 x S to every client, and every client starts
+    sending S to the hub fraction x T later, into a NIC whose flows out are established (they outlast the flows in).
+    The hub times each flow in from its own start. incast-duplex starts both directions at once and its flows in
+    fall into a slow state about 3 repeats in 5; Async-PS workers start theirs into a loaded NIC: do they too?"""
+    dist.barrier(group=group)
+    t0 = now()
+    mine = [0.0]
+    if rank == 0:
+        wait_all([dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)])
+    else:
+        dist.recv(bufs["back"], src=0)
+        mine = [now() - t0]
+    slowest = torch.tensor(mine, dtype=torch.float64)
+    dist.all_reduce(slowest, op=dist.ReduceOp.MAX, group=group)
+    delay = fraction * float(slowest.item())
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        outs = [dist.isend(bufs["out"], dst=c) for _ in range(2) for c in range(1, n + 1)]
+        ends = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
+        wait_all(outs)
+        return [end - delay for end in ends]
+    first = dist.irecv(bufs["back"], src=0)
+    sleep_until(t0 + delay)
+    push = dist.isend(bufs["own"], dst=0)
+    first.wait()
+    dist.recv(bufs["back"], src=0)
+    push.wait()
+    return mine
+
+
 def shared_alone(alone_s, src, group):
     """Every rank of the group gets the time of the flow alone that rank `src` measured."""
     t = torch.tensor([alone_s], dtype=torch.float64)
@@ -285,10 +322,12 @@ def late_out(rank, n, bufs, group, fraction=0.5):
 
 
 INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
-          "incast-duplex": incast_duplex, "outcast-mixed": outcast_mixed, "late-in": late_in, "late-out": late_out}
+          "incast-duplex": incast_duplex, "duplex-late-in": duplex_late_in, "outcast-mixed": outcast_mixed,
+          "late-in": late_in, "late-out": late_out}
+DUPLEX = ("incast-duplex", "duplex-late-in")  # a client receives while it sends: a second buffer
 LATE = ("late-in", "late-out")
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
-BOTH_WAYS = MIXED + ("incast-half", "incast-duplex")  # rows named pattern-role
+BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in")  # rows named pattern-role
 
 
 def incast_slots(pattern, rank, n):
@@ -307,7 +346,7 @@ def incast_run(args, pattern, n, size, bufs, group):
     cols, slots = len(incast_flows(pattern, n)), incast_slots(pattern, rank, n)
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
-        extra = {"fraction": args.late_fraction} if pattern in LATE else {}
+        extra = {"fraction": args.late_fraction} if pattern in LATE + ("duplex-late-in",) else {}
         if pattern in MIXED:
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
         times = INCAST[pattern](rank, n, view, group, **extra)
@@ -325,7 +364,7 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
         for r, times in enumerate(table):
             rec = {"pattern": pattern, "clients": n, "size_bytes": size, "repeat": r, "rate": rate_label(args),
                    "times_s": times, "roles": [x[0] for x in flows], "ranks": [x[1] for x in flows]}
-            if pattern in LATE:
+            if pattern in LATE + ("duplex-late-in",):
                 rec["late_fraction"] = args.late_fraction
             if pattern in MIXED and args.lone_message_size:
                 rec["lone_message_bytes"] = args.lone_message_size
@@ -388,7 +427,8 @@ def cmd_incast(args):
     client sends S bytes to the hub), incast-out (the hub sends S bytes to every client), incast-mixed (clients
     1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone), incast-half (clients
     1..N-M send to the hub while the hub sends to the other M = N // 2), incast-duplex (every client sends to the
-    hub while the hub sends to every client: N flows each way), outcast-mixed (the hub sends to clients
+    hub while the hub sends to every client: N flows each way), duplex-late-in (the same with the clients' flows
+    started --late-fraction x the flows out's time alone after them), outcast-mixed (the hub sends to clients
     1..N-1 while client N sends to it; and that flow alone), late-in and late-out (client 1's flow
     alone, then again with client c's starting c - 1 delays of --late-fraction x its time alone later: does the
     flow that has the link keep it?). A flow's time runs from the barrier's end (plus its delay) to its completion
@@ -415,7 +455,7 @@ def cmd_incast(args):
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
     if rank == 0:
         open(flows_path, "w", encoding="utf-8").close()
-    bufs = incast_buffers(rank, max(ns), max(sizes), "incast-duplex" in args.patterns.split(","))
+    bufs = incast_buffers(rank, max(ns), max(sizes), any(p in DUPLEX for p in args.patterns.split(",")))
     summary = []
     for n in ns:
         if rank <= n:
