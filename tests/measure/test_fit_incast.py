@@ -81,6 +81,18 @@ class Duplex(unittest.TestCase):
         self.assertAlmostEqual(s_in, 1.05)   # max-min: 2 + 0.05 x 2 on each link
         self.assertEqual(fit_incast.duplex_table(lines), {})  # no incast-half rows
 
+    def test_exponent_recovers_the_one_that_made_the_data(self):
+        # Slowdowns made by the model at g = 0.5, exponent 0.4 for n = 2..8 each way: the fit gives 0.4 back.
+        points = [(n, n, fit_incast.coupled_slowdown(0.5, n, n, 0.4)) for n in range(2, 9)]
+        e, rms = fit_incast.fit_exponent(points, 0.5)
+        self.assertAlmostEqual(e, 0.4)
+        self.assertLess(rms, 1e-9)
+
+    def test_exponent_ties_go_to_one(self):
+        # No slowdown measured: every exponent from about 0.7 up gives 1 at g = 0.5; the fit keeps the lone-flow form.
+        e, _ = fit_incast.fit_exponent([(n, n, 1.0) for n in (2, 4, 8)], 0.5)
+        self.assertEqual(e, 1.0)
+
 
 if __name__ == "__main__":
     unittest.main()

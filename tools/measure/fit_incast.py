@@ -14,9 +14,11 @@ size, in least squares of the logarithms; incast-in gives --flow-spread-in (the 
 
 Where the file has outcast-mixed (a flow into the hub beside n flows out of it) and incast-mixed (a flow out beside
 n in), it fits --ack-coupling-in and --ack-coupling-out: the G whose slowdown max(1, G n) is closest to the measured
-ones (least squares of the logarithms over every n and size), and prints both options only when it has both. Where
-the file has incast-half or incast-duplex (n flows each way), it also prints how much each direction slowed the other
-against SimGrid's max-min with ACK traffic and against the fitted coupling (docs/models.md §10.6). Standard library only."""
+ones (least squares of the logarithms over every n and size), and prints both options only when it has both; where it
+also has incast-duplex (n flows each way), it fits each direction's --ack-coupling-exponent-in/out E, given that
+direction's G, to the slowdowns max(1, G n / n^E) (printed only below 1, sgdsim's default). Where
+the file has incast-half or incast-duplex, it also prints how much each direction slowed the other against SimGrid's
+max-min with ACK traffic and against the fitted coupling (docs/models.md §10.6). Standard library only."""
 
 import argparse
 import json
@@ -142,11 +144,11 @@ def reverse_slowdowns(lines, pattern):
     return {k: statistics.median(v) for k, v in sorted(by_key.items())}
 
 
-def coupled_slowdown(g, n_reverse, n_same=1):
-    """sgdsim's ACK coupling (docs/models.md §10.6): a flow beside n_reverse flows the other way through the hub's
-    NIC runs at most at C / (g x n_reverse), beside n_same - 1 flows its own way (C / n_same each): its time over
-    its time without the reverse flows."""
-    return max(1.0, g * n_reverse / n_same)
+def coupled_slowdown(g, n_reverse, n_same=1, exponent=1.0):
+    """sgdsim's ACK coupling (docs/models.md §10.6): n_same flows one way beside n_reverse the other way through the
+    hub's NIC run at most at C / (g x n_reverse x n_same^(1 - exponent)) each (C / n_same each without the reverse
+    flows): their time over their time without them, max(1, g n_reverse / n_same^exponent)."""
+    return max(1.0, g * n_reverse / n_same ** exponent)
 
 
 def fit_coupling(slowdowns):
@@ -156,6 +158,20 @@ def fit_coupling(slowdowns):
         return sum((math.log(coupled_slowdown(g, n)) - math.log(m)) ** 2 for (n, _), m in slowdowns.items())
     best = min((i / 100 for i in range(0, 201)), key=err)
     return best, math.sqrt(err(best) / len(slowdowns))
+
+
+def exponent_rms(points, g, e):
+    """rms log error of coupled_slowdown(g, n_reverse, n_own, e) against `points`, [(n_own, n_reverse, measured)]."""
+    return math.sqrt(sum((math.log(coupled_slowdown(g, r, o, e)) - math.log(m)) ** 2 for o, r, m in points)
+                     / len(points))
+
+
+def fit_exponent(points, g):
+    """The exponent (0 to 1 by 0.01) whose coupled_slowdown with the lone-flow fit's g is closest to `points` of
+    incast-duplex in least squares of the logarithms; ties go to the larger (1, the lone-flow form, where the rows
+    cannot tell). Returns (exponent, rms log error)."""
+    best = max((i / 100 for i in range(0, 101)), key=lambda e: (-round(exponent_rms(points, g, e), 12), e))
+    return best, exponent_rms(points, g, best)
 
 
 def main(argv):
@@ -190,21 +206,36 @@ def main(argv):
                   f"(model {coupled_slowdown(g, n):.2f})")
         print(f"{pattern}: {option} {g:.2f} (rms log error {rms:.3f})")
         coupling[option] = g
+    g_in, g_out = coupling.get("--ack-coupling-in"), coupling.get("--ack-coupling-out")
+    exponents = {}  # fitted on incast-duplex, each direction given its lone-flow g
+    duplex = duplex_table(lines, "incast-duplex")
+    for option, g, column in (("--ack-coupling-exponent-in", g_in, 2), ("--ack-coupling-exponent-out", g_out, 4)):
+        if duplex and g is not None:
+            points = [(row[0], row[1], row[column]) if column == 2 else (row[1], row[0], row[column])
+                      for row in duplex.values()]
+            e, rms = fit_exponent(points, g)
+            print(f"incast-duplex: {option} {e:.2f} (rms log error {rms:.3f}; with 1: "
+                  f"{exponent_rms(points, g, 1.0):.3f})")
+            exponents[option] = e
+    e_in = exponents.get("--ack-coupling-exponent-in", 1.0)
+    e_out = exponents.get("--ack-coupling-exponent-out", 1.0)
     for pattern in SPLITS:
-        duplex = duplex_table(lines, pattern)
-        if not duplex:
+        table = duplex_table(lines, pattern)
+        if not table:
             continue
-        g_in, g_out = coupling.get("--ack-coupling-in"), coupling.get("--ack-coupling-out")
         print(f"{pattern} against SimGrid's max-min with ACK traffic and the fitted coupling (slowdown over one "
               "direction alone):")
-        for (n, size), (k, m, m_in, s_in, m_out, s_out) in duplex.items():
-            fit_in = f", coupling {coupled_slowdown(g_in, m, k):.2f}" if g_in is not None else ""
-            fit_out = f", coupling {coupled_slowdown(g_out, k, m):.2f}" if g_out is not None else ""
+        for (n, size), (k, m, m_in, s_in, m_out, s_out) in table.items():
+            fit_in = f", coupling {coupled_slowdown(g_in, m, k, e_in):.2f}" if g_in is not None else ""
+            fit_out = f", coupling {coupled_slowdown(g_out, k, m, e_out):.2f}" if g_out is not None else ""
             print(f"  N={n} {size:>10} B, {k} in {m} out: in {m_in:.2f} (max-min {s_in:.2f}{fit_in}), "
                   f"out {m_out:.2f} (max-min {s_out:.2f}{fit_out})")
     if len(coupling) == 2:  # the options go together (sgdsim run refuses one alone)
         for option, g in coupling.items():
             options += [option, f"{g:.2f}"]
+        for option, e in exponents.items():
+            if e < 1:  # 1 is sgdsim's default
+                options += [option, f"{e:.2f}"]
     print(" ".join(options))
     return 0
 

@@ -224,7 +224,8 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
                             "row's one-way time as latency) through sgdsim calibrate -o, "
                             + ("the incast microbenchmark of the same cluster (flow spreads and, where it has "
-                               "outcast-mixed, the coupling of the two directions) through "
+                               "outcast-mixed, the coupling of the two directions; where it has incast-duplex, the "
+                               "coupling's exponents) through "
                                "tools/measure/fit_incast.py ("
                                + " ".join(spreads) + "), " if spreads else "") + "and the workload file"
                             if not ring else
