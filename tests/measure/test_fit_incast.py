@@ -81,6 +81,13 @@ class Duplex(unittest.TestCase):
         self.assertAlmostEqual(s_in, 1.05)   # max-min: 2 + 0.05 x 2 on each link
         self.assertEqual(fit_incast.duplex_table(lines), {})  # no incast-half rows
 
+    def test_late_in_table_divides_by_incast_in(self):
+        lines = [{"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [2.0, 2.0], "roles": ["in", "in"]},
+                 {"pattern": "duplex-late-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.0, 2.6, 2.8],
+                  "roles": ["alone-out", "alone-out", "late-in", "late-in"]}]
+        self.assertEqual(list(fit_incast.late_in_table(lines)), [(2, 8)])
+        self.assertAlmostEqual(fit_incast.late_in_table(lines)[(2, 8)], 1.35)  # median 2.7 over 2.0
+
     def test_exponent_recovers_the_one_that_made_the_data(self):
         # Slowdowns made by the model at g = 0.5, exponent 0.4 for n = 2..8 each way: the fit gives 0.4 back.
         points = [(n, n, fit_incast.coupled_slowdown(0.5, n, n, 0.4)) for n in range(2, 9)]

@@ -123,6 +123,18 @@ def duplex_table(lines, pattern="incast-half"):
     return table
 
 
+def late_in_table(lines):
+    """duplex-late-in: per (N, size), the median time of the N flows into the hub started late beside N established
+    flows out, over the median time of incast-in's N flows alone."""
+    def median_of(pat, n, role, size):
+        v = [t for r in lines if r.get("pattern") == pat and r["size_bytes"] == size and r["clients"] == n
+             for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
+        return statistics.median(v) if v else float("nan")
+    keys = sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == "duplex-late-in"})
+    return {(n, size): median_of("duplex-late-in", n, "late-in", size) / median_of("incast-in", n, "in", size)
+            for n, size in keys}
+
+
 REVERSE_ROLES = {"incast-mixed": ("reverse", "alone"), "outcast-mixed": ("reverse-in", "alone-in")}
 
 
@@ -217,6 +229,13 @@ def main(argv):
             print(f"incast-duplex: {option} {e:.2f} (rms log error {rms:.3f}; with 1: "
                   f"{exponent_rms(points, g, 1.0):.3f})")
             exponents[option] = e
+    late = {k: v for k, v in late_in_table(lines).items() if not math.isnan(v)}
+    if late:  # printed, not in the options: which start order a training sees is its own (docs/models.md §10.6)
+        for (n, size), m in late.items():
+            print(f"duplex-late-in N={n} {size:>10} B: flows in started late beside {n} out: slowdown {m:.2f}")
+        if g_in is not None:
+            e, rms = fit_exponent([(n, n, m) for (n, _), m in late.items()], g_in)
+            print(f"duplex-late-in: its exponent with G_in {g_in:.2f} would be {e:.2f} (rms log error {rms:.3f})")
     e_in = exponents.get("--ack-coupling-exponent-in", 1.0)
     e_out = exponents.get("--ack-coupling-exponent-out", 1.0)
     for pattern in SPLITS:
