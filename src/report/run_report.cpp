@@ -102,7 +102,6 @@ std::string gradient_sync_note(const Scenario& sc)
   return note;
 }
 
-// The ring's measured all-reduce (docs/models.md §10.7), and whether K lies outside the node counts measured.
 // The run line's coupling, with the exponents where they are not 1 (docs/models.md §10.6).
 std::string ack_coupling_text(const Scenario& sc)
 {
@@ -112,6 +111,7 @@ std::string ack_coupling_text(const Scenario& sc)
   return text + " (SimGrid's ACK traffic off), ";
 }
 
+// The ring's measured all-reduce (docs/models.md §10.7), and whether K lies outside the node counts measured.
 std::string measured_note(const Scenario& sc)
 {
   if (!sc.measured_allreduce)

@@ -410,7 +410,7 @@ def tcp_counters():
 
 
 def incast_buffers(rank, clients, size, duplex):
-    """The hub's buffers (one per client in, one out) or a client's (its own out; `back` in, for incast-duplex)."""
+    """The hub's buffers (one per client in, one out) or a client's (its own out; `back` in, for DUPLEX patterns)."""
     if rank == 0:
         return {"in": [torch.zeros(plan.elements(size), dtype=torch.float32) for _ in range(clients)],
                 "out": torch.zeros(plan.elements(size), dtype=torch.float32), "own": torch.zeros(1),
