@@ -12,11 +12,17 @@ namespace sgdsim {
 
 using simgrid::kernel::resource::Action;
 
+double ack_coupling_divisor(double g, int n_reverse, int n_own, double exponent)
+{
+  // Exponent 1 skips pow: the lone-flow form's bound, bit for bit, and no pow per update on the default path.
+  const double own = exponent == 1 ? 1 : std::pow(static_cast<double>(std::max(n_own, 1)), 1 - exponent);
+  return g * n_reverse * own;
+}
+
 double ack_coupled_bound(double alone, double g, int n_reverse, int n_own, double exponent)
 {
-  // pow(n, 0) is exactly 1: with exponent 1 the bound is the lone-flow form's, bit for bit.
-  const double slowdown = g * n_reverse * std::pow(static_cast<double>(std::max(n_own, 1)), 1 - exponent);
-  return slowdown > 1 ? alone / slowdown : alone;
+  const double divisor = ack_coupling_divisor(g, n_reverse, n_own, exponent);
+  return divisor > 1 ? alone / divisor : alone;
 }
 
 AckCoupling*& current_ack_coupling()
@@ -76,13 +82,18 @@ void AckCoupling::apply(int ps)
 {
   const auto p    = static_cast<std::size_t>(ps);
   const auto n_in = static_cast<int>(in_[p].size()), n_out = static_cast<int>(out_[p].size());
+  // One divisor per direction (it depends on the counts only), applied to every flow's rate alone.
+  const double div_in = ack_coupling_divisor(g_in_, n_out, n_in, e_in_);
   for (Action* flow : in_[p]) {
-    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_in_, n_out, n_in, e_in_);
+    const double alone = flows_.at(flow).alone;
+    const double bound = div_in > 1 ? alone / div_in : alone;
     if (flow->get_bound() != bound)
       flow->set_bound(bound);
   }
+  const double div_out = ack_coupling_divisor(g_out_, n_in, n_out, e_out_);
   for (Action* flow : out_[p]) {
-    const double bound = ack_coupled_bound(flows_.at(flow).alone, g_out_, n_in, n_out, e_out_);
+    const double alone = flows_.at(flow).alone;
+    const double bound = div_out > 1 ? alone / div_out : alone;
     if (flow->get_bound() != bound)
       flow->set_bound(bound);
   }

@@ -25,6 +25,8 @@ namespace sgdsim {
  *  flows are slowed max(1, g n_reverse / n_own^exponent) against their share alone (docs/models.md §10.6).
  *  Exponent 1: alone / (g x n_reverse), the lone-flow form. */
 double ack_coupled_bound(double alone, double g, int n_reverse, int n_own = 1, double exponent = 1);
+/** What ack_coupled_bound divides the rate alone by where it exceeds 1: g x n_reverse x n_own^(1 - exponent). */
+double ack_coupling_divisor(double g, int n_reverse, int n_own, double exponent);
 
 /** The flows between workers and PS, per PS and direction, and their bounds. One per run; the engine's signals reach
  *  it through a pointer (engine_hooks.hpp). */
