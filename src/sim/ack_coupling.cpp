@@ -19,10 +19,17 @@ double ack_coupling_divisor(double g, int n_reverse, int n_own, double exponent)
   return g * n_reverse * own;
 }
 
+namespace {
+// The rate alone divided by the coupling's divisor, never above the rate alone.
+double bound_by(double alone, double divisor)
+{
+  return divisor > 1 ? alone / divisor : alone;
+}
+} // namespace
+
 double ack_coupled_bound(double alone, double g, int n_reverse, int n_own, double exponent)
 {
-  const double divisor = ack_coupling_divisor(g, n_reverse, n_own, exponent);
-  return divisor > 1 ? alone / divisor : alone;
+  return bound_by(alone, ack_coupling_divisor(g, n_reverse, n_own, exponent));
 }
 
 AckCoupling*& current_ack_coupling()
@@ -83,20 +90,15 @@ void AckCoupling::apply(int ps)
   const auto p    = static_cast<std::size_t>(ps);
   const auto n_in = static_cast<int>(in_[p].size()), n_out = static_cast<int>(out_[p].size());
   // One divisor per direction (it depends on the counts only), applied to every flow's rate alone.
-  const double div_in = ack_coupling_divisor(g_in_, n_out, n_in, e_in_);
-  for (Action* flow : in_[p]) {
-    const double alone = flows_.at(flow).alone;
-    const double bound = div_in > 1 ? alone / div_in : alone;
-    if (flow->get_bound() != bound)
-      flow->set_bound(bound);
-  }
-  const double div_out = ack_coupling_divisor(g_out_, n_in, n_out, e_out_);
-  for (Action* flow : out_[p]) {
-    const double alone = flows_.at(flow).alone;
-    const double bound = div_out > 1 ? alone / div_out : alone;
-    if (flow->get_bound() != bound)
-      flow->set_bound(bound);
-  }
+  auto rebound = [this](const std::vector<Action*>& direction, double divisor) {
+    for (Action* flow : direction) {
+      const double bound = bound_by(flows_.at(flow).alone, divisor);
+      if (flow->get_bound() != bound)
+        flow->set_bound(bound);
+    }
+  };
+  rebound(in_[p], ack_coupling_divisor(g_in_, n_out, n_in, e_in_));
+  rebound(out_[p], ack_coupling_divisor(g_out_, n_in, n_out, e_out_));
 }
 
 } // namespace sgdsim

@@ -103,36 +103,35 @@ SPLITS = {"incast-half": lambda n: (n - n // 2, n // 2),  # (flows in, flows out
           "incast-duplex": lambda n: (n, n)}
 
 
+def median_time(lines, pattern, clients, role, size):
+    """The median time of every `role` flow of `pattern`'s repeats with `clients` clients (None: any) and `size`."""
+    v = [t for r in lines if r.get("pattern") == pattern and r["size_bytes"] == size and
+         (clients is None or r["clients"] == clients) for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
+    return statistics.median(v) if v else float("nan")
+
+
 def duplex_table(lines, pattern="incast-half"):
     """incast-half or incast-duplex against maxmin_duplex: per (N, size), (n_in, m_out, measured in, model in,
     measured out, model out), each the median flow time over the median time of the same number of flows in one
     direction alone (incast-in or incast-out of that many clients; one flow: incast-mixed's flow alone)."""
-    def median_of(pat, clients, role, size):
-        v = [t for r in lines if r.get("pattern") == pat and r["size_bytes"] == size and
-             (clients is None or r["clients"] == clients) for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
-        return statistics.median(v) if v else float("nan")
     table = {}
     for n, size in sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == pattern}):
         k, m = SPLITS[pattern](n)
-        one = median_of("incast-mixed", None, "alone", size)
-        alone_in = median_of("incast-in", k, "in", size) if k > 1 else one
-        alone_out = median_of("incast-out", m, "out", size) if m > 1 else one
+        one = median_time(lines, "incast-mixed", None, "alone", size)
+        alone_in = median_time(lines, "incast-in", k, "in", size) if k > 1 else one
+        alone_out = median_time(lines, "incast-out", m, "out", size) if m > 1 else one
         model_in, model_out = maxmin_duplex(k, m)
-        table[(n, size)] = (k, m, median_of(pattern, n, "in", size) / alone_in, model_in,
-                            median_of(pattern, n, "out", size) / alone_out, model_out)
+        table[(n, size)] = (k, m, median_time(lines, pattern, n, "in", size) / alone_in, model_in,
+                            median_time(lines, pattern, n, "out", size) / alone_out, model_out)
     return table
 
 
 def late_in_table(lines):
     """duplex-late-in: per (N, size), the median time of the N flows into the hub started late beside N established
     flows out, over the median time of incast-in's N flows alone."""
-    def median_of(pat, n, role, size):
-        v = [t for r in lines if r.get("pattern") == pat and r["size_bytes"] == size and r["clients"] == n
-             for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
-        return statistics.median(v) if v else float("nan")
     keys = sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == "duplex-late-in"})
-    return {(n, size): median_of("duplex-late-in", n, "late-in", size) / median_of("incast-in", n, "in", size)
-            for n, size in keys}
+    return {(n, size): median_time(lines, "duplex-late-in", n, "late-in", size)
+            / median_time(lines, "incast-in", n, "in", size) for n, size in keys}
 
 
 REVERSE_ROLES = {"incast-mixed": ("reverse", "alone"), "outcast-mixed": ("reverse-in", "alone-in")}
@@ -219,12 +218,12 @@ def main(argv):
         print(f"{pattern}: {option} {g:.2f} (rms log error {rms:.3f})")
         coupling[option] = g
     g_in, g_out = coupling.get("--ack-coupling-in"), coupling.get("--ack-coupling-out")
-    exponents = {}  # fitted on incast-duplex, each direction given its lone-flow g
-    duplex = duplex_table(lines, "incast-duplex")
-    for option, g, column in (("--ack-coupling-exponent-in", g_in, 2), ("--ack-coupling-exponent-out", g_out, 4)):
-        if duplex and g is not None:
-            points = [(row[0], row[1], row[column]) if column == 2 else (row[1], row[0], row[column])
-                      for row in duplex.values()]
+    tables = {pattern: duplex_table(lines, pattern) for pattern in SPLITS}
+    rows = tables["incast-duplex"].values()  # (n_in, m_out, measured in, max-min in, measured out, max-min out)
+    exponents = {}  # fitted on incast-duplex, each direction given its lone-flow g: points (n_own, n_reverse, slowdown)
+    for option, g, points in (("--ack-coupling-exponent-in", g_in, [(k, m, m_in) for k, m, m_in, _, _, _ in rows]),
+                              ("--ack-coupling-exponent-out", g_out, [(m, k, m_out) for k, m, _, _, m_out, _ in rows])):
+        if points and g is not None:
             e, rms = fit_exponent(points, g)
             print(f"incast-duplex: {option} {e:.2f} (rms log error {rms:.3f}; with 1: "
                   f"{exponent_rms(points, g, 1.0):.3f})")
@@ -238,8 +237,7 @@ def main(argv):
             print(f"duplex-late-in: its exponent with G_in {g_in:.2f} would be {e:.2f} (rms log error {rms:.3f})")
     e_in = exponents.get("--ack-coupling-exponent-in", 1.0)
     e_out = exponents.get("--ack-coupling-exponent-out", 1.0)
-    for pattern in SPLITS:
-        table = duplex_table(lines, pattern)
+    for pattern, table in tables.items():
         if not table:
             continue
         print(f"{pattern} against SimGrid's max-min with ACK traffic and the fitted coupling (slowdown over one "

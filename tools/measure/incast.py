@@ -326,6 +326,7 @@ INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": inca
           "late-in": late_in, "late-out": late_out}
 DUPLEX = ("incast-duplex", "duplex-late-in")  # a client receives while it sends: a second buffer
 LATE = ("late-in", "late-out")
+DELAYED = LATE + ("duplex-late-in",)  # patterns whose late flows start --late-fraction of a time alone later
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
 BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in")  # rows named pattern-role
 
@@ -346,7 +347,7 @@ def incast_run(args, pattern, n, size, bufs, group):
     cols, slots = len(incast_flows(pattern, n)), incast_slots(pattern, rank, n)
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
-        extra = {"fraction": args.late_fraction} if pattern in LATE + ("duplex-late-in",) else {}
+        extra = {"fraction": args.late_fraction} if pattern in DELAYED else {}
         if pattern in MIXED:
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
         times = INCAST[pattern](rank, n, view, group, **extra)
@@ -364,7 +365,7 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
         for r, times in enumerate(table):
             rec = {"pattern": pattern, "clients": n, "size_bytes": size, "repeat": r, "rate": rate_label(args),
                    "times_s": times, "roles": [x[0] for x in flows], "ranks": [x[1] for x in flows]}
-            if pattern in LATE + ("duplex-late-in",):
+            if pattern in DELAYED:
                 rec["late_fraction"] = args.late_fraction
             if pattern in MIXED and args.lone_message_size:
                 rec["lone_message_bytes"] = args.lone_message_size
