@@ -111,6 +111,11 @@ class FlowLayout(unittest.TestCase):
                                                                      ("late-in", 1), ("late-in", 2)])
         self.assertEqual(incast.incast_slots("duplex-late-in", 0, 2), [2, 3])
         self.assertEqual(incast.incast_slots("duplex-late-in", 2, 2), [1])
+        # The mirror: the flows in alone (the hub times them), then the flows out started late (each client).
+        self.assertEqual(incast.incast_flows("duplex-late-out", 2), [("alone-in", 1), ("alone-in", 2),
+                                                                      ("late-out", 1), ("late-out", 2)])
+        self.assertEqual(incast.incast_slots("duplex-late-out", 0, 2), [0, 1])
+        self.assertEqual(incast.incast_slots("duplex-late-out", 1, 2), [2])
 
     @unittest.skipIf(incast.torch is None, "needs torch (/usr/bin/python3)")
     def test_duplex_client_buffers(self):

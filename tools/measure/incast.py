@@ -19,7 +19,8 @@ def incast_flows(pattern, n):
     incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
     incast-duplex: every client sends to the hub while the hub sends to every client (n flows each way);
     duplex-late-in: the hub's flows to every client alone (`alone-out`), then every client's flow into the hub
-    started late beside the hub's established flows out (`late-in`);
+    started late beside the hub's established flows out (`late-in`); duplex-late-out: the mirror (every client's
+    flow alone `alone-in`, then the hub's flows out started late beside the established flows in, `late-out`);
     outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
     alone (`alone-in`); late-in and late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow
     (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts."""
@@ -34,6 +35,8 @@ def incast_flows(pattern, n):
         return [("in", c) for c in range(1, n + 1)] + [("out", c) for c in range(1, n + 1)]
     if pattern == "duplex-late-in":
         return [("alone-out", c) for c in range(1, n + 1)] + [("late-in", c) for c in range(1, n + 1)]
+    if pattern == "duplex-late-out":
+        return [("alone-in", c) for c in range(1, n + 1)] + [("late-out", c) for c in range(1, n + 1)]
     if pattern == "outcast-mixed":
         return [("out", c) for c in range(1, n)] + [("reverse-in", n), ("alone-in", n)]
     if pattern in ("late-in", "late-out"):
@@ -259,6 +262,34 @@ def duplex_late_in(rank, n, bufs, group, fraction=0.5):
     return mine
 
 
+def duplex_late_out(rank, n, bufs, group, fraction=0.5):
+    """duplex-late-in the other way round: every client sends S bytes to the hub (the hub times each flow: the
+    slowest is T); then, after a barrier, every client sends 2 x S to the hub and the hub starts sending S to every
+    client fraction x T later, out of a NIC whose flows in are established (they outlast the flows out). Each client
+    times the flow it receives from its start. Per-variable Sync-PS reads are sent so: beside pushes under way."""
+    dist.barrier(group=group)
+    t0 = now()
+    alone = []
+    if rank == 0:
+        alone = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
+    else:
+        dist.send(bufs["own"], dst=0)
+    delay = fraction * shared_alone(max(alone) if alone else 0.0, 0, group)
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        ins = [dist.irecv(bufs["in"][c - 1], src=c) for _ in range(2) for c in range(1, n + 1)]
+        sleep_until(t0 + delay)
+        wait_all([dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)])
+        wait_all(ins)
+        return alone
+    pushes = [dist.isend(bufs["own"], dst=0) for _ in range(2)]
+    dist.recv(bufs["back"], src=0)
+    mine = now() - t0 - delay
+    wait_all(pushes)
+    return [mine]
+
+
 def shared_alone(alone_s, src, group):
     """Every rank of the group gets the time of the flow alone that rank `src` measured."""
     t = torch.tensor([alone_s], dtype=torch.float64)
@@ -322,13 +353,14 @@ def late_out(rank, n, bufs, group, fraction=0.5):
 
 
 INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
-          "incast-duplex": incast_duplex, "duplex-late-in": duplex_late_in, "outcast-mixed": outcast_mixed,
+          "incast-duplex": incast_duplex, "duplex-late-in": duplex_late_in, "duplex-late-out": duplex_late_out,
+          "outcast-mixed": outcast_mixed,
           "late-in": late_in, "late-out": late_out}
-DUPLEX = ("incast-duplex", "duplex-late-in")  # a client receives while it sends: a second buffer
+DUPLEX = ("incast-duplex", "duplex-late-in", "duplex-late-out")  # a client receives while it sends: a second buffer
 LATE = ("late-in", "late-out")
-DELAYED = LATE + ("duplex-late-in",)  # patterns whose late flows start --late-fraction of a time alone later
+DELAYED = LATE + ("duplex-late-in", "duplex-late-out")  # late flows start --late-fraction of a time alone later
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
-BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in")  # rows named pattern-role
+BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in", "duplex-late-out")  # rows named pattern-role
 
 
 def incast_slots(pattern, rank, n):
@@ -429,7 +461,8 @@ def cmd_incast(args):
     1..N-1 send to the hub while the hub sends to client N; and that reverse flow alone), incast-half (clients
     1..N-M send to the hub while the hub sends to the other M = N // 2), incast-duplex (every client sends to the
     hub while the hub sends to every client: N flows each way), duplex-late-in (the same with the clients' flows
-    started --late-fraction x the flows out's time alone after them), outcast-mixed (the hub sends to clients
+    started --late-fraction x the flows out's time alone after them), duplex-late-out (the hub's flows out started
+    so beside the clients' established flows in), outcast-mixed (the hub sends to clients
     1..N-1 while client N sends to it; and that flow alone), late-in and late-out (client 1's flow
     alone, then again with client c's starting c - 1 delays of --late-fraction x its time alone later: does the
     flow that has the link keep it?). A flow's time runs from the barrier's end (plus its delay) to its completion
