@@ -106,15 +106,18 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_slots("incast-duplex", 3, 3), [5])
 
     def test_duplex_late_layout(self):
-        # The flows out alone (each client times its own), then the flows in started late (the hub times them).
+        # The flows out alone (each client times its own), then the flows in started late (the hub times them)
+        # beside the established flows out (each client).
         self.assertEqual(incast.incast_flows("duplex-late-in", 2), [("alone-out", 1), ("alone-out", 2),
-                                                                     ("late-in", 1), ("late-in", 2)])
+                                                                     ("late-in", 1), ("late-in", 2),
+                                                                     ("established-out", 1), ("established-out", 2)])
         self.assertEqual(incast.incast_slots("duplex-late-in", 0, 2), [2, 3])
-        self.assertEqual(incast.incast_slots("duplex-late-in", 2, 2), [1])
-        # The mirror: the flows in alone (the hub times them), then the flows out started late (each client).
+        self.assertEqual(incast.incast_slots("duplex-late-in", 2, 2), [1, 5])
+        # The mirror: the flows in alone and established (the hub), then the flows out started late (each client).
         self.assertEqual(incast.incast_flows("duplex-late-out", 2), [("alone-in", 1), ("alone-in", 2),
-                                                                      ("late-out", 1), ("late-out", 2)])
-        self.assertEqual(incast.incast_slots("duplex-late-out", 0, 2), [0, 1])
+                                                                      ("late-out", 1), ("late-out", 2),
+                                                                      ("established-in", 1), ("established-in", 2)])
+        self.assertEqual(incast.incast_slots("duplex-late-out", 0, 2), [0, 1, 4, 5])
         self.assertEqual(incast.incast_slots("duplex-late-out", 1, 2), [2])
 
     @unittest.skipIf(incast.torch is None, "needs torch (/usr/bin/python3)")

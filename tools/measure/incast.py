@@ -19,8 +19,8 @@ def incast_flows(pattern, n):
     incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
     incast-duplex: every client sends to the hub while the hub sends to every client (n flows each way);
     duplex-late-in: the hub's flows to every client alone (`alone-out`), then every client's flow into the hub
-    started late beside the hub's established flows out (`late-in`); duplex-late-out: the mirror (every client's
-    flow alone `alone-in`, then the hub's flows out started late beside the established flows in, `late-out`);
+    started late (`late-in`) beside the hub's established flows out of 2 x S bytes (`established-out`, timed from
+    their start); duplex-late-out: the mirror (`alone-in`, `late-out`, `established-in`);
     outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
     alone (`alone-in`); late-in and late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow
     (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts."""
@@ -34,9 +34,11 @@ def incast_flows(pattern, n):
     if pattern == "incast-duplex":
         return [("in", c) for c in range(1, n + 1)] + [("out", c) for c in range(1, n + 1)]
     if pattern == "duplex-late-in":
-        return [("alone-out", c) for c in range(1, n + 1)] + [("late-in", c) for c in range(1, n + 1)]
+        return ([("alone-out", c) for c in range(1, n + 1)] + [("late-in", c) for c in range(1, n + 1)]
+                + [("established-out", c) for c in range(1, n + 1)])
     if pattern == "duplex-late-out":
-        return [("alone-in", c) for c in range(1, n + 1)] + [("late-out", c) for c in range(1, n + 1)]
+        return ([("alone-in", c) for c in range(1, n + 1)] + [("late-out", c) for c in range(1, n + 1)]
+                + [("established-in", c) for c in range(1, n + 1)])
     if pattern == "outcast-mixed":
         return [("out", c) for c in range(1, n)] + [("reverse-in", n), ("alone-in", n)]
     if pattern in ("late-in", "late-out"):
@@ -45,7 +47,8 @@ def incast_flows(pattern, n):
     return [("in", c) for c in range(1, n)] + [("reverse", n), ("alone", n)]
 
 
-INTO_HUB = ("in", "alone-in", "first-in", "late-in", "reverse-in")  # roles of flows that the hub receives (and times)
+# The roles of flows that the hub receives (and times).
+INTO_HUB = ("in", "alone-in", "first-in", "late-in", "reverse-in", "established-in")
 
 
 def flow_stats(repeats):
@@ -233,8 +236,9 @@ def duplex_late_in(rank, n, bufs, group, fraction=0.5):
     """incast-duplex with the incoming direction started late: the hub sends S bytes to every client (each times
     its flow: the slowest is T); then, after a barrier, it sends 2 x S to every client, and every client starts
     sending S to the hub fraction x T later, into a NIC whose flows out are established (they outlast the flows in).
-    The hub times each flow in from its own start. incast-duplex starts both directions at once and its flows in
-    fall into a slow state about 3 repeats in 5; Async-PS workers start theirs into a loaded NIC: do they too?"""
+    The hub times each flow in from its own start, each client the established flow out to it from the barrier
+    (what the late flows cost it). incast-duplex starts both directions at once and its flows in fall into a slow
+    state about 3 repeats in 5; Async-PS workers start theirs into a loaded NIC: do they too?"""
     dist.barrier(group=group)
     t0 = now()
     mine = [0.0]
@@ -258,15 +262,17 @@ def duplex_late_in(rank, n, bufs, group, fraction=0.5):
     push = dist.isend(bufs["own"], dst=0)
     first.wait()
     dist.recv(bufs["back"], src=0)
+    established = now() - t0
     push.wait()
-    return mine
+    return mine + [established]
 
 
 def duplex_late_out(rank, n, bufs, group, fraction=0.5):
     """duplex-late-in the other way round: every client sends S bytes to the hub (the hub times each flow: the
     slowest is T); then, after a barrier, every client sends 2 x S to the hub and the hub starts sending S to every
     client fraction x T later, out of a NIC whose flows in are established (they outlast the flows out). Each client
-    times the flow it receives from its start. Per-variable Sync-PS reads are sent so: beside pushes under way."""
+    times the flow it receives from its start, the hub each established flow in from the barrier. Per-variable
+    Sync-PS reads are sent so: beside pushes under way."""
     dist.barrier(group=group)
     t0 = now()
     alone = []
@@ -278,11 +284,13 @@ def duplex_late_out(rank, n, bufs, group, fraction=0.5):
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        ins = [dist.irecv(bufs["in"][c - 1], src=c) for _ in range(2) for c in range(1, n + 1)]
+        firsts = [dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)]
+        seconds = [dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)]
         sleep_until(t0 + delay)
-        wait_all([dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)])
-        wait_all(ins)
-        return alone
+        outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)]
+        established = completion_times(seconds, t0)
+        wait_all(firsts + outs)
+        return alone + established
     pushes = [dist.isend(bufs["own"], dst=0) for _ in range(2)]
     dist.recv(bufs["back"], src=0)
     mine = now() - t0 - delay
