@@ -120,6 +120,23 @@ class FlowLayout(unittest.TestCase):
         self.assertEqual(incast.incast_slots("duplex-late-out", 0, 2), [0, 1, 4, 5])
         self.assertEqual(incast.incast_slots("duplex-late-out", 1, 2), [2])
 
+    def test_staggered_layout(self):
+        # One established flow out (client 1) and 3 flows in started late (clients 1..3): the hub times the flows in
+        # alone and late, client 1 its flow out alone and established.
+        self.assertEqual(incast.incast_flows("staggered-in", 3, 1, 0),
+                         [("alone-in", 1), ("alone-in", 2), ("alone-in", 3), ("alone-out", 1), ("late-in", 1),
+                          ("late-in", 2), ("late-in", 3), ("established-out", 1)])
+        self.assertEqual(incast.incast_slots("staggered-in", 0, 3, 1, 0), [0, 1, 2, 4, 5, 6])
+        self.assertEqual(incast.incast_slots("staggered-in", 1, 3, 1, 0), [3, 7])
+        self.assertEqual(incast.incast_slots("staggered-in", 2, 3, 1, 0), [])
+        # Three established flows in and one flow out started late (client 3): the hub times the flows in.
+        self.assertEqual(incast.incast_flows("staggered-out", 3, 0, 1),
+                         [("alone-out", 3), ("alone-in", 1), ("alone-in", 2), ("alone-in", 3), ("late-out", 3),
+                          ("established-in", 1), ("established-in", 2), ("established-in", 3)])
+        self.assertEqual(incast.incast_slots("staggered-out", 0, 3, 0, 1), [1, 2, 3, 5, 6, 7])
+        self.assertEqual(incast.incast_slots("staggered-out", 3, 3, 0, 1), [0, 4])
+        self.assertEqual(incast.staggered_clients(4, 9, 0), ([1, 2, 3, 4], [1, 2, 3, 4]))  # capped at N
+
     @unittest.skipIf(incast.torch is None, "needs torch (/usr/bin/python3)")
     def test_duplex_client_buffers(self):
         # A client receives into a buffer of its own while it sends: only where incast-duplex runs.

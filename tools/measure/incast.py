@@ -12,8 +12,14 @@ import plan  # noqa: E402  (the kit's pure parts, next to this file)
 from kit import (check_out, csv_meta, CsvOut, dist, gather_infos, local_info, MeasureError, now, rate_label,
                  read_text, size_arg, torch, write_sidecar)  # noqa: E402
 
+def staggered_clients(n, established=0, late=0):
+    """staggered-*: the clients of the established flows (1..E) and of the late ones (N-L+1..N); 0 means all N."""
+    e, lt = min(established or n, n), min(late or n, n)
+    return list(range(1, e + 1)), list(range(n - lt + 1, n + 1))
+
+
 # Column layout of one repeat of each pattern, for N clients: (role, client rank) of each flow timed.
-def incast_flows(pattern, n):
+def incast_flows(pattern, n, established=0, late=0):
     """The flows one repeat of `pattern` times with N = n clients, as (role, client rank): `in` client -> hub, `out`
     hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
     incast-half: clients 1..n-m send to the hub while the hub sends to clients n-m+1..n, m = n // 2;
@@ -23,7 +29,14 @@ def incast_flows(pattern, n):
     their start); duplex-late-out: the mirror (`alone-in`, `late-out`, `established-in`);
     outcast-mixed: the hub sends to clients 1..n-1 while client n sends to it (`reverse-in`), then that flow
     alone (`alone-in`); late-in and late-out: client 1's flow alone (`alone-in`, `alone-out`), then the same flow
-    (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts."""
+    (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts; staggered-in (-out): E established
+    flows out (in) and L flows in (out) started late, each first alone (`alone-in/out`), then together
+    (`late-in/out`, `established-out/in`; clients from staggered_clients)."""
+    if pattern in STAGGERED:
+        est, lt = staggered_clients(n, established, late)
+        way, other = ("in", "out") if pattern == "staggered-in" else ("out", "in")
+        return ([(f"alone-{way}", c) for c in lt] + [(f"alone-{other}", c) for c in est]
+                + [(f"late-{way}", c) for c in lt] + [(f"established-{other}", c) for c in est])
     if pattern == "incast-in":
         return [("in", c) for c in range(1, n + 1)]
     if pattern == "incast-out":
@@ -47,6 +60,7 @@ def incast_flows(pattern, n):
     return [("in", c) for c in range(1, n)] + [("reverse", n), ("alone", n)]
 
 
+STAGGERED = ("staggered-in", "staggered-out")
 # The roles of flows that the hub receives (and times).
 INTO_HUB = ("in", "alone-in", "first-in", "late-in", "reverse-in", "established-in")
 
@@ -298,6 +312,72 @@ def duplex_late_out(rank, n, bufs, group, fraction=0.5):
     return [mine]
 
 
+def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0):
+    """duplex-late-in (into_hub) or -out with E established flows and L late ones (staggered_clients), so that one
+    side may be a lone flow: the late flows alone (S bytes each), the established ones alone (S each; T the
+    slowest), then, after a barrier, the established ones with 2 x S while the late ones start S fraction x T later.
+    The receiver times each flow: the late ones from their start, the established ones from the barrier."""
+    est, lt = staggered_clients(n, established, late)
+    hub_sends_late = not into_hub
+
+    def alone(clients, hub_sends):
+        """Each of `clients` exchanges S bytes with the hub alone; the receivers' times (the hub: one per client)."""
+        dist.barrier(group=group)
+        t0 = now()
+        if rank == 0:
+            if hub_sends:
+                wait_all([dist.isend(bufs["out"], dst=c) for c in clients])
+                return []
+            return completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in clients], t0)
+        if rank not in clients:
+            return []
+        if hub_sends:
+            dist.recv(bufs["back"], src=0)
+            return [now() - t0]
+        dist.send(bufs["own"], dst=0)
+        return []
+
+    mine = alone(lt, hub_sends_late)
+    est_alone = alone(est, not hub_sends_late)
+    slowest = torch.tensor([max(est_alone) if est_alone else 0.0], dtype=torch.float64)
+    dist.all_reduce(slowest, op=dist.ReduceOp.MAX, group=group)
+    delay = fraction * float(slowest.item())
+    dist.barrier(group=group)
+    t0 = now()
+    if rank == 0:
+        if into_hub:  # established out, late in
+            outs = [dist.isend(bufs["out"], dst=c) for _ in range(2) for c in est]
+            ends = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in lt], t0)
+            wait_all(outs)
+            return mine + [end - delay for end in ends]
+        firsts = [dist.irecv(bufs["in"][c - 1], src=c) for c in est]
+        seconds = [dist.irecv(bufs["in"][c - 1], src=c) for c in est]
+        sleep_until(t0 + delay)
+        outs = [dist.isend(bufs["out"], dst=c) for c in lt]
+        established_ends = completion_times(seconds, t0)
+        wait_all(firsts + outs)
+        return est_alone + established_ends
+    works, late_time, est_time = [], [], []
+    if into_hub:
+        first = dist.irecv(bufs["back"], src=0) if rank in est else None
+        if rank in lt:
+            sleep_until(t0 + delay)
+            works.append(dist.isend(bufs["own"], dst=0))
+        if first is not None:
+            first.wait()
+            dist.recv(bufs["back"], src=0)
+            est_time = [now() - t0]
+        wait_all(works)
+        return est_alone + est_time
+    if rank in est:
+        works = [dist.isend(bufs["own"], dst=0) for _ in range(2)]
+    if rank in lt:
+        dist.recv(bufs["back"], src=0)
+        late_time = [now() - t0 - delay]
+    wait_all(works)
+    return mine + late_time
+
+
 def shared_alone(alone_s, src, group):
     """Every rank of the group gets the time of the flow alone that rank `src` measured."""
     t = torch.tensor([alone_s], dtype=torch.float64)
@@ -362,19 +442,22 @@ def late_out(rank, n, bufs, group, fraction=0.5):
 
 INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
           "incast-duplex": incast_duplex, "duplex-late-in": duplex_late_in, "duplex-late-out": duplex_late_out,
-          "outcast-mixed": outcast_mixed,
+          "outcast-mixed": outcast_mixed, "staggered-in": staggered, "staggered-out": staggered,
           "late-in": late_in, "late-out": late_out}
-DUPLEX = ("incast-duplex", "duplex-late-in", "duplex-late-out")  # a client receives while it sends: a second buffer
+# A client receives while it sends: a second buffer.
+DUPLEX = ("incast-duplex", "duplex-late-in", "duplex-late-out") + STAGGERED
 LATE = ("late-in", "late-out")
-DELAYED = LATE + ("duplex-late-in", "duplex-late-out")  # late flows start --late-fraction of a time alone later
+# Late flows start --late-fraction of a time alone later.
+DELAYED = LATE + ("duplex-late-in", "duplex-late-out") + STAGGERED
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
-BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in", "duplex-late-out")  # rows named pattern-role
+# Rows named pattern-role.
+BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in", "duplex-late-out") + STAGGERED
 
 
-def incast_slots(pattern, rank, n):
+def incast_slots(pattern, rank, n, established=0, late=0):
     """The columns of incast_flows(pattern, n) that `rank` times: each flow's receiver's, the hub for a flow into it
     and the client for every other (out, reverse, alone), in column order (each pattern returns its times so)."""
-    return [col for col, (role, client) in enumerate(incast_flows(pattern, n))
+    return [col for col, (role, client) in enumerate(incast_flows(pattern, n, established, late))
             if rank == (0 if role in INTO_HUB else client)]
 
 
@@ -384,12 +467,16 @@ def incast_run(args, pattern, n, size, bufs, group):
     rank = dist.get_rank()
     view = {"in": [b[:plan.elements(size)] for b in bufs["in"]], "out": bufs["out"][:plan.elements(size)],
             "own": bufs["own"][:plan.elements(size)], "back": bufs["back"][:plan.elements(size)]}
-    cols, slots = len(incast_flows(pattern, n)), incast_slots(pattern, rank, n)
+    counts = (args.established_flows, args.late_flows) if pattern in STAGGERED else (0, 0)
+    cols, slots = len(incast_flows(pattern, n, *counts)), incast_slots(pattern, rank, n, *counts)
     table = torch.zeros(args.repeats, cols, dtype=torch.float64)
     for i in range(args.warmup + args.repeats):
         extra = {"fraction": args.late_fraction} if pattern in DELAYED else {}
         if pattern in MIXED:
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
+        if pattern in STAGGERED:
+            extra.update(into_hub=pattern == "staggered-in", established=args.established_flows,
+                         late=args.late_flows)
         times = INCAST[pattern](rank, n, view, group, **extra)
         if i >= args.warmup:
             for col, t in zip(slots, times):
@@ -400,13 +487,17 @@ def incast_run(args, pattern, n, size, bufs, group):
 
 def incast_record(args, out, flows_path, pattern, n, size, table):
     """Rank 0: the repeats' JSON lines, the CSV rows (one per role) and a summary (within-repeat spreads)."""
-    flows = incast_flows(pattern, n)
+    counts = (args.established_flows, args.late_flows) if pattern in STAGGERED else (0, 0)
+    flows = incast_flows(pattern, n, *counts)
     with open(flows_path, "a", encoding="utf-8") as f:
         for r, times in enumerate(table):
             rec = {"pattern": pattern, "clients": n, "size_bytes": size, "repeat": r, "rate": rate_label(args),
                    "times_s": times, "roles": [x[0] for x in flows], "ranks": [x[1] for x in flows]}
             if pattern in DELAYED:
                 rec["late_fraction"] = args.late_fraction
+            if pattern in STAGGERED:
+                est, lt = staggered_clients(n, *counts)
+                rec["established_flows"], rec["late_flows"] = len(est), len(lt)
             if pattern in MIXED and args.lone_message_size:
                 rec["lone_message_bytes"] = args.lone_message_size
             f.write(json.dumps(rec) + "\n")
@@ -486,6 +577,9 @@ def cmd_incast(args):
     if unknown:
         raise MeasureError(f"--patterns {args.patterns}: {unknown[0]} is none of {', '.join(INCAST)}")
     args.lone_message_size = size_arg(args.lone_message) if args.lone_message else 0
+    for option in ("established_flows", "late_flows"):
+        if getattr(args, option, 0) < 0:
+            raise MeasureError(f"--{option.replace('_', '-')} {getattr(args, option)}: a number of flows (0: N)")
     if not 0 < args.late_fraction < 1:
         raise MeasureError(f"--late-fraction {args.late_fraction}: a fraction of the flow's time alone, in (0, 1)")
     check_out(args)

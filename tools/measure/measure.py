@@ -77,6 +77,10 @@ def main(argv):
     p.add_argument("--lone-message", default="",
                    help="incast-mixed, outcast-mixed: send the lone flow as messages of this size back to back, "
                         "e.g. 128KiB, as a PS sends a shard of tensors (default: one message)")
+    p.add_argument("--established-flows", type=int, default=0,
+                   help="staggered-in/out: the established flows, clients 1..E (default 0: every client)")
+    p.add_argument("--late-flows", type=int, default=0,
+                   help="staggered-in/out: the flows started late, clients N-L+1..N (default 0: every client)")
     p.add_argument("--late-fraction", type=float, default=0.5,
                    help="late-in/out: each later flow starts this fraction of a flow's time alone after the "
                         "previous one (default 0.5)")
