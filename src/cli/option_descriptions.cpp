@@ -122,6 +122,16 @@ po::options_description scenario_options()
      "be; docs/models.md §10.6)")
     ("ack-coupling-exponent-out", po::value<double>(),
      "ps-*: the same for the flows out of a PS (default 1)")
+    ("ack-coupling-late-in", po::value<double>(),
+     "ps-*, with --ack-coupling-in/out: n flows into a PS started while a flow out of it started before them runs "
+     "are slowed max(1, G m / n) beside m flows out, G from tools/measure/fit_incast.py on duplex-late-in "
+     "(default: the law of flows started together; docs/models.md §10.6 \"Start order\")")
+    ("ack-coupling-late-out", po::value<double>(),
+     "ps-*: the same for flows out of a PS started late, from duplex-late-out")
+    ("ack-coupling-established-in", po::value<double>(),
+     "ps-*: the same for flows into a PS that flows out of it joined later, from duplex-late-out")
+    ("ack-coupling-established-out", po::value<double>(),
+     "ps-*: the same for flows out of a PS that flows into it joined later, from duplex-late-in")
     ("ps-reads", po::value<std::string>(),
      "ps-sync: shard (default): a PS sends a worker its shard once every tensor of it is updated, and a layer's "
      "forward starts once its tensors arrived ([LI22]); per-variable: each tensor is sent once all workers' "

@@ -188,6 +188,27 @@ void parse_s_per_byte(const po::variables_map& vm, const std::string& name, cons
                      " slower than 1 MB/s); the value is per byte, e.g. " + example);
 }
 
+// --ack-coupling-late-in/out and -established-in/out: the coupling by start order (docs/models.md §10.6 "Start
+// order"), each a G as the coupling of flows started together is.
+void parse_start_order_coupling(const po::variables_map& vm, Scenario& sc)
+{
+  for (auto [name, field] : {std::pair{"ack-coupling-late-in", &sc.ack_coupling_late_in},
+                             {"ack-coupling-late-out", &sc.ack_coupling_late_out},
+                             {"ack-coupling-established-in", &sc.ack_coupling_established_in},
+                             {"ack-coupling-established-out", &sc.ack_coupling_established_out}}) {
+    if (!vm.count(name))
+      continue;
+    const double g = vm[name].as<double>();
+    if (!sc.ack_coupled())
+      throw InputError(std::string("--") + name +
+                       ": needs --ack-coupling-in and --ack-coupling-out (it refines their coupling by start order)");
+    if (!(g > 0 && g <= Scenario::kMaxAckCoupling))
+      throw InputError(std::string("--") + name + " " + std::to_string(g) +
+                       ": must be in (0, 4] (a flow's slowdown per flow the other way)");
+    *field = g;
+  }
+}
+
 // The software costs of messages and calls (docs/models.md §10.5, §10.7), the PS's stream and release quantum, and
 // the flow weights' spreads (§10.6).
 void parse_software_costs(const po::variables_map& vm, Scenario& sc)
@@ -267,6 +288,7 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
                        ": must be in [0, 1] (1: each flow bound as a lone flow; 0: the direction's flows together "
                        "as one)");
   }
+  parse_start_order_coupling(vm, sc);
 }
 
 // A calibrated platform's software costs, where the command line gives none (README "Calibration").
@@ -489,7 +511,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   for (const char* ps_only :
        {"sharing", "ps-split", "release-quantum", "stream", "ps-reads", "message-overhead-per-byte",
         "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out",
-        "ack-coupling-exponent-in", "ack-coupling-exponent-out"})
+        "ack-coupling-exponent-in", "ack-coupling-exponent-out", "ack-coupling-late-in", "ack-coupling-late-out",
+        "ack-coupling-established-in", "ack-coupling-established-out"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

@@ -67,6 +67,12 @@ double relative_difference(double analytic, double simulated)
 }
 
 namespace {
+// An option that may be unset: its value, or null.
+nlohmann::ordered_json optional_json(const std::optional<double>& v)
+{
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+}
+
 // What each all-reduce carries and how many run at once, e.g. "pytorch-ddp: 25 MiB buckets (first 1 MiB), 1 in
 // flight".
 std::string gradient_sync_note(const Scenario& sc)
@@ -108,6 +114,12 @@ std::string ack_coupling_text(const Scenario& sc)
   std::string text = fmt("ACK coupling %.3g in, %.3g out", sc.ack_coupling_in, sc.ack_coupling_out);
   if (sc.ack_coupling_exponent_in != 1 || sc.ack_coupling_exponent_out != 1)
     text += fmt(" (exponents %.3g in, %.3g out)", sc.ack_coupling_exponent_in, sc.ack_coupling_exponent_out);
+  if (sc.start_order_set()) { // docs/models.md §10.6 "Start order"; unset: "as together"
+    auto g = [](const std::optional<double>& v) { return v ? fmt("%.3g", *v) : std::string("as together"); };
+    text += ", started late " + g(sc.ack_coupling_late_in) + " in, " + g(sc.ack_coupling_late_out) +
+            " out, established " + g(sc.ack_coupling_established_in) + " in, " + g(sc.ack_coupling_established_out) +
+            " out";
+  }
   return text + " (SimGrid's ACK traffic off), ";
 }
 
@@ -371,6 +383,10 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ack_coupling_out", sc.ack_coupling_out},
                           {"ack_coupling_exponent_in", sc.ack_coupling_exponent_in},
                           {"ack_coupling_exponent_out", sc.ack_coupling_exponent_out},
+                          {"ack_coupling_late_in", optional_json(sc.ack_coupling_late_in)},
+                          {"ack_coupling_late_out", optional_json(sc.ack_coupling_late_out)},
+                          {"ack_coupling_established_in", optional_json(sc.ack_coupling_established_in)},
+                          {"ack_coupling_established_out", optional_json(sc.ack_coupling_established_out)},
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},
                           {"seed", sc.seed},

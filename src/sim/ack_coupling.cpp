@@ -39,8 +39,8 @@ AckCoupling*& current_ack_coupling()
 }
 
 AckCoupling::AckCoupling(int n_ps, double g_in, double g_out, double e_in, double e_out)
-    : g_in_(g_in), g_out_(g_out), e_in_(e_in), e_out_(e_out), network_(network_model()),
-      in_(static_cast<std::size_t>(n_ps)), out_(static_cast<std::size_t>(n_ps))
+    : laws_{{{g_out, e_out}, {g_out, e_out}, {g_out, e_out}}, {{g_in, e_in}, {g_in, e_in}, {g_in, e_in}}},
+      network_(network_model()), in_(static_cast<std::size_t>(n_ps)), out_(static_cast<std::size_t>(n_ps))
 {
   xbt_assert(network_ != nullptr, "AckCoupling: the engine has no network model yet (create it after the platform)");
   current_ack_coupling() = this;
@@ -52,6 +52,19 @@ AckCoupling::~AckCoupling()
   current_ack_coupling() = nullptr;
 }
 
+void AckCoupling::set_law(bool into_ps, StartOrder order, double g, double exponent)
+{
+  laws_[into_ps ? 1 : 0][static_cast<int>(order)] = {g, exponent};
+}
+
+bool AckCoupling::starts_late(int ps, bool into_ps, double now_s) const
+{
+  // An episode the other way that started at this very date started together with this one (incast-duplex).
+  const auto& other = (into_ps ? out_ : in_)[static_cast<std::size_t>(ps)];
+  return std::any_of(other.begin(), other.end(),
+                     [&](const Action* f) { return flows_.at(f).conn->episode_start_s < now_s; });
+}
+
 void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
 {
   simgrid::kernel::actor::simcall_answered([this, &comm, ps, into_ps] {
@@ -61,7 +74,14 @@ void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
     if (flow == nullptr || flows_.count(flow) > 0 || flow->get_bound() <= 0 ||
         comm->get_source() == comm->get_destination())
       return;
-    flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound()});
+    const double now_s = simgrid::s4u::Engine::get_clock();
+    Connection& conn   = connections_[{comm->get_source(), comm->get_destination()}];
+    if (conn.active == 0 && now_s - conn.last_end_s >= kEpisodeIdleS) { // a new episode: its start order
+      conn.episode_start_s = now_s;
+      conn.late            = starts_late(ps, into_ps, now_s);
+    }
+    conn.active++;
+    flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound(), &conn});
     (into_ps ? in_ : out_)[static_cast<std::size_t>(ps)].push_back(flow);
     apply(ps);
   });
@@ -74,7 +94,9 @@ void AckCoupling::on_flow_end(const Action& flow)
     return;
   const Flow f = it->second;
   flows_.erase(it);
-  auto& list = (f.into_ps ? in_ : out_)[static_cast<std::size_t>(f.ps)];
+  f.conn->active--;
+  f.conn->last_end_s = simgrid::s4u::Engine::get_clock();
+  auto& list         = (f.into_ps ? in_ : out_)[static_cast<std::size_t>(f.ps)];
   list.erase(std::find(list.begin(), list.end(), &flow));
   apply(f.ps);
 }
@@ -89,16 +111,33 @@ void AckCoupling::apply(int ps)
 {
   const auto p    = static_cast<std::size_t>(ps);
   const auto n_in = static_cast<int>(in_[p].size()), n_out = static_cast<int>(out_[p].size());
-  // One divisor per direction (it depends on the counts only), applied to every flow's rate alone.
-  auto rebound = [this](const std::vector<Action*>& direction, double divisor) {
+  // The latest episode start the other way tells an established flow; one divisor per start order (it depends on
+  // the counts only), applied to every flow's rate alone.
+  auto latest_start = [this](const std::vector<Action*>& direction) {
+    double latest = -1;
+    for (const Action* flow : direction)
+      latest = std::max(latest, flows_.at(flow).conn->episode_start_s);
+    return latest;
+  };
+  auto rebound = [this](const std::vector<Action*>& direction, const Law(&laws)[3], int n_own, int n_reverse,
+                        double reverse_latest_s) {
+    double divisors[3];
+    for (int order = 0; order < 3; order++) // a law left as the together one shares its divisor (and pow)
+      divisors[order] = order > 0 && laws[order].g == laws[0].g && laws[order].exponent == laws[0].exponent
+                            ? divisors[0]
+                            : ack_coupling_divisor(laws[order].g, n_reverse, n_own, laws[order].exponent);
     for (Action* flow : direction) {
-      const double bound = bound_by(flows_.at(flow).alone, divisor);
+      const Flow& f      = flows_.at(flow);
+      const auto order   = f.conn->late                                 ? StartOrder::LATE
+                           : reverse_latest_s > f.conn->episode_start_s ? StartOrder::ESTABLISHED
+                                                                        : StartOrder::TOGETHER;
+      const double bound = bound_by(f.alone, divisors[static_cast<int>(order)]);
       if (flow->get_bound() != bound)
         flow->set_bound(bound);
     }
   };
-  rebound(in_[p], ack_coupling_divisor(g_in_, n_out, n_in, e_in_));
-  rebound(out_[p], ack_coupling_divisor(g_out_, n_in, n_out, e_out_));
+  rebound(in_[p], laws_[1], n_in, n_out, latest_start(out_[p]));
+  rebound(out_[p], laws_[0], n_out, n_in, latest_start(in_[p]));
 }
 
 } // namespace sgdsim

@@ -6,11 +6,16 @@
 // each flow between a worker and a PS runs at most at its rate alone / (G x n), n the flows the other way through
 // that PS's NIC at the moment and G the direction's coupling (tools/measure/fit_incast.py); with an exponent E below
 // 1, divided further by m^(1 - E), m the flows its own way (several flows lose more together, incast-duplex).
+// Which direction loses depends on which started first (duplex-late-in/out, §10.6 "Start order"): a flow started
+// while the other direction carried an older flow (late), or one the other direction joined later (established),
+// can take a law of its own.
 #pragma once
 
 #include <simgrid/s4u/Comm.hpp>
 
+#include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace simgrid::kernel::resource {
@@ -35,6 +40,19 @@ public:
   /** g_in: the coupling of flows into a PS (measured by outcast-mixed), g_out: out of it (incast-mixed); e_in,
    *  e_out: their exponents (incast-duplex; 1: the lone-flow form). */
   AckCoupling(int n_ps, double g_in, double g_out, double e_in = 1, double e_out = 1);
+
+  /** A connection's start against the other direction's through the same NIC, per episode (the connection busy,
+   *  with pauses shorter than kEpisodeIdleS): TOGETHER (nothing older the other way, nothing the other way started
+   *  after it; incast-duplex), LATE (it started while the other direction carried an older episode), ESTABLISHED
+   *  (not late, and an episode the other way started after it). Its flows (one per message) take its order. */
+  enum class StartOrder { TOGETHER, LATE, ESTABLISHED };
+  /** The law (G, exponent) of one direction's flows of one start order; until set, the law of flows started
+   *  together (the constructor's). */
+  void set_law(bool into_ps, StartOrder order, double g, double exponent);
+  /** A connection idle this long starts a new episode: one minimum retransmission timeout, after which TCP restarts
+   *  from its initial window (RFC 5681 §4.1; Linux's TCP_RTO_MIN, 200 ms). Shorter pauses (a message's software
+   *  cost, a stream's next message) leave the connection in its state. */
+  static constexpr double kEpisodeIdleS = 0.2;
   ~AckCoupling();
   AckCoupling(const AckCoupling&)            = delete;
   AckCoupling& operator=(const AckCoupling&) = delete;
@@ -49,17 +67,29 @@ public:
   void on_time_advance();
 
 private:
+  struct Connection {
+    double episode_start_s = 0;
+    bool late              = false; // its episode started while the other direction carried an older one
+    int active             = 0;     // its flows running
+    double last_end_s      = -kEpisodeIdleS - 1;
+  };
   struct Flow {
     int ps;
     bool into_ps;
-    double alone; // the bound SimGrid gave the flow (its route's bandwidth; variable units)
+    double alone;     // the bound SimGrid gave the flow (its route's bandwidth; variable units)
+    Connection* conn; // the source and destination hosts' connection (node of connections_: stable)
   };
+  struct Law {
+    double g, exponent;
+  };
+  bool starts_late(int ps, bool into_ps, double now_s) const;
   void apply(int ps);
 
-  double g_in_, g_out_, e_in_, e_out_;
+  Law laws_[2][3];                            // [into_ps][StartOrder]
   simgrid::kernel::resource::Model* network_; // the engine's network model, whose started flows track() searches
   std::vector<std::vector<simgrid::kernel::resource::Action*>> in_, out_; // per PS, in the order they started
   std::unordered_map<const simgrid::kernel::resource::Action*, Flow> flows_;
+  std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, Connection> connections_;
 };
 
 /** The run's coupling, or null (set by simulate() while the engine runs). */

@@ -1,5 +1,6 @@
 """tools/measure/fit_incast.py: the weighted-sharing spread and the fit (docs/models.md §10.6)."""
 
+import json
 import os
 import random
 import sys
@@ -81,12 +82,46 @@ class Duplex(unittest.TestCase):
         self.assertAlmostEqual(s_in, 1.05)   # max-min: 2 + 0.05 x 2 on each link
         self.assertEqual(fit_incast.duplex_table(lines), {})  # no incast-half rows
 
-    def test_late_in_table_divides_by_incast_in(self):
+    def test_late_table_divides_means_by_the_same_way_alone(self):
         lines = [{"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [2.0, 2.0], "roles": ["in", "in"]},
-                 {"pattern": "duplex-late-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.0, 2.6, 2.8],
+                 {"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [2.0, 2.0], "roles": ["in", "in"]},
+                 {"pattern": "duplex-late-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.0, 2.0, 2.0],
+                  "roles": ["alone-out", "alone-out", "late-in", "late-in"]},
+                 {"pattern": "duplex-late-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.0, 4.0, 4.0],
                   "roles": ["alone-out", "alone-out", "late-in", "late-in"]}]
-        self.assertEqual(list(fit_incast.late_in_table(lines)), [(2, 8)])
-        self.assertAlmostEqual(fit_incast.late_in_table(lines)[(2, 8)], 1.35)  # median 2.7 over 2.0
+        # A repeat at the time alone and one at twice it: the mean, 1.5 (the median of two is the same; with three
+        # repeats 2, 2, 4 the mean would be 1.33 and the median 1).
+        self.assertAlmostEqual(fit_incast.late_table(lines, "duplex-late-in")[(2, 2, 8)], 1.5)
+        self.assertEqual(fit_incast.late_table(lines, "duplex-late-out"), {})
+
+    def test_staggered_rows_divide_by_their_own_time_alone(self):
+        # One late flow in beside 3 established out: the late flow over the same repeat's flow in alone.
+        rec = {"pattern": "staggered-in", "clients": 3, "size_bytes": 8, "late_flows": 1, "established_flows": 3,
+               "times_s": [1.0, 3.0, 3.0, 3.0, 1.6, 7.0, 7.0, 7.0],
+               "roles": ["alone-in", "alone-out", "alone-out", "alone-out", "late-in", "established-out",
+                         "established-out", "established-out"]}
+        self.assertAlmostEqual(fit_incast.late_table([rec], "staggered-in")[(1, 3, 8)], 1.6)
+        # The established flows: 2 A = 6, L = 1.6, E = 7: s = 1 / (1 - 1 / 1.6) = 2.67, keyed (E, L, size).
+        self.assertAlmostEqual(fit_incast.established_slowdowns([rec], "staggered-in")[(3, 1, 8)], 1 / (1 - 1 / 1.6))
+
+    def test_established_slowdown_solves_for_the_overlap(self):
+        # Alone A = 1 s per S bytes; the late flows (L = 1 s) start at 0.5 s; the established flows (2 S) slowed 2x
+        # while they ran lose L (1 - 1/2) = 0.5 s: they end at 2.5 s.
+        rec = {"pattern": "duplex-late-out", "clients": 2, "size_bytes": 8, "late_fraction": 0.5,
+               "times_s": [1.0, 1.0, 1.0, 1.0, 2.5, 2.5],
+               "roles": ["alone-in", "alone-in", "late-out", "late-out", "established-in", "established-in"]}
+        self.assertAlmostEqual(fit_incast.established_slowdowns([rec], "duplex-late-out")[(2, 2, 8)], 2.0)
+        unslowed = dict(rec, times_s=[1.0, 1.0, 1.0, 1.0, 2.0, 2.0])
+        self.assertAlmostEqual(fit_incast.established_slowdowns([unslowed], "duplex-late-out")[(2, 2, 8)], 1.0)
+        # Rows from before the established flows were timed give nothing.
+        old = dict(rec, times_s=[1.0, 1.0, 1.0, 1.0], roles=["alone-in", "alone-in", "late-out", "late-out"])
+        self.assertEqual(fit_incast.established_slowdowns([old], "duplex-late-out"), {})
+
+    def test_start_order_fit_recovers_the_g(self):
+        points = [(n, n, fit_incast.coupled_slowdown(1.3, n, n)) for n in (2, 4, 8)]
+        g, rms = fit_incast.fit_start_order(points)
+        self.assertAlmostEqual(g, 1.3)
+        self.assertLess(rms, 1e-9)
 
     def test_exponent_recovers_the_one_that_made_the_data(self):
         # Slowdowns made by the model at g = 0.5, exponent 0.4 for n = 2..8 each way: the fit gives 0.4 back.
@@ -103,3 +138,20 @@ class Duplex(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Main(unittest.TestCase):
+    def test_a_bad_coupling_is_refused(self):
+        import contextlib
+        import io
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write(json.dumps({"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.2],
+                                "roles": ["in", "in"]}) + "\n")
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(fit_incast.main([f.name, "--coupling", "0.5"]), 2)
+        finally:
+            os.unlink(f.name)
+        self.assertIn("--coupling 0.5", err.getvalue())

@@ -12,6 +12,7 @@
 #include <simgrid/s4u.hpp>
 #include <string>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -34,11 +35,17 @@ struct Flow {
   int client;    // host h<client>; the hub is h0
   bool into_hub; // client -> hub, else hub -> client
   double bytes;
+  double start_s = 0;
 };
 
-// Starts every flow at 0 and returns each one's end date, in order (-1 where the child failed).
+// The start-order laws a test sets (AckCoupling::set_law, exponent 1); 0: left as the law of flows started together.
+struct Laws {
+  double late_in = 0, late_out = 0, established_in = 0, established_out = 0;
+};
+
+// Starts every flow at its start date and returns each one's end date, in order (-1 where the child failed).
 std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, double g_out, bool couple = true,
-                              double e_in = 1, double e_out = 1)
+                              double e_in = 1, double e_out = 1, Laws laws = {})
 {
   const std::string platform = tiny::star_platform(9, "1GBps");
   const std::string out      = tiny::temp_dir() + "/ack_coupling_ends.txt";
@@ -52,17 +59,26 @@ std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, doubl
     std::optional<AckCoupling> coupling;
     if (couple)
       coupling.emplace(1, g_in, g_out, e_in, e_out);
+    using Order = AckCoupling::StartOrder;
+    for (auto [into_hub, order, g] : {std::tuple{true, Order::LATE, laws.late_in},
+                                      {false, Order::LATE, laws.late_out},
+                                      {true, Order::ESTABLISHED, laws.established_in},
+                                      {false, Order::ESTABLISHED, laws.established_out}})
+      if (couple && g > 0)
+        coupling->set_law(into_hub, order, g, 1);
     std::vector<double> ends(flows.size(), -1);
     for (std::size_t i = 0; i < flows.size(); i++) {
       const Flow f        = flows[i];
       const std::string c = named("h", static_cast<std::size_t>(f.client));
       sg4::Mailbox* mb    = sg4::Mailbox::by_name(named("flow", i));
       sg4::Actor::create(named("send", i), engine.host_by_name(f.into_hub ? c : "h0"), [mb, f] {
+        sg4::this_actor::sleep_for(f.start_s);
         sg4::CommPtr comm = mb->put_async(&kPayload, static_cast<std::uint64_t>(f.bytes));
         track_ack_coupling(comm, 0, f.into_hub);
         comm->wait();
       });
       sg4::Actor::create(named("recv", i), engine.host_by_name(f.into_hub ? "h0" : c), [mb, f, &ends, i] {
+        sg4::this_actor::sleep_for(f.start_s);
         int* data         = nullptr;
         sg4::CommPtr comm = mb->get_async<int>(&data);
         track_ack_coupling(comm, 0, f.into_hub);
@@ -171,4 +187,59 @@ TEST(AckCoupling, AFlowThatCrossesNoNicIsNotCounted)
   const std::vector<double> ends = end_dates({{1, true, 100 * kMB}, {0, false, 100 * kMB}}, 2, 0.8);
   EXPECT_NEAR(ends[0], 0.1, 1e-9);
   EXPECT_GT(ends[1], 0) << "the loopback flow ends";
+}
+
+TEST(AckCoupling, AFlowStartedBesideAnEstablishedOneTakesTheLateLaw)
+{
+  // The hub sends 100 MB to client 1 from 0 (0.1 s alone); client 2 sends it 50 MB from 0.02 s. G_in 0.5 x 1 flow
+  // out is below 1: started together the flow in would run at C and end at 0.07 s. Started late, with the late G_in
+  // 2 it is held to C / 2 until the flow out ends at 0.1 s (40 MB), then runs its last 10 MB at C: 0.11 s. The flow
+  // out, established, keeps the law of flows started together (G_out 0.8 x 1 < 1): 0.1 s.
+  const std::vector<Flow> flows  = {{1, false, 100 * kMB, 0}, {2, true, 50 * kMB, 0.02}};
+  const std::vector<double> late = end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.late_in = 2});
+  EXPECT_NEAR(late[1], 0.11, 1e-9);
+  EXPECT_NEAR(late[0], 0.1, 1e-9);
+  const std::vector<double> unset = end_dates(flows, 0.5, 0.8);
+  EXPECT_NEAR(unset[1], 0.07, 1e-9) << "without the late law a late flow takes the law of flows started together";
+}
+
+TEST(AckCoupling, TheFlowAnotherJoinsTakesTheEstablishedLaw)
+{
+  // The same flows with the established G_out 2 instead: the flow out is held to C / 2 from 0.02 s, while the flow
+  // in runs (at C: G_in 0.5 x 1 < 1, 50 MB to 0.07 s): 20 MB by 0.02 s, 45 MB by 0.07 s, its last 55 MB at C: 0.125 s.
+  const std::vector<double> ends = end_dates({{1, false, 100 * kMB, 0}, {2, true, 50 * kMB, 0.02}}, 0.5, 0.8, true, 1,
+                                             1, Laws{.established_out = 2});
+  EXPECT_NEAR(ends[0], 0.125, 1e-9);
+  EXPECT_NEAR(ends[1], 0.07, 1e-9);
+}
+
+TEST(AckCoupling, FlowsStartedTogetherTakeNeitherLaw)
+{
+  // The mirror started late: client 1 sends the hub 100 MB from 0, the hub sends client 2 50 MB from 0.02 s with the
+  // late G_out 2: 0.11 s. Started at the same date as the flow in, the flow out is neither late nor established:
+  // the law of flows started together (G_out 0.8 x 1 < 1) leaves it at C, 0.05 s, and the flow in (not established
+  // either) at 0.1 s.
+  const std::vector<double> late =
+      end_dates({{1, true, 100 * kMB, 0}, {2, false, 50 * kMB, 0.02}}, 0.5, 0.8, true, 1, 1, Laws{.late_out = 2});
+  EXPECT_NEAR(late[1], 0.11, 1e-9);
+  const std::vector<double> together = end_dates({{1, true, 100 * kMB, 0}, {2, false, 50 * kMB, 0}}, 0.5, 0.8, true, 1,
+                                                 1, Laws{.late_out = 2, .established_in = 2});
+  EXPECT_NEAR(together[1], 0.05, 1e-9);
+  EXPECT_NEAR(together[0], 0.1, 1e-9);
+}
+
+TEST(AckCoupling, AConnectionKeepsItsStartOrderAcrossBackToBackMessages)
+{
+  // The hub sends client 1 two messages of 50 MB on one connection, the second as the first ends (0.05 s), while
+  // client 2 sends it 400 MB from 0.02 s. The connection's episode began before the flow in: the second message is
+  // not late (the law of flows started together, G_out 0.8 x 1 < 1: at C, 0.1 s). After a pause of an RTO or more
+  // (AckCoupling::kEpisodeIdleS) the connection starts a new episode, late beside the flow in: the late G_out 2
+  // holds a message sent at 0.3 s to C / 2, 0.4 s.
+  const Laws laws{.late_out = 2};
+  const std::vector<double> streamed = end_dates(
+      {{1, false, 50 * kMB, 0}, {1, false, 50 * kMB, 0.05}, {2, true, 400 * kMB, 0.02}}, 0.5, 0.8, true, 1, 1, laws);
+  EXPECT_NEAR(streamed[1], 0.1, 1e-9);
+  const std::vector<double> idle = end_dates(
+      {{1, false, 50 * kMB, 0}, {1, false, 50 * kMB, 0.3}, {2, true, 400 * kMB, 0.02}}, 0.5, 0.8, true, 1, 1, laws);
+  EXPECT_NEAR(idle[1], 0.4, 1e-9);
 }

@@ -2,7 +2,7 @@
 """Fits sgdsim's --flow-spread-in and --flow-spread-out to `measure.py incast` (docs/measure.md §3, docs/models.md
 §10.6).
 
-    tools/measure/fit_incast.py validation/testbed/data/1gbit/incast.flows.jsonl
+    tools/measure/fit_incast.py validation/testbed/data/1gbit/incast.flows.jsonl [MORE.flows.jsonl ...]
 
 In one repeat of incast-in, N flows of the same size start together into the hub; with fair sharing they would end
 together, and TCP ends them up to 2x apart. sgdsim's model: each flow has a sharing weight exp(s x u), u uniform in
@@ -18,7 +18,13 @@ ones (least squares of the logarithms over every n and size), and prints both op
 also has incast-duplex (n flows each way), it fits each direction's --ack-coupling-exponent-in/out E, given that
 direction's G, to the slowdowns max(1, G n / n^E) (printed only below 1, sgdsim's default). Where
 the file has incast-half or incast-duplex, it also prints how much each direction slowed the other against SimGrid's
-max-min with ACK traffic and against the fitted coupling (docs/models.md §10.6). Standard library only."""
+max-min with ACK traffic and against the fitted coupling (docs/models.md §10.6). Where it has duplex-late-in
+(duplex-late-out), n flows into (out of) the hub started late beside n established flows the other way, it fits
+the coupling by start order, --ack-coupling-late-in G and --ack-coupling-established-out G (--ack-coupling-late-out,
+--ack-coupling-established-in), each the G of max(1, G m / n) closest to the mean slowdowns (docs/models.md §10.6
+"Start order"). Several files are several runs of the microbenchmark: each run's rows are divided by that run's own
+times alone and the points of all runs are fitted together; --coupling G_IN,G_OUT gives the lone-flow couplings where
+the files do not measure them (the exponents and late laws are fitted given them). Standard library only."""
 
 import argparse
 import json
@@ -126,12 +132,80 @@ def duplex_table(lines, pattern="incast-half"):
     return table
 
 
-def late_in_table(lines):
-    """duplex-late-in: per (N, size), the median time of the N flows into the hub started late beside N established
-    flows out, over the median time of incast-in's N flows alone."""
-    keys = sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == "duplex-late-in"})
-    return {(n, size): median_time(lines, "duplex-late-in", n, "late-in", size)
-            / median_time(lines, "incast-in", n, "in", size) for n, size in keys}
+# Per pattern that starts flows late: the late flows' role, where their time alone is measured (a pattern and role;
+# None: the same record, role alone-<way>), the established flows' role and their role alone (same record).
+LATE = {"duplex-late-in": ("late-in", ("incast-in", "in"), "established-out", "alone-out"),
+        "duplex-late-out": ("late-out", ("incast-out", "out"), "established-in", "alone-in"),
+        "staggered-in": ("late-in", None, "established-out", "alone-out"),
+        "staggered-out": ("late-out", None, "established-in", "alone-in")}
+
+
+def mean_time(lines, pattern, clients, role, size):
+    """The mean time of every `role` flow of `pattern`'s repeats with `clients` clients and `size`."""
+    v = [t for r in lines if r.get("pattern") == pattern and r["size_bytes"] == size and r["clients"] == clients
+         for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
+    return statistics.mean(v) if v else float("nan")
+
+
+def flow_counts(rec):
+    """(late flows, established flows) of a duplex-late-* or staggered-* record (duplex-late-*: N each)."""
+    return rec.get("late_flows", rec["clients"]), rec.get("established_flows", rec["clients"])
+
+
+def role_times(rec, role):
+    return [t for t, ro in zip(rec["times_s"], rec["roles"]) if ro == role]
+
+
+def late_table(lines, pattern):
+    """Per (late flows L, established flows E, size): the mean time of the L flows into (out of) the hub started late
+    beside E established flows the other way, over the mean time of L flows that way alone (duplex-late-*: incast-in
+    or incast-out of the same run; staggered-*: the same repeats' alone-in/out). Means, not medians: a repeat's flows
+    settle near one of two states (about their time alone or about 1.5 times it), and a training's mean step time
+    samples their mean."""
+    late_role, alone_at = LATE[pattern][:2]
+    by_key = {}
+    for r in lines:
+        if r.get("pattern") == pattern:
+            lt, est = flow_counts(r)
+            late, alone = by_key.setdefault((lt, est, r["size_bytes"], r["clients"]), ([], []))
+            late += role_times(r, late_role)
+            alone += role_times(r, "alone-" + late_role.split("-")[1]) if alone_at is None else []
+    table = {}
+    for (lt, est, size, n), (late, alone) in sorted(by_key.items()):
+        base = (statistics.mean(alone) if alone else float("nan")) if alone_at is None \
+            else mean_time(lines, alone_at[0], n, alone_at[1], size)
+        table[(lt, est, size)] = statistics.mean(late) / base if late else float("nan")
+    return table
+
+
+def established_slowdowns(lines, pattern, fraction_default=0.5):
+    """Per (established flows E, late flows L, size), the mean over repeats of how much the established flows (2 x S
+    bytes from the barrier) were slowed while the late flows (S bytes from fraction x T, T the established
+    direction's slowest time alone) ran beside them: with their mean time alone A for S bytes, the late flows' mean
+    time L and the established flows' mean completion E, E = 2 A + L (1 - 1 / s) if they outlast the late flows;
+    s = 1 / (1 - (E - 2 A) / L). Repeats whose established flows ended first, or whose rows lack them (before
+    2026-11-27e), are left out."""
+    late_role, _, est_role, alone_role = LATE[pattern]
+    by_key = {}
+    for r in lines:
+        if r.get("pattern") != pattern or est_role not in r.get("roles", []):
+            continue
+        alone, late, est = role_times(r, alone_role), role_times(r, late_role), role_times(r, est_role)
+        a, lt, e = statistics.mean(alone), statistics.mean(late), statistics.mean(est)
+        f = r.get("late_fraction", fraction_default)
+        x = (e - 2 * a) / lt
+        if e > f * max(alone) + lt and x < 1:
+            n_late, n_est = flow_counts(r)
+            by_key.setdefault((n_est, n_late, r["size_bytes"]), []).append(1 / (1 - x))
+    return {k: statistics.mean(v) for k, v in sorted(by_key.items())}
+
+
+def fit_start_order(points):
+    """The g (0.01 to 4 by 0.01) of coupled_slowdown(g, n_reverse, n_own), exponent 1, closest to `points`,
+    [(n_own, n_reverse, measured)], in least squares of the logarithms; ties go to the smaller. Returns (g, rms log
+    error)."""
+    best = min(range(1, 401), key=lambda g: (round(exponent_rms(points, g / 100, 1.0), 12), g))
+    return best / 100, exponent_rms(points, best / 100, 1.0)
 
 
 REVERSE_ROLES = {"incast-mixed": ("reverse", "alone"), "outcast-mixed": ("reverse-in", "alone-in")}
@@ -185,16 +259,78 @@ def fit_exponent(points, g):
     return best, exponent_rms(points, g, best)
 
 
+# Per direction of the flows started late: the patterns that measure it, the options of its late and of its
+# established flows (the other direction), and the two directions' names.
+START_ORDER = {"in": (("duplex-late-in", "staggered-in"), "--ack-coupling-late-in", "--ack-coupling-established-out",
+                      "out"),
+               "out": (("duplex-late-out", "staggered-out"), "--ack-coupling-late-out", "--ack-coupling-established-in",
+                       "in")}
+
+
+def start_order_laws(runs, together):
+    """Prints the rows of the patterns that start flows late and the G fitted to their late and their established
+    flows (exponent 1; the exponent that would fit best beside it), against the law of flows started together
+    (`together`: per direction of the late flows, the late and the established direction's (g, exponent));
+    returns the options fitted."""
+    options = []
+    for way, (patterns, late_option, est_option, other) in START_ORDER.items():
+        late = {(i, p) + k: v for i, run in enumerate(runs) for p in patterns
+                for k, v in late_table(run, p).items() if not math.isnan(v)}
+        est = {(i, p) + k: v for i, run in enumerate(runs) for p in patterns
+               for k, v in established_slowdowns(run, p).items()}
+        (g_late, e_late), (g_est, e_est) = together[way]
+        for option, table, what, g0, e0 in ((late_option, late, f"{way} started late beside", g_late, e_late),
+                                             (est_option, est, f"{other} established, joined by", g_est, e_est)):
+            if not table:
+                continue
+            for (i, p, n_own, n_rev, size), m in table.items():
+                model = f"{coupled_slowdown(g0, n_rev, n_own, e0):.2f}" if g0 is not None else "-"
+                print(f"{p} run {i + 1} {size:>10} B: {n_own} {what} {n_rev}: mean slowdown {m:.2f} (the law of "
+                      f"flows started together: {model})")
+            points = [(n_own, n_rev, m) for (_, _, n_own, n_rev, _), m in table.items()]
+            g, rms = fit_start_order(points)
+            g2, e2, rms2 = fit_law(points)
+            print(f"{option} {g:.2f} (rms log error {rms:.3f}; with an exponent of its own: G {g2:.2f}, E {e2:.2f}, "
+                  f"{rms2:.3f})")
+            options += [option, f"{g:.2f}"]
+    return options
+
+
+def fit_law(points):
+    """The (g, exponent) of coupled_slowdown closest to `points` in least squares of the logarithms: g from 0.01 to
+    4 by 0.01, the exponent from 0 to 1 by 0.01; ties go to the larger exponent, then the smaller g. Returns (g,
+    exponent, rms log error)."""
+    best = min((round(exponent_rms(points, g / 100, e / 100), 12), -e, g) for g in range(1, 401) for e in range(101))
+    return best[2] / 100, -best[1] / 100, best[0]
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("flows", help="OUT.flows.jsonl of measure.py incast")
+    parser.add_argument("flows", nargs="+", help="OUT.flows.jsonl of measure.py incast (several: several runs)")
+    parser.add_argument("--coupling", metavar="G_IN,G_OUT",
+                        help="the lone-flow couplings, where the files do not measure them (outcast-mixed, "
+                             "incast-mixed)")
     args = parser.parse_args(argv)
-    try:
-        with open(args.flows, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
-    except (OSError, ValueError) as e:
-        print(f"fit_incast.py: error: {args.flows}: {e}", file=sys.stderr)
-        return 2
+    runs = []
+    for path in args.flows:
+        try:
+            with open(path, encoding="utf-8") as f:
+                runs.append([json.loads(line) for line in f if line.strip()])
+        except (OSError, ValueError) as e:
+            print(f"fit_incast.py: error: {path}: {e}", file=sys.stderr)
+            return 2
+    given = {}
+    if args.coupling:
+        try:
+            g_in, g_out = (float(x) for x in args.coupling.split(","))
+        except ValueError:
+            g_in = g_out = float("nan")
+        if not (0 < g_in <= 4 and 0 < g_out <= 4):
+            print(f"fit_incast.py: error: --coupling {args.coupling}: two couplings in (0, 4], G_IN,G_OUT",
+                  file=sys.stderr)
+            return 2
+        given = {"--ack-coupling-in": g_in, "--ack-coupling-out": g_out}
+    lines = [rec for run in runs for rec in run]
     options = []
     for pattern, option in (("incast-in", "--flow-spread-in"), ("incast-out", "--flow-spread-out")):
         spreads = measured_spreads(lines, pattern)
@@ -217,8 +353,14 @@ def main(argv):
                   f"(model {coupled_slowdown(g, n):.2f})")
         print(f"{pattern}: {option} {g:.2f} (rms log error {rms:.3f})")
         coupling[option] = g
+    if given:
+        print(f"given: --ack-coupling-in {given['--ack-coupling-in']:.2f} --ack-coupling-out "
+              f"{given['--ack-coupling-out']:.2f}")
+        coupling = given
     g_in, g_out = coupling.get("--ack-coupling-in"), coupling.get("--ack-coupling-out")
-    tables = {pattern: duplex_table(lines, pattern) for pattern in SPLITS}
+    # Each run's rows over that run's own times alone; the points of every run together.
+    tables = {pattern: {(i,) + k: v for i, run in enumerate(runs) for k, v in duplex_table(run, pattern).items()}
+              for pattern in SPLITS}
     rows = tables["incast-duplex"].values()  # (n_in, m_out, measured in, max-min in, measured out, max-min out)
     exponents = {}  # fitted on incast-duplex, each direction given its lone-flow g: points (n_own, n_reverse, slowdown)
     for option, g, points in (("--ack-coupling-exponent-in", g_in, [(k, m, m_in) for k, m, m_in, _, _, _ in rows]),
@@ -228,24 +370,19 @@ def main(argv):
             print(f"incast-duplex: {option} {e:.2f} (rms log error {rms:.3f}; with 1: "
                   f"{exponent_rms(points, g, 1.0):.3f})")
             exponents[option] = e
-    late = {k: v for k, v in late_in_table(lines).items() if not math.isnan(v)}
-    if late:  # printed, not in the options: which start order a training sees is its own (docs/models.md §10.6)
-        for (n, size), m in late.items():
-            print(f"duplex-late-in N={n} {size:>10} B: flows in started late beside {n} out: slowdown {m:.2f}")
-        if g_in is not None:
-            e, rms = fit_exponent([(n, n, m) for (n, _), m in late.items()], g_in)
-            print(f"duplex-late-in: its exponent with G_in {g_in:.2f} would be {e:.2f} (rms log error {rms:.3f})")
     e_in = exponents.get("--ack-coupling-exponent-in", 1.0)
     e_out = exponents.get("--ack-coupling-exponent-out", 1.0)
+    laws = start_order_laws(runs, {"in": ((g_in, e_in), (g_out, e_out)), "out": ((g_out, e_out), (g_in, e_in))})
     for pattern, table in tables.items():
         if not table:
             continue
         print(f"{pattern} against SimGrid's max-min with ACK traffic and the fitted coupling (slowdown over one "
               "direction alone):")
-        for (n, size), (k, m, m_in, s_in, m_out, s_out) in table.items():
+        for (i, n, size), (k, m, m_in, s_in, m_out, s_out) in table.items():
+            run = f"run {i + 1} " if len(runs) > 1 else ""
             fit_in = f", coupling {coupled_slowdown(g_in, m, k, e_in):.2f}" if g_in is not None else ""
             fit_out = f", coupling {coupled_slowdown(g_out, k, m, e_out):.2f}" if g_out is not None else ""
-            print(f"  N={n} {size:>10} B, {k} in {m} out: in {m_in:.2f} (max-min {s_in:.2f}{fit_in}), "
+            print(f"  {run}N={n} {size:>10} B, {k} in {m} out: in {m_in:.2f} (max-min {s_in:.2f}{fit_in}), "
                   f"out {m_out:.2f} (max-min {s_out:.2f}{fit_out})")
     if len(coupling) == 2:  # the options go together (sgdsim run refuses one alone)
         for option, g in coupling.items():
@@ -253,6 +390,7 @@ def main(argv):
         for option, e in exponents.items():
             if e < 1:  # 1 is sgdsim's default
                 options += [option, f"{e:.2f}"]
+        options += laws
     print(" ".join(options))
     return 0
 
