@@ -82,11 +82,11 @@ struct Scenario {
    *  microbenchmark measured for flows into the PS (docs/models.md §10.6 "Many flows each way"). */
   double ack_coupling_exponent_in  = 1;
   double ack_coupling_exponent_out = 1;
-  /** With the coupling, by start order (docs/models.md §10.6 "Start order"): n flows of a direction started while
-   *  the other direction carried an older flow (late) are slowed max(1, G_late m / n) beside m the other way; flows
-   *  that the other direction joined later (established) max(1, G_established m / n). Fitted on duplex-late-in
-   *  (late in, established out) and duplex-late-out (late out, established in). Unset: the law of flows started
-   *  together (the fields above). */
+  /** With the coupling, by start order (docs/models.md §10.6 "Start order, measured and modelled"): n flows of a
+   * direction started while the other direction carried an older flow (late) are slowed max(1, G_late m / n) beside m
+   * the other way; flows that the other direction joined later (established) max(1, G_established m / n). Fitted on
+   * duplex-late-in (late in, established out) and duplex-late-out (late out, established in). Unset: the law of flows
+   * started together (the fields above). */
   std::optional<double> ack_coupling_late_in, ack_coupling_late_out;
   std::optional<double> ack_coupling_established_in, ack_coupling_established_out;
   /** The largest coupling accepted: a flow slowed 4 times per flow the other way (measured: 0.5 to 0.9). */

@@ -6,9 +6,9 @@
 // each flow between a worker and a PS runs at most at its rate alone / (G x n), n the flows the other way through
 // that PS's NIC at the moment and G the direction's coupling (tools/measure/fit_incast.py); with an exponent E below
 // 1, divided further by m^(1 - E), m the flows its own way (several flows lose more together, incast-duplex).
-// Which direction loses depends on which started first (duplex-late-in/out, §10.6 "Start order"): a flow started
-// while the other direction carried an older flow (late), or one the other direction joined later (established),
-// can take a law of its own.
+// Which direction loses depends on which started first (duplex-late-in/out, §10.6 "Start order, measured and
+// modelled"): a flow started while the other direction carried an older flow (late), or one the other direction
+// joined later (established), can take a law of its own (unset by default; on training traffic they did not hold).
 #pragma once
 
 #include <simgrid/s4u/Comm.hpp>

@@ -155,3 +155,29 @@ class Main(unittest.TestCase):
         finally:
             os.unlink(f.name)
         self.assertIn("--coupling 0.5", err.getvalue())
+
+    def test_start_order_options_stay_off_the_options_line(self):
+        # make_cases.py takes the last line as the cases' options; the start-order laws are printed apart.
+        import contextlib
+        import io
+        import tempfile
+        rec = {"pattern": "staggered-in", "clients": 2, "size_bytes": 8, "late_flows": 2, "established_flows": 2,
+               "late_fraction": 0.5, "times_s": [2.0, 2.0, 2.0, 2.0, 2.6, 2.6, 5.0, 5.0],
+               "roles": ["alone-in", "alone-in", "alone-out", "alone-out", "late-in", "late-in", "established-out",
+                         "established-out"]}
+        lines = [rec, {"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.2],
+                       "roles": ["in", "in"]},
+                 {"pattern": "incast-out", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.1],
+                  "roles": ["out", "out"]}]
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write("".join(json.dumps(r) + "\n" for r in lines))
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(fit_incast.main([f.name, "--coupling", "0.5,0.7"]), 0)
+        finally:
+            os.unlink(f.name)
+        printed = out.getvalue().strip().splitlines()
+        self.assertIn("--ack-coupling-late-in", "\n".join(printed[:-1]))
+        self.assertNotIn("late", printed[-1])
+        self.assertIn("--ack-coupling-in 0.50", printed[-1])
