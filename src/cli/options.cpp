@@ -192,10 +192,8 @@ void parse_s_per_byte(const po::variables_map& vm, const std::string& name, cons
 // order"), each a G as the coupling of flows started together is.
 void parse_start_order_coupling(const po::variables_map& vm, Scenario& sc)
 {
-  for (auto [name, field] : {std::pair{"ack-coupling-late-in", &sc.ack_coupling_late_in},
-                             {"ack-coupling-late-out", &sc.ack_coupling_late_out},
-                             {"ack-coupling-established-in", &sc.ack_coupling_established_in},
-                             {"ack-coupling-established-out", &sc.ack_coupling_established_out}}) {
+  for (const StartOrderOption& option : kStartOrderOptions) {
+    const char* name = option.name;
     if (!vm.count(name))
       continue;
     const double g = vm[name].as<double>();
@@ -205,7 +203,7 @@ void parse_start_order_coupling(const po::variables_map& vm, Scenario& sc)
     if (!(g > 0 && g <= Scenario::kMaxAckCoupling))
       throw InputError(std::string("--") + name + " " + std::to_string(g) +
                        ": must be in (0, 4] (a flow's slowdown per flow the other way)");
-    *field = g;
+    sc.*option.field = g;
   }
 }
 

@@ -47,12 +47,9 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "ack-coupling-exponent-in = " << sc.ack_coupling_exponent_in << "\n";
     if (sc.ack_coupling_exponent_out != 1)
       out << "ack-coupling-exponent-out = " << sc.ack_coupling_exponent_out << "\n";
-    for (auto [name, field] : {std::pair{"ack-coupling-late-in", &sc.ack_coupling_late_in},
-                               {"ack-coupling-late-out", &sc.ack_coupling_late_out},
-                               {"ack-coupling-established-in", &sc.ack_coupling_established_in},
-                               {"ack-coupling-established-out", &sc.ack_coupling_established_out}})
-      if (field->has_value())
-        out << name << " = " << **field << "\n";
+    for (const StartOrderOption& option : kStartOrderOptions)
+      if (const std::optional<double>& g = sc.*option.field)
+        out << option.name << " = " << *g << "\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

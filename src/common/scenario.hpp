@@ -184,6 +184,21 @@ struct Scenario {
   std::vector<std::string> simgrid_cfg;
 };
 
+/** The start-order options, one row each: their parse, their line in a scenario file and their law in the
+ *  simulation read this table (docs/models.md §10.6 "Start order, measured and modelled"). */
+struct StartOrderOption {
+  const char* name;
+  std::optional<double> Scenario::*field;
+  bool into_ps; // the law of flows into the PS, else out of it
+  bool late;    // the law of late flows, else of established ones
+};
+inline constexpr StartOrderOption kStartOrderOptions[] = {
+    {"ack-coupling-late-in", &Scenario::ack_coupling_late_in, true, true},
+    {"ack-coupling-late-out", &Scenario::ack_coupling_late_out, false, true},
+    {"ack-coupling-established-in", &Scenario::ack_coupling_established_in, true, false},
+    {"ack-coupling-established-out", &Scenario::ack_coupling_established_out, false, false},
+};
+
 const char* to_string(Arch a);
 const char* to_string(Sharing s);
 const char* to_string(RingMode m);

@@ -20,7 +20,6 @@
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <unistd.h>
 #include <xbt/log.h>
 
@@ -189,13 +188,10 @@ SimResult simulate(const SimInputs& in)
   if (scenario.is_ps() && scenario.ack_coupled()) {
     ack_coupling.emplace(scenario.ps, scenario.ack_coupling_in, scenario.ack_coupling_out,
                          scenario.ack_coupling_exponent_in, scenario.ack_coupling_exponent_out);
-    using Order = AckCoupling::StartOrder; // the start-order laws take exponent 1 (docs/models.md §10.6)
-    for (auto [into_ps, order, g] : {std::tuple{true, Order::LATE, scenario.ack_coupling_late_in},
-                                     {false, Order::LATE, scenario.ack_coupling_late_out},
-                                     {true, Order::ESTABLISHED, scenario.ack_coupling_established_in},
-                                     {false, Order::ESTABLISHED, scenario.ack_coupling_established_out}})
-      if (g)
-        ack_coupling->set_law(into_ps, order, *g, 1);
+    for (const StartOrderOption& option : kStartOrderOptions) // exponent 1 (docs/models.md §10.6)
+      if (const std::optional<double>& g = scenario.*option.field)
+        ack_coupling->set_law(
+            option.into_ps, option.late ? AckCoupling::StartOrder::LATE : AckCoupling::StartOrder::ESTABLISHED, *g, 1);
   }
   // PS architectures run through the PS dispatcher where it applies (ps_dispatcher.hpp), otherwise through the
   // actors of the PS, its connections and the workers.

@@ -111,11 +111,12 @@ SPLITS = {"incast-half": lambda n: (n - n // 2, n // 2),  # (flows in, flows out
           "incast-duplex": lambda n: (n, n)}
 
 
-def median_time(lines, pattern, clients, role, size):
-    """The median time of every `role` flow of `pattern`'s repeats with `clients` clients (None: any) and `size`."""
+def median_time(lines, pattern, clients, role, size, stat=statistics.median):
+    """The median (or `stat`) time of every `role` flow of `pattern`'s repeats with `clients` clients (None: any)
+    and `size`."""
     v = [t for r in lines if r.get("pattern") == pattern and r["size_bytes"] == size and
          (clients is None or r["clients"] == clients) for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
-    return statistics.median(v) if v else float("nan")
+    return stat(v) if v else float("nan")
 
 
 def duplex_table(lines, pattern="incast-half"):
@@ -140,13 +141,6 @@ LATE = {"duplex-late-in": ("late-in", ("incast-in", "in"), "established-out", "a
         "duplex-late-out": ("late-out", ("incast-out", "out"), "established-in", "alone-in"),
         "staggered-in": ("late-in", None, "established-out", "alone-out"),
         "staggered-out": ("late-out", None, "established-in", "alone-in")}
-
-
-def mean_time(lines, pattern, clients, role, size):
-    """The mean time of every `role` flow of `pattern`'s repeats with `clients` clients and `size`."""
-    v = [t for r in lines if r.get("pattern") == pattern and r["size_bytes"] == size and r["clients"] == clients
-         for t, ro in zip(r["times_s"], r["roles"]) if ro == role]
-    return statistics.mean(v) if v else float("nan")
 
 
 def flow_counts(rec):
@@ -175,7 +169,7 @@ def late_table(lines, pattern):
     table = {}
     for (lt, est, size, n), (late, alone) in sorted(by_key.items()):
         base = (statistics.mean(alone) if alone else float("nan")) if alone_at is None \
-            else mean_time(lines, alone_at[0], n, alone_at[1], size)
+            else median_time(lines, alone_at[0], n, alone_at[1], size, statistics.mean)
         table[(lt, est, size)] = statistics.mean(late) / base if late else float("nan")
     return table
 

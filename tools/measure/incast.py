@@ -1,6 +1,7 @@
 """measure.py incast (docs/measure.md): N clients to and from one hub (rank 0), for flow fairness and the
 coupling of the two directions; its pure parts are unit-tested (tests/measure/test_incast.py)."""
 
+import functools
 import json
 import os
 import sys
@@ -32,11 +33,12 @@ def incast_flows(pattern, n, established=0, late=0):
     (`first-...`) joined by client c's (`late-...`) c - 1 delays after it starts; staggered-in (-out): E established
     flows out (in) and L flows in (out) started late, each first alone (`alone-in/out`), then together
     (`late-in/out`, `established-out/in`; clients from staggered_clients)."""
-    if pattern in STAGGERED:
+    if pattern in STAGGERED + DUPLEX_LATE:
         est, lt = staggered_clients(n, established, late)
-        way, other = ("in", "out") if pattern == "staggered-in" else ("out", "in")
-        return ([(f"alone-{way}", c) for c in lt] + [(f"alone-{other}", c) for c in est]
-                + [(f"late-{way}", c) for c in lt] + [(f"established-{other}", c) for c in est])
+        way, other = ("in", "out") if pattern.endswith("-in") else ("out", "in")
+        late_alone = [(f"alone-{way}", c) for c in lt] if pattern in STAGGERED else []
+        return (late_alone + [(f"alone-{other}", c) for c in est] + [(f"late-{way}", c) for c in lt]
+                + [(f"established-{other}", c) for c in est])
     if pattern == "incast-in":
         return [("in", c) for c in range(1, n + 1)]
     if pattern == "incast-out":
@@ -46,12 +48,6 @@ def incast_flows(pattern, n, established=0, late=0):
         return [("in", c) for c in range(1, n - m + 1)] + [("out", c) for c in range(n - m + 1, n + 1)]
     if pattern == "incast-duplex":
         return [("in", c) for c in range(1, n + 1)] + [("out", c) for c in range(1, n + 1)]
-    if pattern == "duplex-late-in":
-        return ([("alone-out", c) for c in range(1, n + 1)] + [("late-in", c) for c in range(1, n + 1)]
-                + [("established-out", c) for c in range(1, n + 1)])
-    if pattern == "duplex-late-out":
-        return ([("alone-in", c) for c in range(1, n + 1)] + [("late-out", c) for c in range(1, n + 1)]
-                + [("established-in", c) for c in range(1, n + 1)])
     if pattern == "outcast-mixed":
         return [("out", c) for c in range(1, n)] + [("reverse-in", n), ("alone-in", n)]
     if pattern in ("late-in", "late-out"):
@@ -61,6 +57,7 @@ def incast_flows(pattern, n, established=0, late=0):
 
 
 STAGGERED = ("staggered-in", "staggered-out")
+DUPLEX_LATE = ("duplex-late-in", "duplex-late-out")  # staggered with N flows each way, no late flows alone
 # The roles of flows that the hub receives (and times).
 INTO_HUB = ("in", "alone-in", "first-in", "late-in", "reverse-in", "established-in")
 
@@ -246,77 +243,16 @@ def incast_duplex(rank, n, bufs, group):
     return [mine]
 
 
-def duplex_late_in(rank, n, bufs, group, fraction=0.5):
-    """incast-duplex with the incoming direction started late: the hub sends S bytes to every client (each times
-    its flow: the slowest is T); then, after a barrier, it sends 2 x S to every client, and every client starts
-    sending S to the hub fraction x T later, into a NIC whose flows out are established (they outlast the flows in).
-    The hub times each flow in from its own start, each client the established flow out to it from the barrier
-    (what the late flows cost it). incast-duplex starts both directions at once and its flows in fall into a slow
-    state about 3 repeats in 5; Async-PS workers start theirs into a loaded NIC: do they too?"""
-    dist.barrier(group=group)
-    t0 = now()
-    mine = [0.0]
-    if rank == 0:
-        wait_all([dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)])
-    else:
-        dist.recv(bufs["back"], src=0)
-        mine = [now() - t0]
-    slowest = torch.tensor(mine, dtype=torch.float64)
-    dist.all_reduce(slowest, op=dist.ReduceOp.MAX, group=group)
-    delay = fraction * float(slowest.item())
-    dist.barrier(group=group)
-    t0 = now()
-    if rank == 0:
-        outs = [dist.isend(bufs["out"], dst=c) for _ in range(2) for c in range(1, n + 1)]
-        ends = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
-        wait_all(outs)
-        return [end - delay for end in ends]
-    first = dist.irecv(bufs["back"], src=0)
-    sleep_until(t0 + delay)
-    push = dist.isend(bufs["own"], dst=0)
-    first.wait()
-    dist.recv(bufs["back"], src=0)
-    established = now() - t0
-    push.wait()
-    return mine + [established]
-
-
-def duplex_late_out(rank, n, bufs, group, fraction=0.5):
-    """duplex-late-in the other way round: every client sends S bytes to the hub (the hub times each flow: the
-    slowest is T); then, after a barrier, every client sends 2 x S to the hub and the hub starts sending S to every
-    client fraction x T later, out of a NIC whose flows in are established (they outlast the flows out). Each client
-    times the flow it receives from its start, the hub each established flow in from the barrier. Per-variable
-    Sync-PS reads are sent so: beside pushes under way."""
-    dist.barrier(group=group)
-    t0 = now()
-    alone = []
-    if rank == 0:
-        alone = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
-    else:
-        dist.send(bufs["own"], dst=0)
-    delay = fraction * shared_alone(max(alone) if alone else 0.0, 0, group)
-    dist.barrier(group=group)
-    t0 = now()
-    if rank == 0:
-        firsts = [dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)]
-        seconds = [dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)]
-        sleep_until(t0 + delay)
-        outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)]
-        established = completion_times(seconds, t0)
-        wait_all(firsts + outs)
-        return alone + established
-    pushes = [dist.isend(bufs["own"], dst=0) for _ in range(2)]
-    dist.recv(bufs["back"], src=0)
-    mine = now() - t0 - delay
-    wait_all(pushes)
-    return [mine]
-
-
-def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0):
-    """duplex-late-in (into_hub) or -out with E established flows and L late ones (staggered_clients), so that one
-    side may be a lone flow: the late flows alone (S bytes each), the established ones alone (S each; T the
-    slowest), then, after a barrier, the established ones with 2 x S while the late ones start S fraction x T later.
-    The receiver times each flow: the late ones from their start, the established ones from the barrier."""
+def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0, late_alone=True):
+    """incast-duplex with one direction started late: flows into the hub (into_hub: duplex-late-in, staggered-in)
+    join established flows out of it, as Async-PS pushes join a loaded NIC, or flows out (duplex-late-out,
+    staggered-out) join established flows in, as per-variable Sync-PS reads join pushes under way. E established
+    flows and L late ones (staggered_clients; duplex-late-*: N each), so that one side may be a lone flow: the late
+    flows alone (S bytes each; late_alone, staggered-* only: duplex-late-* divide by incast-in/out instead), the
+    established ones alone (S each; T the slowest), then, after a barrier, the established ones with 2 x S while the
+    late ones start S fraction x T later. The receiver times each flow: the late ones from their start, the
+    established ones from the barrier (what the late flows cost them). incast-duplex starts both directions at once
+    and its flows in fall into a slow state about 3 repeats in 5: do late ones too?"""
     est, lt = staggered_clients(n, established, late)
     hub_sends_late = not into_hub
 
@@ -337,7 +273,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         dist.send(bufs["own"], dst=0)
         return []
 
-    mine = alone(lt, hub_sends_late)
+    mine = alone(lt, hub_sends_late) if late_alone else []
     est_alone = alone(est, not hub_sends_late)
     slowest = torch.tensor([max(est_alone) if est_alone else 0.0], dtype=torch.float64)
     dist.all_reduce(slowest, op=dist.ReduceOp.MAX, group=group)
@@ -441,17 +377,19 @@ def late_out(rank, n, bufs, group, fraction=0.5):
 
 
 INCAST = {"incast-in": incast_in, "incast-out": incast_out, "incast-mixed": incast_mixed, "incast-half": incast_half,
-          "incast-duplex": incast_duplex, "duplex-late-in": duplex_late_in, "duplex-late-out": duplex_late_out,
+          "incast-duplex": incast_duplex,
+          "duplex-late-in": functools.partial(staggered, into_hub=True, late_alone=False),
+          "duplex-late-out": functools.partial(staggered, into_hub=False, late_alone=False),
           "outcast-mixed": outcast_mixed, "staggered-in": staggered, "staggered-out": staggered,
           "late-in": late_in, "late-out": late_out}
 # A client receives while it sends: a second buffer.
-DUPLEX = ("incast-duplex", "duplex-late-in", "duplex-late-out") + STAGGERED
+DUPLEX = ("incast-duplex",) + DUPLEX_LATE + STAGGERED
 LATE = ("late-in", "late-out")
 # Late flows start --late-fraction of a time alone later.
-DELAYED = LATE + ("duplex-late-in", "duplex-late-out") + STAGGERED
+DELAYED = LATE + DUPLEX_LATE + STAGGERED
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
 # Rows named pattern-role.
-BOTH_WAYS = MIXED + ("incast-half", "incast-duplex", "duplex-late-in", "duplex-late-out") + STAGGERED
+BOTH_WAYS = MIXED + ("incast-half", "incast-duplex") + DUPLEX_LATE + STAGGERED
 
 
 def incast_slots(pattern, rank, n, established=0, late=0):
