@@ -1,6 +1,6 @@
 #!/bin/sh
 # The measurement kit end to end (docs/measure.md): tools/measure/emulate brings up 4 hosts at 1 Gbit/s,
-# tools/measure/launch runs a small p2p and all-reduce microbenchmark and two short emulated trainings,
+# tools/measure/launch runs a small p2p and all-reduce microbenchmark, two short emulated trainings and an incast,
 # `sgdsim calibrate` reads the CSVs as they are, and nothing is left behind (no sgdsim-* namespace, no new link in
 # the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and about a minute, so it runs only when
 # asked: SGDSIM_MEASURE=1 ctest -L measure (or configure with -DSGDSIM_MEASURE_TESTS=ON); skipped (exit 77)
@@ -38,7 +38,10 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
   $launch -- train --workload $W --arch ring --granularity ddp --workers-list 2,4 --steps 3 --warmup 1 \
-    --out $work/ring.jsonl" > "$work/run.log" 2>&1 || fail "emulate run failed: $(tail -20 "$work/run.log")"
+    --out $work/ring.jsonl &&
+  $launch -- incast --patterns incast-duplex,duplex-late-out,staggered-in --nodes 2 --sizes 1MiB \
+    --flow-message 256KiB --repeats 2 --warmup 1 --out $work/incast.csv" > "$work/run.log" 2>&1 ||
+  fail "emulate run failed: $(tail -20 "$work/run.log")"
 
 ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $(ip netns list)"
 [ "$(ip -o link | wc -l)" = "$links_before" ] || fail "the root namespace's links changed: $(ip -o link)"
@@ -84,6 +87,18 @@ for r in ps:
 for r in ring:
     assert r["allreduces_per_step"] == 2 and r["gloo_threads"] == 2, r
 print("train: ps-sync K=1..3 (shard, per-variable), ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
+EOF
+
+# The incast flows as streams of 4 messages: every flow timed (positive), as many columns as roles, the message size.
+"$python" - "$work" <<'EOF' || fail "incast output"
+import json, sys
+recs = [json.loads(l) for l in open(f"{sys.argv[1]}/incast.csv.flows.jsonl")]
+assert sorted({r["pattern"] for r in recs}) == ["duplex-late-out", "incast-duplex", "staggered-in"], recs
+assert len(recs) == 6, len(recs)
+for r in recs:
+    assert r["flow_message_bytes"] == 256 << 10, r
+    assert len(r["times_s"]) == len(r["roles"]) and min(r["times_s"]) > 0, r
+print("incast: 3 duplex patterns as 256 KiB messages, every flow timed")
 EOF
 
 # Teardown on SIGINT: emulate run stops its command and deletes everything.

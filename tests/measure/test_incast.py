@@ -5,12 +5,14 @@ spread of concurrent flows' completion times, the reverse flow's slowdown, and t
 import math
 import os
 import sys
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 import incast  # noqa: E402
+from kit import MeasureError  # noqa: E402
 
 
 class FlowStats(unittest.TestCase):
@@ -171,6 +173,59 @@ class SplitBounds(unittest.TestCase):
         self.assertEqual(incast.split_bounds(10, 0), [(0, 10)])
         self.assertEqual(incast.split_bounds(10, 10), [(0, 10)])
         self.assertEqual(incast.split_bounds(10, 64), [(0, 10)])
+
+
+class MessageOptions(unittest.TestCase):
+    def args(self, patterns, lone="", flow=""):
+        return types.SimpleNamespace(patterns=patterns, lone_message=lone, flow_message=flow)
+
+    def test_sizes(self):
+        self.assertEqual(incast.message_sizes(self.args("incast-mixed,incast-duplex", "128KiB", "1MiB")),
+                         (128 << 10, 1 << 20))
+        self.assertEqual(incast.message_sizes(self.args("staggered-out", flow="4096")), (0, 4096))
+        self.assertEqual(incast.message_sizes(self.args("incast-in")), (0, 0))
+
+    def test_option_without_its_patterns(self):
+        with self.assertRaisesRegex(MeasureError, "--flow-message 1MiB: applies to incast-duplex"):
+            incast.message_sizes(self.args("incast-in,incast-mixed", flow="1MiB"))
+        with self.assertRaisesRegex(MeasureError, "--lone-message 128KiB: applies to incast-mixed"):
+            incast.message_sizes(self.args("incast-duplex", lone="128KiB"))
+
+
+class ClientCounts(unittest.TestCase):
+    def test_default_and_list(self):
+        self.assertEqual(incast.client_counts("", ["incast-in"], 5), [2, 3, 4])
+        self.assertEqual(incast.client_counts("2,4", ["incast-in"], 9), [2, 4])
+
+    def test_one_client_only_with_duplex_patterns(self):
+        self.assertEqual(incast.client_counts("1,2", ["incast-duplex", "staggered-out"], 9), [1, 2])
+        with self.assertRaisesRegex(MeasureError, "each in 2..8 .*1 only with duplex patterns"):
+            incast.client_counts("1,2", ["incast-duplex", "incast-in"], 9)
+
+    def test_beyond_the_world(self):
+        with self.assertRaisesRegex(MeasureError, "--nodes 9: clients, each in 2..8"):
+            incast.client_counts("9", ["incast-in"], 9)
+        with self.assertRaisesRegex(MeasureError, "--nodes 2,x: comma-separated"):
+            incast.client_counts("2,x", ["incast-in"], 9)
+
+
+class FakeWork:
+    """A Gloo work as completion_times sees it: wait() returns; a second wait would block (counted here)."""
+
+    def __init__(self):
+        self.waits = 0
+
+    def wait(self):
+        self.waits += 1
+
+
+class FlowsReceived(unittest.TestCase):
+    def test_each_message_waited_once(self):
+        flows = [[FakeWork() for _ in range(3)], [FakeWork()]]
+        times = incast.flows_received(flows, incast.now())
+        self.assertEqual(len(times), 2)
+        self.assertTrue(all(t >= 0 for t in times))
+        self.assertEqual([w.waits for f in flows for w in f], [1, 1, 1, 1])
 
 
 class EstablishedShare(unittest.TestCase):

@@ -143,13 +143,23 @@ def split_bounds(elements, message_elements):
     return [(i, min(i + step, elements)) for i in range(0, elements, step)]
 
 
-def lone_send(buf, dst, message_elements):
-    """The lone flow of a mixed pattern: `buf` as back-to-back messages (isend all at once, as a PS sends a shard)."""
+def flow_send(buf, dst, message_elements):
+    """One flow: `buf` as back-to-back messages of `message_elements` floats (0: one message), every isend at once,
+    as a PS sends a shard of tensors; one work per message, in order."""
     return [dist.isend(buf[a:b], dst=dst) for a, b in split_bounds(buf.numel(), message_elements)]
 
 
-def lone_recv(buf, src, message_elements):
+def flow_recv(buf, src, message_elements):
+    """flow_send's receives, all posted at once (as a training step posts its tensors'); they complete in order."""
     return [dist.irecv(buf[a:b], src=src) for a, b in split_bounds(buf.numel(), message_elements)]
+
+
+def flows_received(flows, t0):
+    """Each flow's completion time from t0 (its last message's: one connection delivers in order), then waits for
+    the rest of its messages (a Gloo work is waited for once: a second wait blocks)."""
+    times = completion_times([f[-1] for f in flows], t0)
+    wait_all([w for f in flows for w in f[:-1]])
+    return times
 
 
 def incast_mixed(rank, n, bufs, group, message_elements=0):
@@ -160,20 +170,20 @@ def incast_mixed(rank, n, bufs, group, message_elements=0):
     t0 = now()
     times = []
     if rank == 0:
-        reverse = lone_send(bufs["out"], n, message_elements)
+        reverse = flow_send(bufs["out"], n, message_elements)
         times = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n)], t0)
         wait_all(reverse)
     elif rank < n:
         dist.isend(bufs["own"], dst=0).wait()
     else:
-        wait_all(lone_recv(bufs["own"], 0, message_elements))
+        wait_all(flow_recv(bufs["own"], 0, message_elements))
         times = [now() - t0]
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        wait_all(lone_send(bufs["out"], n, message_elements))
+        wait_all(flow_send(bufs["out"], n, message_elements))
     elif rank == n:
-        wait_all(lone_recv(bufs["own"], 0, message_elements))
+        wait_all(flow_recv(bufs["own"], 0, message_elements))
         times.append(now() - t0)
     return times
 
@@ -188,20 +198,20 @@ def outcast_mixed(rank, n, bufs, group, message_elements=0):
     times = []
     if rank == 0:
         outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n)]
-        times = [max(completion_times(lone_recv(bufs["in"][n - 1], n, message_elements), t0))]
+        times = [max(completion_times(flow_recv(bufs["in"][n - 1], n, message_elements), t0))]
         wait_all(outs)
     elif rank < n:
         dist.recv(bufs["own"], src=0)
         times = [now() - t0]
     else:
-        wait_all(lone_send(bufs["own"], 0, message_elements))
+        wait_all(flow_send(bufs["own"], 0, message_elements))
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        wait_all(lone_recv(bufs["in"][n - 1], n, message_elements))
+        wait_all(flow_recv(bufs["in"][n - 1], n, message_elements))
         times.append(now() - t0)
     elif rank == n:
-        wait_all(lone_send(bufs["own"], 0, message_elements))
+        wait_all(flow_send(bufs["own"], 0, message_elements))
     return times
 
 
@@ -224,26 +234,29 @@ def incast_half(rank, n, bufs, group):
     return [now() - t0]
 
 
-def incast_duplex(rank, n, bufs, group):
+def incast_duplex(rank, n, bufs, group, message_elements=0):
     """Every client isends to the hub while the hub isends to every client: n flows each way through the hub's NIC,
     as a PS's carries in Sync-PS with per-variable reads (pulls of one variable while others' pushes arrive).
     incast-half stops at about N / 2 each way; this reaches N. The hub times the incoming flows, each client the
-    flow it receives (into a buffer of its own: its outgoing one is being sent)."""
+    flow it receives (into a buffer of its own: its outgoing one is being sent). Each flow goes as messages of
+    `message_elements` floats back to back (0: one message)."""
+    me = message_elements
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)]
-        times = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
+        outs = [w for c in range(1, n + 1) for w in flow_send(bufs["out"], c, me)]
+        times = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in range(1, n + 1)], t0)
         wait_all(outs)
         return times
-    push = dist.isend(bufs["own"], dst=0)
-    dist.recv(bufs["back"], src=0)
+    push = flow_send(bufs["own"], 0, me)
+    wait_all(flow_recv(bufs["back"], 0, me))
     mine = now() - t0
-    push.wait()
+    wait_all(push)
     return [mine]
 
 
-def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0, late_alone=True):
+def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0, late_alone=True,
+              message_elements=0):
     """incast-duplex with one direction started late: flows into the hub (into_hub: duplex-late-in, staggered-in)
     join established flows out of it, as Async-PS pushes join a loaded NIC, or flows out (duplex-late-out,
     staggered-out) join established flows in, as per-variable Sync-PS reads join pushes under way. E established
@@ -252,7 +265,9 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
     established ones alone (S each; T the slowest), then, after a barrier, the established ones with 2 x S while the
     late ones start S fraction x T later. The receiver times each flow: the late ones from their start, the
     established ones from the barrier (what the late flows cost them). incast-duplex starts both directions at once
-    and its flows in fall into a slow state about 3 repeats in 5: do late ones too?"""
+    and its flows in fall into a slow state about 3 repeats in 5: do late ones too? Each flow goes as messages of
+    `message_elements` floats back to back (0: one message)."""
+    me = message_elements
     est, lt = staggered_clients(n, established, late)
     hub_sends_late = not into_hub
 
@@ -262,15 +277,15 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         t0 = now()
         if rank == 0:
             if hub_sends:
-                wait_all([dist.isend(bufs["out"], dst=c) for c in clients])
+                wait_all([w for c in clients for w in flow_send(bufs["out"], c, me)])
                 return []
-            return completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in clients], t0)
+            return flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in clients], t0)
         if rank not in clients:
             return []
         if hub_sends:
-            dist.recv(bufs["back"], src=0)
+            wait_all(flow_recv(bufs["back"], 0, me))
             return [now() - t0]
-        dist.send(bufs["own"], dst=0)
+        wait_all(flow_send(bufs["own"], 0, me))
         return []
 
     mine = alone(lt, hub_sends_late) if late_alone else []
@@ -282,33 +297,33 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
     t0 = now()
     if rank == 0:
         if into_hub:  # established out, late in
-            outs = [dist.isend(bufs["out"], dst=c) for _ in range(2) for c in est]
-            ends = completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in lt], t0)
+            outs = [w for _ in range(2) for c in est for w in flow_send(bufs["out"], c, me)]
+            ends = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in lt], t0)
             wait_all(outs)
             return mine + [end - delay for end in ends]
-        firsts = [dist.irecv(bufs["in"][c - 1], src=c) for c in est]
-        seconds = [dist.irecv(bufs["in"][c - 1], src=c) for c in est]
+        firsts = [w for c in est for w in flow_recv(bufs["in"][c - 1], c, me)]
+        seconds = [flow_recv(bufs["in"][c - 1], c, me) for c in est]
         sleep_until(t0 + delay)
-        outs = [dist.isend(bufs["out"], dst=c) for c in lt]
-        established_ends = completion_times(seconds, t0)
+        outs = [w for c in lt for w in flow_send(bufs["out"], c, me)]
+        established_ends = flows_received(seconds, t0)
         wait_all(firsts + outs)
         return est_alone + established_ends
     works, late_time, est_time = [], [], []
     if into_hub:
-        first = dist.irecv(bufs["back"], src=0) if rank in est else None
+        first = flow_recv(bufs["back"], 0, me) if rank in est else None
         if rank in lt:
             sleep_until(t0 + delay)
-            works.append(dist.isend(bufs["own"], dst=0))
+            works = flow_send(bufs["own"], 0, me)
         if first is not None:
-            first.wait()
-            dist.recv(bufs["back"], src=0)
+            wait_all(first)
+            wait_all(flow_recv(bufs["back"], 0, me))
             est_time = [now() - t0]
         wait_all(works)
         return est_alone + est_time
     if rank in est:
-        works = [dist.isend(bufs["own"], dst=0) for _ in range(2)]
+        works = [w for _ in range(2) for w in flow_send(bufs["own"], 0, me)]
     if rank in lt:
-        dist.recv(bufs["back"], src=0)
+        wait_all(flow_recv(bufs["back"], 0, me))
         late_time = [now() - t0 - delay]
     wait_all(works)
     return mine + late_time
@@ -412,6 +427,8 @@ def incast_run(args, pattern, n, size, bufs, group):
         extra = {"fraction": args.late_fraction} if pattern in DELAYED else {}
         if pattern in MIXED:
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
+        if pattern in DUPLEX:
+            extra["message_elements"] = plan.elements(args.flow_message_size) if args.flow_message_size else 0
         if pattern in STAGGERED:
             extra.update(into_hub=pattern == "staggered-in", established=args.established_flows,
                          late=args.late_flows)
@@ -438,6 +455,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["established_flows"], rec["late_flows"] = len(est), len(lt)
             if pattern in MIXED and args.lone_message_size:
                 rec["lone_message_bytes"] = args.lone_message_size
+            if pattern in DUPLEX and args.flow_message_size:
+                rec["flow_message_bytes"] = args.flow_message_size
             f.write(json.dumps(rec) + "\n")
     summary = []
     for role in dict.fromkeys(x[0] for x in flows):
@@ -489,6 +508,32 @@ def incast_buffers(rank, clients, size, duplex):
             "back": torch.zeros(plan.elements(size) if duplex else 1, dtype=torch.float32)}
 
 
+def client_counts(nodes, patterns, world):
+    """--nodes as client counts N (default 2..world - 1). N = 1 only if every pattern is a duplex one: one client
+    then sends to the hub and receives from it over its one connection (a Sync-PS with one worker)."""
+    lowest = 1 if all(p in DUPLEX for p in patterns) else 2
+    try:
+        ns = [int(k) for k in nodes.split(",")] if nodes else list(range(2, world))
+    except ValueError:
+        raise MeasureError(f"--nodes {nodes}: comma-separated client counts") from None
+    if any(k < lowest or k > world - 1 for k in ns):
+        raise MeasureError(f"--nodes {nodes}: clients, each in {lowest}..{world - 1} (the world size - 1"
+                           f"{'' if lowest == 1 else '; 1 only with duplex patterns alone'})")
+    return ns
+
+
+def message_sizes(args):
+    """--lone-message's and --flow-message's bytes (0: one message per flow); each needs one of its patterns."""
+    sizes = []
+    for option, text, kinds in (("--lone-message", args.lone_message, MIXED),
+                                ("--flow-message", getattr(args, "flow_message", ""), DUPLEX)):
+        size = size_arg(text) if text else 0
+        if size and not any(p in kinds for p in args.patterns.split(",")):
+            raise MeasureError(f"{option} {text}: applies to {', '.join(kinds)}, none of --patterns {args.patterns}")
+        sizes.append(size)
+    return tuple(sizes)
+
+
 def cmd_incast(args):
     """Many-to-one and one-to-many transfers through the hub's NIC (rank 0; clients 1..N), for every N in --nodes
     and size: does TCP share one host's link fairly over a short transfer, and does traffic into the hub slow a
@@ -507,14 +552,12 @@ def cmd_incast(args):
     rank, world = dist.get_rank(), dist.get_world_size()
     if world < 3:
         raise MeasureError("incast needs at least 3 ranks (the hub and 2 clients)")
-    ns = [int(k) for k in args.nodes.split(",")] if args.nodes else list(range(2, world))
-    if any(k < 2 or k > world - 1 for k in ns):
-        raise MeasureError(f"--nodes {args.nodes}: clients, each in 2..{world - 1} (the world size - 1)")
-    sizes = [size_arg(s) for s in args.sizes.split(",")]
     unknown = [p for p in args.patterns.split(",") if p not in INCAST]
     if unknown:
         raise MeasureError(f"--patterns {args.patterns}: {unknown[0]} is none of {', '.join(INCAST)}")
-    args.lone_message_size = size_arg(args.lone_message) if args.lone_message else 0
+    ns = client_counts(args.nodes, args.patterns.split(","), world)
+    sizes = [size_arg(s) for s in args.sizes.split(",")]
+    args.lone_message_size, args.flow_message_size = message_sizes(args)
     for option in ("established_flows", "late_flows"):
         if getattr(args, option, 0) < 0:
             raise MeasureError(f"--{option.replace('_', '-')} {getattr(args, option)}: a number of flows (0: N)")

@@ -77,6 +77,10 @@ def main(argv):
     p.add_argument("--lone-message", default="",
                    help="incast-mixed, outcast-mixed: send the lone flow as messages of this size back to back, "
                         "e.g. 128KiB, as a PS sends a shard of tensors (default: one message)")
+    p.add_argument("--flow-message", default="",
+                   help="incast-duplex, duplex-late-in/out, staggered-in/out: send every flow as messages of this "
+                        "size back to back, all receives posted at once, e.g. 1MiB, as training sends a step's "
+                        "tensors (default: one message)")
     p.add_argument("--established-flows", type=int, default=0,
                    help="staggered-in/out: the established flows, clients 1..E (default 0: every client)")
     p.add_argument("--late-flows", type=int, default=0,
