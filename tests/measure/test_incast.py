@@ -192,6 +192,18 @@ class MessageOptions(unittest.TestCase):
             incast.message_sizes(self.args("incast-duplex", lone="128KiB"))
 
 
+class MessageGap(unittest.TestCase):
+    def test_milliseconds_to_seconds(self):
+        self.assertEqual(incast.message_gap(types.SimpleNamespace(message_gap=10.0, flow_message="1MiB")), 0.01)
+        self.assertEqual(incast.message_gap(types.SimpleNamespace(message_gap=0.0, flow_message="")), 0.0)
+
+    def test_needs_messages_and_no_negative(self):
+        with self.assertRaisesRegex(MeasureError, "--message-gap 5.0: paces the messages of --flow-message"):
+            incast.message_gap(types.SimpleNamespace(message_gap=5.0, flow_message=""))
+        with self.assertRaisesRegex(MeasureError, "--message-gap -1.0: milliseconds"):
+            incast.message_gap(types.SimpleNamespace(message_gap=-1.0, flow_message="1MiB"))
+
+
 class ClientCounts(unittest.TestCase):
     def test_default_and_list(self):
         self.assertEqual(incast.client_counts("", ["incast-in"], 5), [2, 3, 4])
@@ -226,6 +238,32 @@ class FlowsReceived(unittest.TestCase):
         self.assertEqual(len(times), 2)
         self.assertTrue(all(t >= 0 for t in times))
         self.assertEqual([w.waits for f in flows for w in f], [1, 1, 1, 1])
+
+
+class FakeBuffer(list):
+    def numel(self):
+        return len(self)
+
+
+class PacedSend(unittest.TestCase):
+    def test_messages_posted_a_gap_apart_then_waited(self):
+        posted, works = [], []
+
+        def isend(buf, dst):
+            posted.append((incast.now(), len(buf), dst))
+            works.append(FakeWork())
+            return works[-1]
+        saved = incast.dist
+        incast.dist = types.SimpleNamespace(isend=isend)
+        try:
+            pending = incast.push_to_hub(FakeBuffer(range(10)), 4, gap_s=0.02, count=2)
+            incast.wait_all(pending)
+        finally:
+            incast.dist = saved
+        self.assertEqual([(n, d) for _, n, d in posted], [(4, 0), (4, 0), (2, 0)] * 2)
+        starts = [t for t, _, _ in posted]
+        self.assertGreaterEqual(starts[-1] - starts[0], 5 * 0.02 - 1e-3)  # 6 messages, 5 gaps
+        self.assertEqual([w.waits for w in works], [1] * 6)
 
 
 class EstablishedShare(unittest.TestCase):

@@ -154,6 +154,40 @@ def flow_recv(buf, src, message_elements):
     return [dist.irecv(buf[a:b], src=src) for a, b in split_bounds(buf.numel(), message_elements)]
 
 
+class PacedSend:
+    """A client's flow(s) into the hub, `count` x `buf` as messages of `message_elements` floats, message i posted
+    i x `gap_s` after the first by a thread of its own (as a worker's pushes follow its backward), so that the
+    caller goes on to post its receives. wait() waits for every message."""
+
+    def __init__(self, buf, message_elements, gap_s, count=1):
+        self.works, self.errors = [], []
+        bounds = split_bounds(buf.numel(), message_elements) * count
+
+        def post():
+            start = now()
+            try:
+                for i, (a, b) in enumerate(bounds):
+                    sleep_until(start + i * gap_s)
+                    self.works.append(dist.isend(buf[a:b], dst=0))
+            except RuntimeError as e:  # a Gloo failure, raised in the caller by wait()
+                self.errors.append(e)
+        self.thread = threading.Thread(target=post, daemon=True)
+        self.thread.start()
+
+    def wait(self):
+        self.thread.join()
+        if self.errors:
+            raise self.errors[0]
+        wait_all(self.works)
+
+
+def push_to_hub(buf, message_elements, gap_s=0.0, count=1):
+    """A client's `count` flows of `buf` into the hub, back to back (gap_s 0) or paced (PacedSend): works to wait."""
+    if gap_s > 0:
+        return [PacedSend(buf, message_elements, gap_s, count)]
+    return [w for _ in range(count) for w in flow_send(buf, 0, message_elements)]
+
+
 def flows_received(flows, t0):
     """Each flow's completion time from t0 (its last message's: one connection delivers in order), then waits for
     the rest of its messages (a Gloo work is waited for once: a second wait blocks)."""
@@ -234,12 +268,12 @@ def incast_half(rank, n, bufs, group):
     return [now() - t0]
 
 
-def incast_duplex(rank, n, bufs, group, message_elements=0):
+def incast_duplex(rank, n, bufs, group, message_elements=0, message_gap_s=0.0):
     """Every client isends to the hub while the hub isends to every client: n flows each way through the hub's NIC,
     as a PS's carries in Sync-PS with per-variable reads (pulls of one variable while others' pushes arrive).
     incast-half stops at about N / 2 each way; this reaches N. The hub times the incoming flows, each client the
     flow it receives (into a buffer of its own: its outgoing one is being sent). Each flow goes as messages of
-    `message_elements` floats back to back (0: one message)."""
+    `message_elements` floats back to back (0: one message), a client's paced `message_gap_s` apart if > 0."""
     me = message_elements
     dist.barrier(group=group)
     t0 = now()
@@ -248,7 +282,7 @@ def incast_duplex(rank, n, bufs, group, message_elements=0):
         times = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in range(1, n + 1)], t0)
         wait_all(outs)
         return times
-    push = flow_send(bufs["own"], 0, me)
+    push = push_to_hub(bufs["own"], me, message_gap_s)
     wait_all(flow_recv(bufs["back"], 0, me))
     mine = now() - t0
     wait_all(push)
@@ -256,7 +290,7 @@ def incast_duplex(rank, n, bufs, group, message_elements=0):
 
 
 def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0, late_alone=True,
-              message_elements=0):
+              message_elements=0, message_gap_s=0.0):
     """incast-duplex with one direction started late: flows into the hub (into_hub: duplex-late-in, staggered-in)
     join established flows out of it, as Async-PS pushes join a loaded NIC, or flows out (duplex-late-out,
     staggered-out) join established flows in, as per-variable Sync-PS reads join pushes under way. E established
@@ -266,7 +300,8 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
     late ones start S fraction x T later. The receiver times each flow: the late ones from their start, the
     established ones from the barrier (what the late flows cost them). incast-duplex starts both directions at once
     and its flows in fall into a slow state about 3 repeats in 5: do late ones too? Each flow goes as messages of
-    `message_elements` floats back to back (0: one message)."""
+    `message_elements` floats back to back (0: one message), the clients' flows into the hub paced `message_gap_s`
+    apart if > 0."""
     me = message_elements
     est, lt = staggered_clients(n, established, late)
     hub_sends_late = not into_hub
@@ -285,7 +320,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         if hub_sends:
             wait_all(flow_recv(bufs["back"], 0, me))
             return [now() - t0]
-        wait_all(flow_send(bufs["own"], 0, me))
+        wait_all(push_to_hub(bufs["own"], me, message_gap_s))
         return []
 
     mine = alone(lt, hub_sends_late) if late_alone else []
@@ -313,7 +348,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         first = flow_recv(bufs["back"], 0, me) if rank in est else None
         if rank in lt:
             sleep_until(t0 + delay)
-            works = flow_send(bufs["own"], 0, me)
+            works = push_to_hub(bufs["own"], me, message_gap_s)
         if first is not None:
             wait_all(first)
             wait_all(flow_recv(bufs["back"], 0, me))
@@ -321,7 +356,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         wait_all(works)
         return est_alone + est_time
     if rank in est:
-        works = [w for _ in range(2) for w in flow_send(bufs["own"], 0, me)]
+        works = push_to_hub(bufs["own"], me, message_gap_s, count=2)
     if rank in lt:
         wait_all(flow_recv(bufs["back"], 0, me))
         late_time = [now() - t0 - delay]
@@ -429,6 +464,7 @@ def incast_run(args, pattern, n, size, bufs, group):
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
         if pattern in DUPLEX:
             extra["message_elements"] = plan.elements(args.flow_message_size) if args.flow_message_size else 0
+            extra["message_gap_s"] = args.message_gap_s
         if pattern in STAGGERED:
             extra.update(into_hub=pattern == "staggered-in", established=args.established_flows,
                          late=args.late_flows)
@@ -457,6 +493,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["lone_message_bytes"] = args.lone_message_size
             if pattern in DUPLEX and args.flow_message_size:
                 rec["flow_message_bytes"] = args.flow_message_size
+            if pattern in DUPLEX and args.message_gap_s:
+                rec["message_gap_s"] = args.message_gap_s
             f.write(json.dumps(rec) + "\n")
     summary = []
     for role in dict.fromkeys(x[0] for x in flows):
@@ -534,6 +572,16 @@ def message_sizes(args):
     return tuple(sizes)
 
 
+def message_gap(args):
+    """--message-gap in seconds: it paces the messages of --flow-message, which it needs; 0 or more."""
+    gap_ms = getattr(args, "message_gap", 0.0)
+    if gap_ms < 0 or gap_ms != gap_ms:
+        raise MeasureError(f"--message-gap {gap_ms}: milliseconds between a client's messages, 0 or more")
+    if gap_ms and not getattr(args, "flow_message", ""):
+        raise MeasureError(f"--message-gap {gap_ms}: paces the messages of --flow-message, which is not given")
+    return gap_ms / 1e3
+
+
 def cmd_incast(args):
     """Many-to-one and one-to-many transfers through the hub's NIC (rank 0; clients 1..N), for every N in --nodes
     and size: does TCP share one host's link fairly over a short transfer, and does traffic into the hub slow a
@@ -558,6 +606,7 @@ def cmd_incast(args):
     ns = client_counts(args.nodes, args.patterns.split(","), world)
     sizes = [size_arg(s) for s in args.sizes.split(",")]
     args.lone_message_size, args.flow_message_size = message_sizes(args)
+    args.message_gap_s = message_gap(args)
     for option in ("established_flows", "late_flows"):
         if getattr(args, option, 0) < 0:
             raise MeasureError(f"--{option.replace('_', '-')} {getattr(args, option)}: a number of flows (0: N)")

@@ -81,6 +81,9 @@ def main(argv):
                    help="incast-duplex, duplex-late-in/out, staggered-in/out: send every flow as messages of this "
                         "size back to back, all receives posted at once, e.g. 1MiB, as training sends a step's "
                         "tensors (default: one message)")
+    p.add_argument("--message-gap", type=float, default=0.0,
+                   help="with --flow-message: each client posts its messages into the hub this many milliseconds "
+                        "apart instead of all at once, as a worker's pushes follow its backward (default 0)")
     p.add_argument("--established-flows", type=int, default=0,
                    help="staggered-in/out: the established flows, clients 1..E (default 0: every client)")
     p.add_argument("--late-flows", type=int, default=0,
