@@ -140,6 +140,42 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class Roles(unittest.TestCase):
+    def run_of_one_client(self, size=8):
+        # N = 1: alone in 2 s, alone out 1 s; together in 3 s (1.5), out 1 s (1.0); late in 2.4 s (1.2), established
+        # out 2.6 s (E / 2A 1.3); late out 1.5 s (1.5), established in 4 s (1.0).
+        def rec(pattern, roles, times):
+            return {"pattern": pattern, "clients": 1, "size_bytes": size, "times_s": times, "roles": roles}
+        return [rec("incast-duplex", ["in", "out"], [3.0, 1.0]),
+                rec("duplex-late-in", ["alone-out", "late-in", "established-out"], [1.0, 2.4, 2.6]),
+                rec("duplex-late-out", ["alone-in", "late-out", "established-in"], [2.0, 1.5, 4.0])]
+
+    def test_each_role_over_its_direction_alone(self):
+        row = fit_incast.role_slowdowns(self.run_of_one_client())[(1, 8)]
+        for got, want in zip(row, (1.5, 1.0, 1.2, 1.5, 1.3, 1.0)):
+            self.assertAlmostEqual(got, want)
+
+    def test_a_point_without_every_pattern_is_left_out(self):
+        lines = self.run_of_one_client()[:2]
+        self.assertEqual(fit_incast.role_slowdowns(lines), {})
+
+    def test_roles_option_prints_the_table_alone(self):
+        import contextlib
+        import io
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write("".join(json.dumps(r) + "\n" for r in self.run_of_one_client()))
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(fit_incast.main(["--roles", f.name]), 0)
+        finally:
+            os.unlink(f.name)
+        self.assertIn("N=1          8 B: 1.50 1.00 1.20 1.50 1.30 1.00", out.getvalue())
+        self.assertIn("mean, N = 1: 1.50 (1.50-1.50)", out.getvalue())
+        self.assertNotIn("--flow-spread", out.getvalue())
+
+
 class Main(unittest.TestCase):
     def test_a_bad_coupling_is_refused(self):
         import contextlib

@@ -26,7 +26,8 @@ the coupling by start order, --ack-coupling-late-in G and --ack-coupling-establi
 made predictions worse, and no case uses them. Several files are several runs of the microbenchmark: each run's
 rows are divided by that run's own times alone and the points of all runs are fitted together; --coupling
 G_IN,G_OUT gives the lone-flow couplings where the files do not measure them (the exponents and the start-order laws
-are fitted given them). Standard library only."""
+are fitted given them). --roles prints only each file's mean slowdown by role of incast-duplex, duplex-late-in and
+duplex-late-out, N = 1 included (validation/testbed/README.md, 2026-11-27g). Standard library only."""
 
 import argparse
 import json
@@ -196,6 +197,47 @@ def established_slowdowns(lines, pattern, fraction_default=0.5):
     return {k: statistics.mean(v) for k, v in sorted(by_key.items())}
 
 
+ROLE_COLUMNS = ("together in", "together out", "late in", "late out", "established out", "established in")
+
+
+def role_slowdowns(lines):
+    """Per (N, size) of a run of incast-duplex, duplex-late-in and duplex-late-out together (--roles): each role's
+    mean time over the same direction's mean time alone in the same run, in ROLE_COLUMNS order. The flows in are
+    divided by duplex-late-out's alone-in, the flows out by duplex-late-in's alone-out (so that a run needs no
+    incast-in/out, and N = 1 works); the established flows (2 x S from the barrier) by twice that, E / 2A. Means: a
+    repeat's flows settle near one of two states. (N, size) without all three patterns are left out."""
+    table = {}
+    for n, size in sorted({(r["clients"], r["size_bytes"]) for r in lines if r.get("pattern") == "incast-duplex"}):
+        def mean(pattern, role):
+            return median_time(lines, pattern, n, role, size, statistics.mean)
+        a_in, a_out = mean("duplex-late-out", "alone-in"), mean("duplex-late-in", "alone-out")
+        row = (mean("incast-duplex", "in") / a_in, mean("incast-duplex", "out") / a_out,
+               mean("duplex-late-in", "late-in") / a_in, mean("duplex-late-out", "late-out") / a_out,
+               mean("duplex-late-in", "established-out") / (2 * a_out),
+               mean("duplex-late-out", "established-in") / (2 * a_in))
+        if not any(math.isnan(v) for v in row):
+            table[(n, size)] = row
+    return table
+
+
+def print_roles(path, lines):
+    """--roles: role_slowdowns of one run, each (N, size), then the means over N = 1 and over N >= 2."""
+    table = role_slowdowns(lines)
+    if not table:
+        print(f"fit_incast.py: error: {path}: no N and size with incast-duplex, duplex-late-in and duplex-late-out",
+              file=sys.stderr)
+        return 2
+    print(f"{path}: mean slowdown over the same direction alone ({', '.join(ROLE_COLUMNS)})")
+    for (n, size), row in table.items():
+        print(f"  N={n} {size:>10} B: " + " ".join(f"{v:.2f}" for v in row))
+    for label, keep in (("N = 1", lambda n: n == 1), ("N >= 2", lambda n: n >= 2)):
+        rows = [row for (n, _), row in table.items() if keep(n)]
+        if rows:
+            print(f"  mean, {label}: " + " ".join(
+                f"{statistics.mean(c):.2f} ({min(c):.2f}-{max(c):.2f})" for c in zip(*rows)))
+    return 0
+
+
 def fit_start_order(points):
     """The g (0.01 to 4 by 0.01) of coupled_slowdown(g, n_reverse, n_own), exponent 1, closest to `points`,
     [(n_own, n_reverse, measured)], in least squares of the logarithms; ties go to the smaller. Returns (g, rms log
@@ -303,6 +345,9 @@ def fit_law(points):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("flows", nargs="+", help="OUT.flows.jsonl of measure.py incast (several: several runs)")
+    parser.add_argument("--roles", action="store_true",
+                        help="only print each file's mean slowdown by role of incast-duplex, duplex-late-in and "
+                             "duplex-late-out (N = 1 included; validation/testbed/README.md, 2026-11-27g)")
     parser.add_argument("--coupling", metavar="G_IN,G_OUT",
                         help="the lone-flow couplings, where the files do not measure them (outcast-mixed, "
                              "incast-mixed)")
@@ -315,6 +360,8 @@ def main(argv):
         except (OSError, ValueError) as e:
             print(f"fit_incast.py: error: {path}: {e}", file=sys.stderr)
             return 2
+    if args.roles:
+        return max(print_roles(path, run) for path, run in zip(args.flows, runs))
     given = {}
     if args.coupling:
         try:
