@@ -1,6 +1,6 @@
 #!/bin/sh
 # The measurement kit end to end (docs/measure.md): tools/measure/emulate brings up 4 hosts at 1 Gbit/s,
-# tools/measure/launch runs a small p2p and all-reduce microbenchmark, two short emulated trainings and an incast,
+# tools/measure/launch runs a small p2p and all-reduce microbenchmark, three short emulated trainings and an incast,
 # `sgdsim calibrate` reads the CSVs as they are, and nothing is left behind (no sgdsim-* namespace, no new link in
 # the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and about a minute, so it runs only when
 # asked: SGDSIM_MEASURE=1 ctest -L measure (or configure with -DSGDSIM_MEASURE_TESTS=ON); skipped (exit 77)

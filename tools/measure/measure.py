@@ -67,7 +67,8 @@ def main(argv):
     p.add_argument("--out", required=True, help="CSV file (rank 0 writes it, OUT.json: provenance, and "
                                                 "OUT.flows.jsonl: every flow's time)")
     p.add_argument("--force", action="store_true", help="overwrite --out")
-    p.add_argument("--nodes", default="", help="comma-separated client counts N (default 2..WORLD_SIZE-1)")
+    p.add_argument("--nodes", default="", help="comma-separated client counts N (default 2..WORLD_SIZE-1; 1 only "
+                                               "when every pattern is incast-duplex, duplex-late-* or staggered-*)")
     p.add_argument("--sizes", default="16MiB,64MiB", help="comma-separated bytes per flow (default 16MiB,64MiB)")
     p.add_argument("--warmup", type=int, default=1, help="unmeasured repeats per pattern and size (default 1)")
     p.add_argument("--repeats", type=int, default=5, help="measured repeats per pattern and size (default 5)")
