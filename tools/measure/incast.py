@@ -232,7 +232,7 @@ def outcast_mixed(rank, n, bufs, group, message_elements=0):
     times = []
     if rank == 0:
         outs = [dist.isend(bufs["out"], dst=c) for c in range(1, n)]
-        times = [max(completion_times(flow_recv(bufs["in"][n - 1], n, message_elements), t0))]
+        times = flows_received([flow_recv(bufs["in"][n - 1], n, message_elements)], t0)
         wait_all(outs)
     elif rank < n:
         dist.recv(bufs["own"], src=0)
@@ -564,7 +564,7 @@ def message_sizes(args):
     """--lone-message's and --flow-message's bytes (0: one message per flow); each needs one of its patterns."""
     sizes = []
     for option, text, kinds in (("--lone-message", args.lone_message, MIXED),
-                                ("--flow-message", getattr(args, "flow_message", ""), DUPLEX)):
+                                ("--flow-message", args.flow_message, DUPLEX)):
         size = size_arg(text) if text else 0
         if size and not any(p in kinds for p in args.patterns.split(",")):
             raise MeasureError(f"{option} {text}: applies to {', '.join(kinds)}, none of --patterns {args.patterns}")
@@ -574,10 +574,10 @@ def message_sizes(args):
 
 def message_gap(args):
     """--message-gap in seconds: it paces the messages of --flow-message, which it needs; 0 or more."""
-    gap_ms = getattr(args, "message_gap", 0.0)
+    gap_ms = args.message_gap
     if gap_ms < 0 or gap_ms != gap_ms:
         raise MeasureError(f"--message-gap {gap_ms}: milliseconds between a client's messages, 0 or more")
-    if gap_ms and not getattr(args, "flow_message", ""):
+    if gap_ms and not args.flow_message:
         raise MeasureError(f"--message-gap {gap_ms}: paces the messages of --flow-message, which is not given")
     return gap_ms / 1e3
 
