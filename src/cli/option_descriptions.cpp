@@ -132,6 +132,12 @@ po::options_description scenario_options()
      "ps-*: the same for flows into a PS that flows out of it joined later, from duplex-late-out")
     ("ack-coupling-established-out", po::value<double>(),
      "ps-*: the same for flows out of a PS that flows into it joined later, from duplex-late-in")
+    ("ack-coupling-offered-load", po::value<std::string>(),
+     "ps-*, with --ack-coupling-late-out or --ack-coupling-established-out: on: those laws hold for flows in that are "
+     "backlogged; an established flow out loses the share of its rate its law takes times u^2, u the flows into the "
+     "PS's offered load together (bytes given over the time, at the NIC's rate; at most 1), and a flow out started "
+     "late takes its law only while its own connection's flows in are backlogged (default off; docs/models.md §10.6 "
+     "\"The offered load of the flows in\")")
     ("ps-reads", po::value<std::string>(),
      "ps-sync: shard (default): a PS sends a worker its shard once every tensor of it is updated, and a layer's "
      "forward starts once its tensors arrived ([LI22]); per-variable: each tensor is sent once all workers' "

@@ -205,6 +205,13 @@ void parse_start_order_coupling(const po::variables_map& vm, Scenario& sc)
                        ": must be in (0, 4] (a flow's slowdown per flow the other way)");
     sc.*option.field = g;
   }
+  if (vm.count("ack-coupling-offered-load")) {
+    sc.ack_coupling_offered_load =
+        parse_on_off(vm["ack-coupling-offered-load"].as<std::string>(), "--ack-coupling-offered-load");
+    if (sc.ack_coupling_offered_load && !sc.ack_coupling_late_out && !sc.ack_coupling_established_out)
+      throw InputError("--ack-coupling-offered-load on: needs --ack-coupling-late-out or "
+                       "--ack-coupling-established-out (it scales their laws; without them it changes nothing)");
+  }
 }
 
 // The software costs of messages and calls (docs/models.md §10.5, §10.7), the PS's stream and release quantum, and
@@ -510,7 +517,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
        {"sharing", "ps-split", "release-quantum", "stream", "ps-reads", "message-overhead-per-byte",
         "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out",
         "ack-coupling-exponent-in", "ack-coupling-exponent-out", "ack-coupling-late-in", "ack-coupling-late-out",
-        "ack-coupling-established-in", "ack-coupling-established-out"})
+        "ack-coupling-established-in", "ack-coupling-established-out", "ack-coupling-offered-load"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

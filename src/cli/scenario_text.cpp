@@ -50,6 +50,8 @@ std::string scenario_file_text(const RunOptions& opts)
     for (const StartOrderOption& option : kStartOrderOptions)
       if (const std::optional<double>& g = sc.*option.field)
         out << option.name << " = " << *g << "\n";
+    if (sc.ack_coupling_offered_load)
+      out << "ack-coupling-offered-load = on\n";
   } else {
     out << "collective = " << to_string(sc.collective) << "\n";
     if (sc.collective == Collective::HIERARCHICAL)

@@ -89,6 +89,10 @@ struct Scenario {
    * started together (the fields above). */
   std::optional<double> ack_coupling_late_in, ack_coupling_late_out;
   std::optional<double> ack_coupling_established_in, ack_coupling_established_out;
+  /** With the start-order laws of the flows out, scale them by the offered load of the flows into the PS
+   *  (--ack-coupling-offered-load, docs/models.md §10.6 "The offered load of the flows in"): measured, pushes paced
+   *  below the link cost the flows out less than back-to-back transfers, on which the laws were fitted. */
+  bool ack_coupling_offered_load = false;
   /** The largest coupling accepted: a flow slowed 4 times per flow the other way (measured: 0.5 to 0.9). */
   static constexpr double kMaxAckCoupling = 4;
   bool ack_coupled() const { return ack_coupling_in > 0 || ack_coupling_out > 0; }

@@ -119,6 +119,8 @@ std::string ack_coupling_text(const Scenario& sc)
     text += ", started late " + g(sc.ack_coupling_late_in) + " in, " + g(sc.ack_coupling_late_out) +
             " out, established " + g(sc.ack_coupling_established_in) + " in, " + g(sc.ack_coupling_established_out) +
             " out";
+    if (sc.ack_coupling_offered_load)
+      text += ", the flows out's laws scaled by the flows in's offered load";
   }
   return text + " (SimGrid's ACK traffic off), ";
 }
@@ -387,6 +389,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ack_coupling_late_out", optional_json(sc.ack_coupling_late_out)},
                           {"ack_coupling_established_in", optional_json(sc.ack_coupling_established_in)},
                           {"ack_coupling_established_out", optional_json(sc.ack_coupling_established_out)},
+                          {"ack_coupling_offered_load", sc.ack_coupling_offered_load},
                           {"steps", sc.steps},
                           {"warmup", sc.warmup},
                           {"seed", sc.seed},

@@ -32,6 +32,27 @@ double ack_coupled_bound(double alone, double g, int n_reverse, int n_own, doubl
   return bound_by(alone, ack_coupling_divisor(g, n_reverse, n_own, exponent));
 }
 
+double AckCoupling::offered_load(const Pace& pace, double now_s)
+{
+  if (pace.rate <= 0) // never given anything
+    return 0;
+  const double elapsed_s = now_s - pace.episode_start_s;
+  if (elapsed_s <= 0) // no pace seen yet: taken as backlogged
+    return 1;
+  // The bytes given at this very date are not yet a pace (a message and the next one posted at once count as one).
+  const double before_bytes =
+      now_s > pace.last_post_s ? pace.episode_bytes : pace.episode_bytes - pace.bytes_at_last_post;
+  return before_bytes / (pace.rate * elapsed_s);
+}
+
+double AckCoupling::load_scaled_divisor(double law, double load)
+{
+  if (law <= 1)
+    return law;
+  const double u = std::clamp(load, 0.0, 1.0);
+  return 1 / (1 - u * u * (1 - 1 / law));
+}
+
 AckCoupling*& current_ack_coupling()
 {
   static AckCoupling* current = nullptr;
@@ -40,7 +61,8 @@ AckCoupling*& current_ack_coupling()
 
 AckCoupling::AckCoupling(int n_ps, double g_in, double g_out, double e_in, double e_out)
     : laws_{{{g_out, e_out}, {g_out, e_out}, {g_out, e_out}}, {{g_in, e_in}, {g_in, e_in}, {g_in, e_in}}},
-      network_(network_model()), in_(static_cast<std::size_t>(n_ps)), out_(static_cast<std::size_t>(n_ps))
+      conns_in_(static_cast<std::size_t>(n_ps)), network_(network_model()), in_(static_cast<std::size_t>(n_ps)),
+      out_(static_cast<std::size_t>(n_ps))
 {
   xbt_assert(network_ != nullptr, "AckCoupling: the engine has no network model yet (create it after the platform)");
   current_ack_coupling() = this;
@@ -62,7 +84,7 @@ bool AckCoupling::starts_late(int ps, bool into_ps, double now_s) const
   // An episode the other way that started at this very date started together with this one (incast-duplex).
   const auto& other = (into_ps ? out_ : in_)[static_cast<std::size_t>(ps)];
   return std::any_of(other.begin(), other.end(),
-                     [&](const Action* f) { return flows_.at(f).conn->episode_start_s < now_s; });
+                     [&](const Action* f) { return flows_.at(f).conn->pace.episode_start_s < now_s; });
 }
 
 void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
@@ -76,12 +98,27 @@ void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
       return;
     const double now_s = simgrid::s4u::Engine::get_clock();
     Connection& conn   = connections_[{comm->get_source(), comm->get_destination()}];
-    if (conn.active == 0 && now_s - conn.last_end_s >= kEpisodeIdleS) { // a new episode: its start order
-      conn.episode_start_s = now_s;
-      conn.late            = starts_late(ps, into_ps, now_s);
+    // Queued: posted beside a message of its connection still running, or as the one before it ended (the same
+    // date: a sender posts its next message from the completion of the last).
+    const bool queued = conn.active > 0 || now_s == conn.last_end_s;
+    if (!conn.live(now_s)) { // a new episode: its start order, and its pace from here
+      conn.late = starts_late(ps, into_ps, now_s);
+      conn.pace = Pace{now_s, 0, -1, 0, flow->get_bound()};
     }
+    if (now_s > conn.pace.last_post_s) {
+      conn.pace.last_post_s        = now_s;
+      conn.pace.bytes_at_last_post = 0;
+    }
+    conn.pace.bytes_at_last_post += flow->get_cost();
+    conn.pace.episode_bytes += flow->get_cost();
+    if (into_ps && offered_load_ && !conn.counted) {
+      conn.counted = true;
+      conns_in_[static_cast<std::size_t>(ps)].push_back(&conn);
+    }
+    conn.back_to_back = queued;
     conn.active++;
-    flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound(), &conn});
+    const Connection* reverse = &connections_[{comm->get_destination(), comm->get_source()}];
+    flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound(), &conn, reverse});
     (into_ps ? in_ : out_)[static_cast<std::size_t>(ps)].push_back(flow);
     apply(ps);
   });
@@ -107,6 +144,15 @@ void AckCoupling::on_time_advance()
     apply(static_cast<int>(ps));
 }
 
+double AckCoupling::offered_in(int ps, double now_s) const
+{
+  double load = 0;
+  for (const Connection* conn : conns_in_[static_cast<std::size_t>(ps)])
+    if (conn->live(now_s))
+      load += offered_load(conn->pace, now_s);
+  return std::min(load, 1.0);
+}
+
 void AckCoupling::apply(int ps)
 {
   const auto p    = static_cast<std::size_t>(ps);
@@ -116,28 +162,37 @@ void AckCoupling::apply(int ps)
   auto latest_start = [this](const std::vector<Action*>& direction) {
     double latest = -1;
     for (const Action* flow : direction)
-      latest = std::max(latest, flows_.at(flow).conn->episode_start_s);
+      latest = std::max(latest, flows_.at(flow).conn->pace.episode_start_s);
     return latest;
   };
-  auto rebound = [this](const std::vector<Action*>& direction, const Law(&laws)[3], int n_own, int n_reverse,
-                        double reverse_latest_s) {
+  const double now_s = simgrid::s4u::Engine::get_clock();
+  auto rebound       = [this, ps, now_s](const std::vector<Action*>& direction, bool into_ps, int n_own, int n_reverse,
+                                   double reverse_latest_s) {
+    const Law(&laws)[3] = laws_[into_ps ? 1 : 0];
     double divisors[3];
     for (int order = 0; order < 3; order++) // a law left as the together one shares its divisor (and pow)
       divisors[order] = order > 0 && laws[order].g == laws[0].g && laws[order].exponent == laws[0].exponent
-                            ? divisors[0]
-                            : ack_coupling_divisor(laws[order].g, n_reverse, n_own, laws[order].exponent);
+                                  ? divisors[0]
+                                  : ack_coupling_divisor(laws[order].g, n_reverse, n_own, laws[order].exponent);
+    const bool scaled = offered_load_ && !into_ps && !direction.empty();
+    if (scaled) // established flows out lose their law's share times the flows in's load squared
+      divisors[static_cast<int>(StartOrder::ESTABLISHED)] =
+          load_scaled_divisor(divisors[static_cast<int>(StartOrder::ESTABLISHED)], offered_in(ps, now_s));
     for (Action* flow : direction) {
-      const Flow& f      = flows_.at(flow);
-      const auto order   = f.conn->late                                 ? StartOrder::LATE
-                           : reverse_latest_s > f.conn->episode_start_s ? StartOrder::ESTABLISHED
-                                                                        : StartOrder::TOGETHER;
+      const Flow& f = flows_.at(flow);
+      auto order    = f.conn->late                                      ? StartOrder::LATE
+                            : reverse_latest_s > f.conn->pace.episode_start_s ? StartOrder::ESTABLISHED
+                                                                              : StartOrder::TOGETHER;
+      // A late flow out takes its law while its own connection's flows in are backlogged only.
+      if (scaled && order == StartOrder::LATE && !f.reverse->backlogged(now_s))
+        order = StartOrder::TOGETHER;
       const double bound = bound_by(f.alone, divisors[static_cast<int>(order)]);
       if (flow->get_bound() != bound)
         flow->set_bound(bound);
     }
   };
-  rebound(in_[p], laws_[1], n_in, n_out, latest_start(out_[p]));
-  rebound(out_[p], laws_[0], n_out, n_in, latest_start(in_[p]));
+  rebound(in_[p], true, n_in, n_out, latest_start(out_[p]));
+  rebound(out_[p], false, n_out, n_in, latest_start(in_[p]));
 }
 
 } // namespace sgdsim

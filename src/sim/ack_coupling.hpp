@@ -9,6 +9,8 @@
 // Which direction loses depends on which started first (duplex-late-in/out, §10.6 "Start order, measured and
 // modelled"): a flow started while the other direction carried an older flow (late), or one the other direction
 // joined later (established), can take a law of its own (unset by default; on training traffic they did not hold).
+// With the offered load (§10.6 "The offered load of the flows in"), the laws of the flows out hold for flows in that
+// are backlogged, and pushes paced below the link cost less.
 #pragma once
 
 #include <simgrid/s4u/Comm.hpp>
@@ -49,6 +51,21 @@ public:
   /** The law (G, exponent) of one direction's flows of one start order; until set, the law of flows started
    *  together (the constructor's). */
   void set_law(bool into_ps, StartOrder order, double g, double exponent);
+  /** --ack-coupling-offered-load: the flows out's late and established laws scaled by what the flows in offer
+   *  (docs/models.md §10.6 "The offered load of the flows in"). An established flow out loses the share of its rate
+   *  its law takes times u^2, u the PS's flows in's offered load together (at most 1); a late flow out takes its law
+   *  only while its own connection's flows in are backlogged (their latest message queued behind the one before it,
+   *  or u >= 1), else the law of flows started together. */
+  void scale_by_offered_load(bool on) { offered_load_ = on; }
+  /** A connection's offered load at `now_s`: the bytes it was given in its episode before now over what its rate
+   *  alone moves in the episode's time; 1 (backlogged) where no time has passed. */
+  struct Pace {
+    double episode_start_s, episode_bytes, last_post_s, bytes_at_last_post, rate;
+  };
+  static double offered_load(const Pace& pace, double now_s);
+  /** The divisor of a law whose divisor is `law` (at most the rate alone is kept: <= 1 is none) with the share of the
+   *  rate it takes scaled by load^2, load at most 1: 1 / (1 - load^2 (1 - 1 / law)). */
+  static double load_scaled_divisor(double law, double load);
   /** A connection idle this long starts a new episode: one minimum retransmission timeout, after which TCP restarts
    *  from its initial window (RFC 5681 §4.1; Linux's TCP_RTO_MIN, 200 ms). Shorter pauses (a message's software
    *  cost, a stream's next message) leave the connection in its state. */
@@ -68,16 +85,22 @@ public:
 
 private:
   struct Connection {
-    double episode_start_s = 0;
-    bool late              = false; // its episode started while the other direction carried an older one
-    int active             = 0;     // its flows running
-    double last_end_s      = -kEpisodeIdleS - 1;
+    bool late         = false; // its episode started while the other direction carried an older one
+    int active        = 0;     // its flows running
+    double last_end_s = -kEpisodeIdleS - 1;
+    Pace pace{0, 0, -1, 0, 0}; // what its episode was given, for its offered load
+    bool counted      = false; // in conns_in_
+    bool back_to_back = false; // its latest message was queued behind the one before it
+    bool live(double now_s) const { return active > 0 || now_s - last_end_s < kEpisodeIdleS; }
+    /** Its sender has more than the link takes: its latest message queued, or the episode offering the link. */
+    bool backlogged(double now_s) const { return live(now_s) && (back_to_back || offered_load(pace, now_s) >= 1); }
   };
   struct Flow {
     int ps;
     bool into_ps;
-    double alone;     // the bound SimGrid gave the flow (its route's bandwidth; variable units)
-    Connection* conn; // the source and destination hosts' connection (node of connections_: stable)
+    double alone;              // the bound SimGrid gave the flow (its route's bandwidth; variable units)
+    Connection* conn;          // the source and destination hosts' connection (node of connections_: stable)
+    const Connection* reverse; // the same hosts' connection the other way (node of connections_)
   };
   struct Law {
     double g, exponent;
@@ -85,7 +108,11 @@ private:
   bool starts_late(int ps, bool into_ps, double now_s) const;
   void apply(int ps);
 
-  Law laws_[2][3];                            // [into_ps][StartOrder]
+  double offered_in(int ps, double now_s) const;
+
+  Law laws_[2][3]; // [into_ps][StartOrder]
+  bool offered_load_ = false;
+  std::vector<std::vector<const Connection*>> conns_in_; // per PS, the connections into it (offered_load_ only)
   simgrid::kernel::resource::Model* network_; // the engine's network model, whose started flows track() searches
   std::vector<std::vector<simgrid::kernel::resource::Action*>> in_, out_; // per PS, in the order they started
   std::unordered_map<const simgrid::kernel::resource::Action*, Flow> flows_;

@@ -192,6 +192,7 @@ SimResult simulate(const SimInputs& in)
       if (const std::optional<double>& g = scenario.*option.field)
         ack_coupling->set_law(
             option.into_ps, option.late ? AckCoupling::StartOrder::LATE : AckCoupling::StartOrder::ESTABLISHED, *g, 1);
+    ack_coupling->scale_by_offered_load(scenario.ack_coupling_offered_load);
   }
   // PS architectures run through the PS dispatcher where it applies (ps_dispatcher.hpp), otherwise through the
   // actors of the PS, its connections and the workers.

@@ -35,12 +35,14 @@ struct Flow {
   int client;    // host h<client>; the hub is h0
   bool into_hub; // client -> hub, else hub -> client
   double bytes;
-  double start_s = 0;
+  double start_s      = 0;
+  bool after_previous = false; // its sender posts it as the list's previous flow ends (start_s: its receiver's date)
 };
 
 // The start-order laws a test sets (AckCoupling::set_law, exponent 1); 0: left as the law of flows started together.
 struct Laws {
   double late_in = 0, late_out = 0, established_in = 0, established_out = 0;
+  bool offered_load = false; // AckCoupling::scale_by_offered_load
 };
 
 // Starts every flow at its start date and returns each one's end date, in order (-1 where the child failed).
@@ -66,16 +68,25 @@ std::vector<double> end_dates(const std::vector<Flow>& flows, double g_in, doubl
                                       {false, Order::ESTABLISHED, laws.established_out}})
       if (couple && g > 0)
         coupling->set_law(into_hub, order, g, 1);
+    if (couple)
+      coupling->scale_by_offered_load(laws.offered_load);
     std::vector<double> ends(flows.size(), -1);
+    std::vector<sg4::SemaphorePtr> sent;
+    for (std::size_t i = 0; i < flows.size(); i++)
+      sent.push_back(sg4::Semaphore::create(0));
     for (std::size_t i = 0; i < flows.size(); i++) {
       const Flow f        = flows[i];
       const std::string c = named("h", static_cast<std::size_t>(f.client));
       sg4::Mailbox* mb    = sg4::Mailbox::by_name(named("flow", i));
-      sg4::Actor::create(named("send", i), engine.host_by_name(f.into_hub ? c : "h0"), [mb, f] {
-        sg4::this_actor::sleep_for(f.start_s);
+      sg4::Actor::create(named("send", i), engine.host_by_name(f.into_hub ? c : "h0"), [mb, f, &sent, i] {
+        if (f.after_previous && i > 0)
+          sent[i - 1]->acquire();
+        else
+          sg4::this_actor::sleep_for(f.start_s);
         sg4::CommPtr comm = mb->put_async(&kPayload, static_cast<std::uint64_t>(f.bytes));
         track_ack_coupling(comm, 0, f.into_hub);
         comm->wait();
+        sent[i]->release();
       });
       sg4::Actor::create(named("recv", i), engine.host_by_name(f.into_hub ? "h0" : c), [mb, f, &ends, i] {
         sg4::this_actor::sleep_for(f.start_s);
@@ -242,4 +253,86 @@ TEST(AckCoupling, AConnectionKeepsItsStartOrderAcrossBackToBackMessages)
   const std::vector<double> idle = end_dates(
       {{1, false, 50 * kMB, 0}, {1, false, 50 * kMB, 0.3}, {2, true, 400 * kMB, 0.02}}, 0.5, 0.8, true, 1, 1, laws);
   EXPECT_NEAR(idle[1], 0.4, 1e-9);
+}
+
+TEST(AckCoupling, OfferedLoadIsTheBytesGivenBeforeNowOverTheRateAloneTimesTheEpisode)
+{
+  // An episode from 0 at 1 GB/s given 30 MB, the last 10 MB at 0.03 s: at 0.03 s the 20 MB given before over
+  // 0.03 s at 1 GB/s, two thirds; at 0.04 s all 30 MB over 0.04 s, 0.75.
+  const AckCoupling::Pace pace{0, 30 * kMB, 0.03, 10 * kMB, 1e9};
+  EXPECT_NEAR(AckCoupling::offered_load(pace, 0.03), 2.0 / 3, 1e-12);
+  EXPECT_NEAR(AckCoupling::offered_load(pace, 0.04), 0.75, 1e-12);
+  EXPECT_EQ(AckCoupling::offered_load(pace, 0), 1) << "no time passed: taken as backlogged";
+  EXPECT_EQ(AckCoupling::offered_load(AckCoupling::Pace{0, 0, -1, 0, 0}, 0.1), 0) << "a connection never used";
+}
+
+TEST(AckCoupling, TheLoadScaledDivisorLosesTheLawsShareTimesTheLoadSquared)
+{
+  // A law of 2 takes half the rate: at load 0.5 a quarter of that, 1 / (1 - 0.125) = 8 / 7; at load 1 or more, all.
+  EXPECT_NEAR(AckCoupling::load_scaled_divisor(2, 0.5), 8.0 / 7, 1e-12);
+  EXPECT_EQ(AckCoupling::load_scaled_divisor(2, 1), 2);
+  EXPECT_EQ(AckCoupling::load_scaled_divisor(2, 3), 2);
+  EXPECT_EQ(AckCoupling::load_scaled_divisor(2, 0), 1);
+  EXPECT_EQ(AckCoupling::load_scaled_divisor(0.8, 1), 0.8) << "a law that takes nothing stays one";
+}
+
+namespace {
+// Client `client` sends the hub `count` messages of 10 MB, 0.02 s apart from `first_s` (0.01 s each at C: half the
+// link offered).
+std::vector<Flow> paced_in(int client, int count, double first_s)
+{
+  std::vector<Flow> flows;
+  for (int i = 0; i < count; i++)
+    flows.push_back({client, true, 10 * kMB, first_s + 0.02 * i});
+  return flows;
+}
+} // namespace
+
+TEST(AckCoupling, PacedFlowsInCostTheEstablishedFlowOutByTheirLoadSquared)
+{
+  // The hub sends client 1 100 MB from 0; client 2 sends it five messages of 10 MB at 0.02, 0.04, ... 0.10 s (each at
+  // C: G_in 0.5 x 1 < 1). The established G_out 2 holds the flow out to C / 2 while a message runs: 20 MB by 0.02 s,
+  // then 15 MB per 0.02 s, 80 MB by 0.10 s, 85 MB by 0.11 s, its last 15 MB at C: 0.125 s. With the offered load, the
+  // first message (no pace yet: backlogged) takes the whole law, 25 MB by 0.03 s; from the second the flows in offer
+  // half the link (10 MB given before over 0.02 s), the flow out loses a quarter of the law's half, rate 7/8 C while a
+  // message runs: 18.75 MB per 0.02 s, 100 MB at 0.11 s.
+  std::vector<Flow> flows = paced_in(2, 5, 0.02);
+  flows.insert(flows.begin(), Flow{1, false, 100 * kMB, 0});
+  const std::vector<double> full = end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.established_out = 2});
+  EXPECT_NEAR(full[0], 0.125, 1e-9);
+  const std::vector<double> scaled =
+      end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.established_out = 2, .offered_load = true});
+  EXPECT_NEAR(scaled[0], 0.11, 1e-9);
+  EXPECT_NEAR(scaled[5], 0.11, 1e-9) << "the flows in keep their rate";
+}
+
+TEST(AckCoupling, AFlowOutStartedLateTakesItsLawOnlyBesideABackloggedConnection)
+{
+  // Client 1 sends the hub five messages of 10 MB, 0.02 s apart from 0; the hub sends client 1 50 MB from 0.025 s,
+  // late (the second message runs). The late G_out 2 holds it to C / 2 while a message runs: 2.5 MB by 0.03 s, then
+  // 15 MB per 0.02 s, 47.5 MB by 0.09 s, 50 MB at 0.0925 s. With the offered load, its own connection's flows in
+  // offer 20 MB over 0.025 s, below the link: not backlogged, it takes the law of flows started together (G_out
+  // 0.8 x 1 < 1), at C: 0.075 s. Beside 100 MB given at once (0.1 s at C) the connection is backlogged and the law
+  // holds: C / 2 from 0.03 s to 0.1 s (35 MB), then C: 0.115 s.
+  std::vector<Flow> flows = paced_in(1, 5, 0);
+  flows.push_back({1, false, 50 * kMB, 0.025});
+  EXPECT_NEAR(end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.late_out = 2})[5], 0.0925, 1e-9);
+  EXPECT_NEAR(end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.late_out = 2, .offered_load = true})[5], 0.075, 1e-9);
+  const std::vector<Flow> backlogged = {{1, true, 100 * kMB, 0}, {1, false, 50 * kMB, 0.03}};
+  EXPECT_NEAR(end_dates(backlogged, 0.5, 0.8, true, 1, 1, Laws{.late_out = 2, .offered_load = true})[1], 0.115, 1e-9);
+}
+
+TEST(AckCoupling, AConnectionWhoseMessagesQueueIsBackloggedBelowTheLink)
+{
+  // Clients 1 and 2 each send the hub five messages of 10 MB, each as the one before it ends (half the link each:
+  // 0.02 s a message, the last ends at 0.1 s). The hub sends client 1 30 MB from 0.025 s, late; client 1's connection
+  // has then given 20 MB over 0.025 s, 0.8 of the link, but its messages queue: backlogged, the late G_out 2 x 2 flows
+  // in holds the flow out to C / 4 until 0.1 s (18.75 MB), then C: 0.11125 s, with the offered load as without it.
+  std::vector<Flow> flows;
+  for (int client : {1, 2})
+    for (int i = 0; i < 5; i++)
+      flows.push_back({client, true, 10 * kMB, 0, i > 0});
+  flows.push_back({1, false, 30 * kMB, 0.025});
+  EXPECT_NEAR(end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.late_out = 2})[10], 0.11125, 1e-9);
+  EXPECT_NEAR(end_dates(flows, 0.5, 0.8, true, 1, 1, Laws{.late_out = 2, .offered_load = true})[10], 0.11125, 1e-9);
 }
