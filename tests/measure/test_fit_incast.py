@@ -174,6 +174,20 @@ class Roles(unittest.TestCase):
         self.assertIn("N=1          8 B: 1.50 1.00 1.20 1.50 1.30 1.00", out.getvalue())
         self.assertIn("mean, N = 1: 1.50 (1.50-1.50)", out.getvalue())
         self.assertNotIn("--flow-spread", out.getvalue())
+        self.assertNotIn("offer", out.getvalue(), "flows not paced: no load")
+
+    def test_a_paced_run_gives_what_its_clients_offer_together(self):
+        # Two clients, 1 MiB every 50 ms each at 1 Gbit/s: 2 x 8388608 bit / (0.05 s x 1e9 bit/s) = 33.6%; 500 Mbit/s
+        # twice that.
+        lines = [{"clients": 2, "rate": "1gbit", "flow_message_bytes": 1048576, "message_gap_s": 0.05}]
+        self.assertAlmostEqual(fit_incast.offered_load_together(lines, 2), 2 * 8388608 / 5e7)
+        lines[0]["rate"] = "500mbit"
+        self.assertAlmostEqual(fit_incast.offered_load_together(lines, 2), 2 * 8388608 / 2.5e7)
+        self.assertIsNone(fit_incast.offered_load_together(lines, 4), "no record of that N")
+        lines[0]["message_gap_s"] = 0
+        self.assertIsNone(fit_incast.offered_load_together(lines, 2), "back to back: not paced")
+        lines[0].update(message_gap_s=0.05, rate="fast")
+        self.assertIsNone(fit_incast.offered_load_together(lines, 2), "a rate not in tc's syntax")
 
 
 class Main(unittest.TestCase):

@@ -27,7 +27,8 @@ made predictions worse, and no case uses them. Several files are several runs of
 rows are divided by that run's own times alone and the points of all runs are fitted together; --coupling
 G_IN,G_OUT gives the lone-flow couplings where the files do not measure them (the exponents and the start-order laws
 are fitted given them). --roles prints only each file's mean slowdown by role of incast-duplex, duplex-late-in and
-duplex-late-out, N = 1 included (validation/testbed/README.md, 2026-11-27g). Standard library only."""
+duplex-late-out, N = 1 included, and for runs paced by --message-gap what the clients offer together
+(validation/testbed/README.md, 2026-11-27g and h). Standard library only."""
 
 import argparse
 import json
@@ -220,8 +221,31 @@ def role_slowdowns(lines):
     return table
 
 
+TC_RATE_UNITS = (("gbit", 1e9), ("mbit", 1e6), ("kbit", 1e3))  # tc's rate syntax, as measure.py records it
+
+
+def offered_load_together(lines, n):
+    """What the N clients of a paced run offer together over the link (--message-gap: each client's message every
+    gap, docs/measure.md): N x message bytes x 8 / (gap x rate in bit/s); None for a run whose flows are not paced
+    or whose rate is not in tc's syntax."""
+    for r in lines:
+        if r.get("clients") != n or not r.get("message_gap_s") or not r.get("flow_message_bytes"):
+            continue
+        rate = str(r.get("rate", ""))
+        for unit, scale in TC_RATE_UNITS:
+            if rate.endswith(unit):
+                try:
+                    bits_per_s = float(rate[:-len(unit)]) * scale
+                except ValueError:
+                    return None
+                return n * r["flow_message_bytes"] * 8 / (r["message_gap_s"] * bits_per_s)
+        return None
+    return None
+
+
 def print_roles(path, lines):
-    """--roles: role_slowdowns of one run, each (N, size), then the means over N = 1 and over N >= 2."""
+    """--roles: role_slowdowns of one run, each (N, size), then the means over N = 1 and over N >= 2; for a paced
+    run, each row also gives what its clients offer together (offered_load_together)."""
     table = role_slowdowns(lines)
     if not table:
         print(f"fit_incast.py: error: {path}: no N and size with incast-duplex, duplex-late-in and duplex-late-out",
@@ -229,7 +253,9 @@ def print_roles(path, lines):
         return 2
     print(f"{path}: mean slowdown over the same direction alone ({', '.join(ROLE_COLUMNS)})")
     for (n, size), row in table.items():
-        print(f"  N={n} {size:>10} B: " + " ".join(f"{v:.2f}" for v in row))
+        load = offered_load_together(lines, n)
+        paced = "" if load is None else f"  (flows in offer {load:.0%} of the link together)"
+        print(f"  N={n} {size:>10} B: " + " ".join(f"{v:.2f}" for v in row) + paced)
     for label, keep in (("N = 1", lambda n: n == 1), ("N >= 2", lambda n: n >= 2)):
         rows = [row for (n, _), row in table.items() if keep(n)]
         if rows:
