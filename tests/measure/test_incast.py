@@ -203,6 +203,15 @@ class MessageGap(unittest.TestCase):
         with self.assertRaisesRegex(MeasureError, "--message-gap -1.0: milliseconds"):
             incast.message_gap(types.SimpleNamespace(message_gap=-1.0, flow_message="1MiB"))
 
+    def test_the_hubs_gap_is_checked_the_same_way(self):
+        hub = ("--hub-message-gap", "the hub's")
+        self.assertEqual(incast.message_gap(types.SimpleNamespace(hub_message_gap=20.0, flow_message="1MiB"), *hub),
+                         0.02)
+        with self.assertRaisesRegex(MeasureError, "--hub-message-gap 5.0: paces the messages of --flow-message"):
+            incast.message_gap(types.SimpleNamespace(hub_message_gap=5.0, flow_message=""), *hub)
+        with self.assertRaisesRegex(MeasureError, "--hub-message-gap -2.0: milliseconds between the hub's messages"):
+            incast.message_gap(types.SimpleNamespace(hub_message_gap=-2.0, flow_message="1MiB"), *hub)
+
 
 class ClientCounts(unittest.TestCase):
     def test_default_and_list(self):
@@ -264,6 +273,29 @@ class PacedSend(unittest.TestCase):
         starts = [t for t, _, _ in posted]
         self.assertGreaterEqual(starts[-1] - starts[0], 5 * 0.02 - 1e-3)  # 6 messages, 5 gaps
         self.assertEqual([w.waits for w in works], [1] * 6)
+
+    def test_the_hub_posts_each_message_to_every_client_a_gap_apart(self):
+        posted, works = [], []
+
+        def isend(buf, dst):
+            posted.append((incast.now(), len(buf), dst))
+            works.append(FakeWork())
+            return works[-1]
+        saved = incast.dist
+        incast.dist = types.SimpleNamespace(isend=isend)
+        try:
+            incast.wait_all(incast.send_from_hub(FakeBuffer(range(8)), [1, 2], 4, gap_s=0.02, count=2))
+            paced = list(posted)
+            posted.clear()
+            incast.wait_all(incast.send_from_hub(FakeBuffer(range(8)), [1, 2], 4, count=2))
+        finally:
+            incast.dist = saved
+        # Message i to client 1 then 2, i x 20 ms after the first; back to back, client by client, both flows at once.
+        self.assertEqual([(n, d) for _, n, d in paced], [(4, 1), (4, 2)] * 4)
+        self.assertGreaterEqual(paced[-1][0] - paced[0][0], 3 * 0.02 - 1e-3)
+        self.assertLess(paced[1][0] - paced[0][0], 0.02)
+        self.assertEqual([(n, d) for _, n, d in posted], [(4, 1), (4, 1), (4, 2), (4, 2)] * 2)
+        self.assertEqual([w.waits for w in works], [1] * 16)
 
 
 class EstablishedShare(unittest.TestCase):

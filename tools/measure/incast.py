@@ -155,11 +155,13 @@ def flow_recv(buf, src, message_elements):
 
 
 class PacedSend:
-    """A client's flow(s) into the hub, `count` x `buf` as messages of `message_elements` floats, message i posted
-    i x `gap_s` after the first by a thread of its own (as a worker's pushes follow its backward), so that the
-    caller goes on to post its receives. wait() waits for every message."""
+    """`count` x `buf` as messages of `message_elements` floats to each rank of `dsts`, message i posted to every one
+    of them i x `gap_s` after the first by a thread of its own, so that the caller goes on to post its receives: a
+    client's flows into the hub (dsts (0,): as a worker's pushes follow its backward) or the hub's flows out
+    (--hub-message-gap: as a PS releases each tensor to every worker once it is updated). wait() waits for every
+    message."""
 
-    def __init__(self, buf, message_elements, gap_s, count=1):
+    def __init__(self, buf, message_elements, gap_s, count=1, dsts=(0,)):
         self.works, self.errors = [], []
         bounds = split_bounds(buf.numel(), message_elements) * count
 
@@ -168,7 +170,8 @@ class PacedSend:
             try:
                 for i, (a, b) in enumerate(bounds):
                     sleep_until(start + i * gap_s)
-                    self.works.append(dist.isend(buf[a:b], dst=0))
+                    for dst in dsts:
+                        self.works.append(dist.isend(buf[a:b], dst=dst))
             except RuntimeError as e:  # a Gloo failure, raised in the caller by wait()
                 self.errors.append(e)
         self.thread = threading.Thread(target=post, daemon=True)
@@ -186,6 +189,14 @@ def push_to_hub(buf, message_elements, gap_s=0.0, count=1):
     if gap_s > 0:
         return [PacedSend(buf, message_elements, gap_s, count)]
     return [w for _ in range(count) for w in flow_send(buf, 0, message_elements)]
+
+
+def send_from_hub(buf, clients, message_elements, gap_s=0.0, count=1):
+    """The hub's `count` flows of `buf` to each of `clients`, back to back (gap_s 0: every isend at once, client by
+    client) or paced (--hub-message-gap: PacedSend to all of them): works to wait."""
+    if gap_s > 0:
+        return [PacedSend(buf, message_elements, gap_s, count, dsts=list(clients))]
+    return [w for _ in range(count) for c in clients for w in flow_send(buf, c, message_elements)]
 
 
 def flows_received(flows, t0):
@@ -268,17 +279,18 @@ def incast_half(rank, n, bufs, group):
     return [now() - t0]
 
 
-def incast_duplex(rank, n, bufs, group, message_elements=0, message_gap_s=0.0):
+def incast_duplex(rank, n, bufs, group, message_elements=0, message_gap_s=0.0, hub_gap_s=0.0):
     """Every client isends to the hub while the hub isends to every client: n flows each way through the hub's NIC,
     as a PS's carries in Sync-PS with per-variable reads (pulls of one variable while others' pushes arrive).
     incast-half stops at about N / 2 each way; this reaches N. The hub times the incoming flows, each client the
     flow it receives (into a buffer of its own: its outgoing one is being sent). Each flow goes as messages of
-    `message_elements` floats back to back (0: one message), a client's paced `message_gap_s` apart if > 0."""
+    `message_elements` floats back to back (0: one message), a client's paced `message_gap_s` apart if > 0, the hub's
+    `hub_gap_s` apart if > 0."""
     me = message_elements
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        outs = [w for c in range(1, n + 1) for w in flow_send(bufs["out"], c, me)]
+        outs = send_from_hub(bufs["out"], range(1, n + 1), me, hub_gap_s)
         times = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in range(1, n + 1)], t0)
         wait_all(outs)
         return times
@@ -290,7 +302,7 @@ def incast_duplex(rank, n, bufs, group, message_elements=0, message_gap_s=0.0):
 
 
 def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, late=0, late_alone=True,
-              message_elements=0, message_gap_s=0.0):
+              message_elements=0, message_gap_s=0.0, hub_gap_s=0.0):
     """incast-duplex with one direction started late: flows into the hub (into_hub: duplex-late-in, staggered-in)
     join established flows out of it, as Async-PS pushes join a loaded NIC, or flows out (duplex-late-out,
     staggered-out) join established flows in, as per-variable Sync-PS reads join pushes under way. E established
@@ -301,7 +313,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
     established ones from the barrier (what the late flows cost them). incast-duplex starts both directions at once
     and its flows in fall into a slow state about 3 repeats in 5: do late ones too? Each flow goes as messages of
     `message_elements` floats back to back (0: one message), the clients' flows into the hub paced `message_gap_s`
-    apart if > 0."""
+    apart if > 0, the hub's flows out `hub_gap_s` apart if > 0 (alone as well as beside the flows in)."""
     me = message_elements
     est, lt = staggered_clients(n, established, late)
     hub_sends_late = not into_hub
@@ -312,7 +324,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         t0 = now()
         if rank == 0:
             if hub_sends:
-                wait_all([w for c in clients for w in flow_send(bufs["out"], c, me)])
+                wait_all(send_from_hub(bufs["out"], clients, me, hub_gap_s))
                 return []
             return flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in clients], t0)
         if rank not in clients:
@@ -332,14 +344,14 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
     t0 = now()
     if rank == 0:
         if into_hub:  # established out, late in
-            outs = [w for _ in range(2) for c in est for w in flow_send(bufs["out"], c, me)]
+            outs = send_from_hub(bufs["out"], est, me, hub_gap_s, count=2)
             ends = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in lt], t0)
             wait_all(outs)
             return mine + [end - delay for end in ends]
         firsts = [w for c in est for w in flow_recv(bufs["in"][c - 1], c, me)]
         seconds = [flow_recv(bufs["in"][c - 1], c, me) for c in est]
         sleep_until(t0 + delay)
-        outs = [w for c in lt for w in flow_send(bufs["out"], c, me)]
+        outs = send_from_hub(bufs["out"], lt, me, hub_gap_s)
         established_ends = flows_received(seconds, t0)
         wait_all(firsts + outs)
         return est_alone + established_ends
@@ -465,6 +477,7 @@ def incast_run(args, pattern, n, size, bufs, group):
         if pattern in DUPLEX:
             extra["message_elements"] = plan.elements(args.flow_message_size) if args.flow_message_size else 0
             extra["message_gap_s"] = args.message_gap_s
+            extra["hub_gap_s"] = args.hub_message_gap_s
         if pattern in STAGGERED:
             extra.update(into_hub=pattern == "staggered-in", established=args.established_flows,
                          late=args.late_flows)
@@ -495,6 +508,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["flow_message_bytes"] = args.flow_message_size
             if pattern in DUPLEX and args.message_gap_s:
                 rec["message_gap_s"] = args.message_gap_s
+            if pattern in DUPLEX and args.hub_message_gap_s:
+                rec["hub_message_gap_s"] = args.hub_message_gap_s
             f.write(json.dumps(rec) + "\n")
     summary = []
     for role in dict.fromkeys(x[0] for x in flows):
@@ -572,13 +587,14 @@ def message_sizes(args):
     return tuple(sizes)
 
 
-def message_gap(args):
-    """--message-gap in seconds: it paces the messages of --flow-message, which it needs; 0 or more."""
-    gap_ms = args.message_gap
+def message_gap(args, option="--message-gap", whose="a client's"):
+    """--message-gap (--hub-message-gap: option, whose) in seconds: it paces the messages of --flow-message, which
+    it needs; 0 or more."""
+    gap_ms = getattr(args, option[2:].replace("-", "_"))
     if gap_ms < 0 or gap_ms != gap_ms:
-        raise MeasureError(f"--message-gap {gap_ms}: milliseconds between a client's messages, 0 or more")
+        raise MeasureError(f"{option} {gap_ms}: milliseconds between {whose} messages, 0 or more")
     if gap_ms and not args.flow_message:
-        raise MeasureError(f"--message-gap {gap_ms}: paces the messages of --flow-message, which is not given")
+        raise MeasureError(f"{option} {gap_ms}: paces the messages of --flow-message, which is not given")
     return gap_ms / 1e3
 
 
@@ -607,6 +623,7 @@ def cmd_incast(args):
     sizes = [size_arg(s) for s in args.sizes.split(",")]
     args.lone_message_size, args.flow_message_size = message_sizes(args)
     args.message_gap_s = message_gap(args)
+    args.hub_message_gap_s = message_gap(args, "--hub-message-gap", "the hub's")
     for option in ("established_flows", "late_flows"):
         if getattr(args, option, 0) < 0:
             raise MeasureError(f"--{option.replace('_', '-')} {getattr(args, option)}: a number of flows (0: N)")

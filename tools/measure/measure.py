@@ -85,6 +85,10 @@ def main(argv):
     p.add_argument("--message-gap", type=float, default=0.0,
                    help="with --flow-message: each client posts its messages into the hub this many milliseconds "
                         "apart instead of all at once, as a worker's pushes follow its backward (default 0)")
+    p.add_argument("--hub-message-gap", type=float, default=0.0,
+                   help="with --flow-message: the hub posts its messages to the clients this many milliseconds "
+                        "apart (message i to every client of the flow at once), alone as well as beside the flows "
+                        "in, as a PS releases each tensor to the workers once it is updated (default 0)")
     p.add_argument("--established-flows", type=int, default=0,
                    help="staggered-in/out: the established flows, clients 1..E (default 0: every client)")
     p.add_argument("--late-flows", type=int, default=0,
