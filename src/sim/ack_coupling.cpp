@@ -34,7 +34,7 @@ double ack_coupled_bound(double alone, double g, int n_reverse, int n_own, doubl
 
 double AckCoupling::offered_load(const Pace& pace, double now_s)
 {
-  if (pace.rate <= 0) // never given anything
+  if (pace.rate_Bps <= 0) // never given anything
     return 0;
   const double elapsed_s = now_s - pace.episode_start_s;
   if (elapsed_s <= 0) // no pace seen yet: taken as backlogged
@@ -42,7 +42,7 @@ double AckCoupling::offered_load(const Pace& pace, double now_s)
   // The bytes given at this very date are not yet a pace (a message and the next one posted at once count as one).
   const double before_bytes =
       now_s > pace.last_post_s ? pace.episode_bytes : pace.episode_bytes - pace.bytes_at_last_post;
-  return before_bytes / (pace.rate * elapsed_s);
+  return before_bytes / (pace.rate_Bps * elapsed_s);
 }
 
 double AckCoupling::load_scaled_divisor(double law, double load)

@@ -60,7 +60,7 @@ public:
   /** A connection's offered load at `now_s`: the bytes it was given in its episode before now over what its rate
    *  alone moves in the episode's time; 1 (backlogged) where no time has passed. */
   struct Pace {
-    double episode_start_s, episode_bytes, last_post_s, bytes_at_last_post, rate;
+    double episode_start_s, episode_bytes, last_post_s, bytes_at_last_post, rate_Bps; // rate_Bps: its rate alone
   };
   static double offered_load(const Pace& pace, double now_s);
   /** The divisor of a law whose divisor is `law` (at most the rate alone is kept: <= 1 is none) with the share of the
