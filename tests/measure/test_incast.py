@@ -254,48 +254,43 @@ class FakeBuffer(list):
         return len(self)
 
 
+def recorded_isends(post):
+    """Runs post() with dist.isend replaced by a recorder: each isend's (date, elements, dst) and its FakeWork."""
+    posted, works = [], []
+
+    def isend(buf, dst):
+        posted.append((incast.now(), len(buf), dst))
+        works.append(FakeWork())
+        return works[-1]
+    saved = incast.dist
+    incast.dist = types.SimpleNamespace(isend=isend)
+    try:
+        post()
+    finally:
+        incast.dist = saved
+    return posted, works
+
+
 class PacedSend(unittest.TestCase):
     def test_messages_posted_a_gap_apart_then_waited(self):
-        posted, works = [], []
-
-        def isend(buf, dst):
-            posted.append((incast.now(), len(buf), dst))
-            works.append(FakeWork())
-            return works[-1]
-        saved = incast.dist
-        incast.dist = types.SimpleNamespace(isend=isend)
-        try:
-            pending = incast.push_to_hub(FakeBuffer(range(10)), 4, gap_s=0.02, count=2)
-            incast.wait_all(pending)
-        finally:
-            incast.dist = saved
+        posted, works = recorded_isends(
+            lambda: incast.wait_all(incast.push_to_hub(FakeBuffer(range(10)), 4, gap_s=0.02, count=2)))
         self.assertEqual([(n, d) for _, n, d in posted], [(4, 0), (4, 0), (2, 0)] * 2)
         starts = [t for t, _, _ in posted]
         self.assertGreaterEqual(starts[-1] - starts[0], 5 * 0.02 - 1e-3)  # 6 messages, 5 gaps
         self.assertEqual([w.waits for w in works], [1] * 6)
 
     def test_the_hub_posts_each_message_to_every_client_a_gap_apart(self):
-        posted, works = [], []
-
-        def isend(buf, dst):
-            posted.append((incast.now(), len(buf), dst))
-            works.append(FakeWork())
-            return works[-1]
-        saved = incast.dist
-        incast.dist = types.SimpleNamespace(isend=isend)
-        try:
-            incast.wait_all(incast.send_from_hub(FakeBuffer(range(8)), [1, 2], 4, gap_s=0.02, count=2))
-            paced = list(posted)
-            posted.clear()
-            incast.wait_all(incast.send_from_hub(FakeBuffer(range(8)), [1, 2], 4, count=2))
-        finally:
-            incast.dist = saved
+        paced, paced_works = recorded_isends(
+            lambda: incast.wait_all(incast.send_flows(FakeBuffer(range(8)), [1, 2], 4, gap_s=0.02, count=2)))
+        posted, works = recorded_isends(
+            lambda: incast.wait_all(incast.send_flows(FakeBuffer(range(8)), [1, 2], 4, count=2)))
         # Message i to client 1 then 2, i x 20 ms after the first; back to back, client by client, both flows at once.
         self.assertEqual([(n, d) for _, n, d in paced], [(4, 1), (4, 2)] * 4)
         self.assertGreaterEqual(paced[-1][0] - paced[0][0], 3 * 0.02 - 1e-3)
         self.assertLess(paced[1][0] - paced[0][0], 0.02)
         self.assertEqual([(n, d) for _, n, d in posted], [(4, 1), (4, 1), (4, 2), (4, 2)] * 2)
-        self.assertEqual([w.waits for w in works], [1] * 16)
+        self.assertEqual([w.waits for w in paced_works + works], [1] * 16)
 
 
 class EstablishedShare(unittest.TestCase):

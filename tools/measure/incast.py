@@ -184,19 +184,18 @@ class PacedSend:
         wait_all(self.works)
 
 
+def send_flows(buf, dsts, message_elements, gap_s=0.0, count=1):
+    """`count` flows of `buf` to each rank of `dsts`, back to back (gap_s 0: every isend at once, rank by rank) or
+    paced (PacedSend to all of them): the hub's flows out (--hub-message-gap) and a client's into the hub
+    (push_to_hub, --message-gap). Works to wait."""
+    if gap_s > 0:
+        return [PacedSend(buf, message_elements, gap_s, count, dsts=list(dsts))]
+    return [w for _ in range(count) for d in dsts for w in flow_send(buf, d, message_elements)]
+
+
 def push_to_hub(buf, message_elements, gap_s=0.0, count=1):
-    """A client's `count` flows of `buf` into the hub, back to back (gap_s 0) or paced (PacedSend): works to wait."""
-    if gap_s > 0:
-        return [PacedSend(buf, message_elements, gap_s, count)]
-    return [w for _ in range(count) for w in flow_send(buf, 0, message_elements)]
-
-
-def send_from_hub(buf, clients, message_elements, gap_s=0.0, count=1):
-    """The hub's `count` flows of `buf` to each of `clients`, back to back (gap_s 0: every isend at once, client by
-    client) or paced (--hub-message-gap: PacedSend to all of them): works to wait."""
-    if gap_s > 0:
-        return [PacedSend(buf, message_elements, gap_s, count, dsts=list(clients))]
-    return [w for _ in range(count) for c in clients for w in flow_send(buf, c, message_elements)]
+    """A client's `count` flows of `buf` into the hub (send_flows to rank 0)."""
+    return send_flows(buf, (0,), message_elements, gap_s, count)
 
 
 def flows_received(flows, t0):
@@ -290,7 +289,7 @@ def incast_duplex(rank, n, bufs, group, message_elements=0, message_gap_s=0.0, h
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        outs = send_from_hub(bufs["out"], range(1, n + 1), me, hub_gap_s)
+        outs = send_flows(bufs["out"], range(1, n + 1), me, hub_gap_s)
         times = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in range(1, n + 1)], t0)
         wait_all(outs)
         return times
@@ -324,7 +323,7 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
         t0 = now()
         if rank == 0:
             if hub_sends:
-                wait_all(send_from_hub(bufs["out"], clients, me, hub_gap_s))
+                wait_all(send_flows(bufs["out"], clients, me, hub_gap_s))
                 return []
             return flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in clients], t0)
         if rank not in clients:
@@ -344,14 +343,14 @@ def staggered(rank, n, bufs, group, fraction=0.5, into_hub=True, established=0, 
     t0 = now()
     if rank == 0:
         if into_hub:  # established out, late in
-            outs = send_from_hub(bufs["out"], est, me, hub_gap_s, count=2)
+            outs = send_flows(bufs["out"], est, me, hub_gap_s, count=2)
             ends = flows_received([flow_recv(bufs["in"][c - 1], c, me) for c in lt], t0)
             wait_all(outs)
             return mine + [end - delay for end in ends]
         firsts = [w for c in est for w in flow_recv(bufs["in"][c - 1], c, me)]
         seconds = [flow_recv(bufs["in"][c - 1], c, me) for c in est]
         sleep_until(t0 + delay)
-        outs = send_from_hub(bufs["out"], lt, me, hub_gap_s)
+        outs = send_flows(bufs["out"], lt, me, hub_gap_s)
         established_ends = flows_received(seconds, t0)
         wait_all(firsts + outs)
         return est_alone + established_ends
