@@ -117,7 +117,8 @@ void AckCoupling::track(const simgrid::s4u::CommPtr& comm, int ps, bool into_ps)
     }
     conn.back_to_back = queued;
     conn.active++;
-    const Connection* reverse = &connections_[{comm->get_destination(), comm->get_source()}];
+    // The connection the other way, for the late-out gate (offered load only: no map lookup otherwise).
+    const Connection* reverse = offered_load_ ? &connections_[{comm->get_destination(), comm->get_source()}] : nullptr;
     flows_.emplace(flow, Flow{ps, into_ps, flow->get_bound(), &conn, reverse});
     (into_ps ? in_ : out_)[static_cast<std::size_t>(ps)].push_back(flow);
     apply(ps);

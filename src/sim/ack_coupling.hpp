@@ -100,7 +100,7 @@ private:
     bool into_ps;
     double alone;              // the bound SimGrid gave the flow (its route's bandwidth; variable units)
     Connection* conn;          // the source and destination hosts' connection (node of connections_: stable)
-    const Connection* reverse; // the same hosts' connection the other way (node of connections_)
+    const Connection* reverse; // the same hosts' connection the other way (offered load only, else null)
   };
   struct Law {
     double g, exponent;
