@@ -30,7 +30,7 @@ namespace sgdsim {
 int calibrate_command(const std::vector<std::string>& args)
 {
   std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text,
-      queued, chain_text;
+      queued, chain_text, bandwidth_from_text;
   std::vector<std::string> where, stream_where, series_where;
   int nodes_given = 0;
   po::options_description d("Options");
@@ -71,6 +71,10 @@ int calibrate_command(const std::vector<std::string>& args)
      "one more hop (NCCL's reduce: slices of NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x REDUCE_SLICESTEPS 1 = 512 KiB); "
      "the hop's latency (--latency) and one slice at the fitted bandwidth are taken off its growth per node before "
      "it bounds a ring step's cost (docs/models.md §10.10)")
+    ("bandwidth-from", po::value<std::string>(&bandwidth_from_text),
+     "SIZE, e.g. 1MiB: fit the bandwidth B on the rows of at least SIZE only, where the bytes decide the time, then "
+     "alpha and c on every row with that B; eq. (37)'s fits still use every row (docs/models.md §10.7, \"The "
+     "network's bandwidth\"). Default: B, alpha and c fitted together on every row")
     ("line-rate", po::value<std::string>(&line_rate_text),
      "the NIC's nominal rate, e.g. 1Gbps: a fitted bandwidth above it is warned about")
     ("split-per-byte",
@@ -132,8 +136,12 @@ int calibrate_command(const std::vector<std::string>& args)
   if (split_per_byte && (kind != CommKind::P2P || out.empty() || line_rate_Bps <= 0))
     throw InputError("--split-per-byte: needs --kind p2p, -o and --line-rate (the wire's rate, against which the "
                      "fitted time per byte is split)");
+  const double bandwidth_from_bytes =
+      bandwidth_from_text.empty() ? 0 : parse_quantity(Quantity::SIZE, bandwidth_from_text, "--bandwidth-from");
+  if (!bandwidth_from_text.empty() && !(bandwidth_from_bytes > 0))
+    throw InputError("--bandwidth-from " + bandwidth_from_text + ": a size of more than 0 bytes, e.g. 1MiB");
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
-  CalibrationFit f               = calibrate(kind, m, measurements);
+  CalibrationFit f               = calibrate(kind, m, measurements, bandwidth_from_bytes);
   // --stream: the messages of a busy connection pay the per-message cost and nothing per transfer.
   // Their constant c' is the per-message cost; the route latency L is --latency's, or what a transfer alone holds
   // beyond c'.
@@ -205,7 +213,11 @@ int calibrate_command(const std::vector<std::string>& args)
                                  : "T = 2(K-1)/K bytes / B + c (one node count: c holds the "
                                    "per-message latencies too)"))
     << "\n";
-  o << "  B          " << format_Gbps(f.bandwidth_Bps) << " (" << fmt("%.4g", f.bandwidth_Bps / 1e6) << " MB/s)\n";
+  o << "  B          " << format_Gbps(f.bandwidth_Bps) << " (" << fmt("%.4g", f.bandwidth_Bps / 1e6) << " MB/s"
+    << (f.bandwidth_fixed ? ", from the " + std::to_string(f.bandwidth_rows) + " rows of at least " +
+                                fmt("%.6g", f.bandwidth_from_bytes) + " B (--bandwidth-from); alpha and c with it"
+                          : std::string())
+    << ")\n";
   if (f.alpha_separable)
     o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message\n";
   o << "  c          " << fmt("%.6g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")

@@ -79,13 +79,17 @@ LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, d
 {
   const CommKind kind         = f.kind;
   const std::vector<double> w = relative_weights(m);
+  // A bandwidth fixed beforehand (the large sizes' own, CalibrationFit::bandwidth_from_bytes): its bytes' time is
+  // taken off each point and only alpha and c remain to fit.
+  const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
   std::vector<double> y;
   for (const CommMeasurement& x : m)
-    y.push_back(x.time_s);
+    y.push_back(x.time_s -
+                (fixed ? (kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0) * x.bytes / f.bandwidth_Bps : 0));
   // Columns: time per byte (scaled by the ring factor), per-message latency (allreduce with several node counts),
   // per-call constant. Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the
   // rest refitted (non-negative least squares by elimination; f.fixed_at_zero says which).
-  std::array<bool, 3> active = {true, f.alpha_separable, true};
+  std::array<bool, 3> active = {!fixed, f.alpha_separable, true};
   std::array<double, 3> p{};
   f.fixed_at_zero.clear();
   while (true) {
@@ -118,6 +122,8 @@ LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, d
     active[static_cast<std::size_t>(worst)] = false;
     f.fixed_at_zero.push_back(worst == 1 ? "alpha" : "c");
   }
+  if (fixed)
+    p[0] = 1.0 / f.bandwidth_Bps;
   if (slope != nullptr)
     *slope = p[0];
   if (!(p[0] > 0) || !std::isfinite(1.0 / p[0]))
@@ -201,33 +207,17 @@ std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m
   }
   return found;
 }
-} // namespace
 
-CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, const std::string& source)
+// Fits f's linear model to m (fit_linear), throwing what the points cannot give, then leaves out one outlying point.
+void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, const std::string& source)
 {
-  if (m.empty())
-    throw InputError(source, 0, "no measurement to fit");
   const std::set<double> sizes = distinct_sizes(m);
   std::set<int> node_counts;
-  for (const CommMeasurement& x : m) {
+  for (const CommMeasurement& x : m)
     node_counts.insert(x.nodes);
-    if (kind == CommKind::ALLREDUCE && x.nodes < 2)
-      throw InputError(source, x.line,
-                       std::string("an all-reduce on ").append(std::to_string(x.nodes)) +
-                           " node moves no data; keep rows with 2 nodes or more (--where)");
-  }
   const auto [smallest, largest] = std::minmax_element(
       m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
-  if (sizes.size() < 2)
-    throw InputError(source, 0,
-                     std::to_string(m.size()) + (m.size() == 1 ? " measurement, " : " measurements, all of ") +
-                         describe_bytes(*sizes.begin()) +
-                         ": at least 2 distinct sizes are needed to separate bandwidth from latency (first: " +
-                         describe_point(m.front()) + ")");
-  CalibrationFit f;
-  f.kind            = kind;
-  f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
-  double slope      = 0;
+  double slope = 0;
   switch (fit_linear(m, f, &slope)) {
   case LinearFit::OK:
     break;
@@ -278,6 +268,57 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, c
       }
     }
   }
+}
+} // namespace
+
+CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, const std::string& source,
+                         double bandwidth_from_bytes)
+{
+  if (m.empty())
+    throw InputError(source, 0, "no measurement to fit");
+  const std::set<double> sizes = distinct_sizes(m);
+  std::set<int> node_counts;
+  for (const CommMeasurement& x : m) {
+    node_counts.insert(x.nodes);
+    if (kind == CommKind::ALLREDUCE && x.nodes < 2)
+      throw InputError(source, x.line,
+                       std::string("an all-reduce on ").append(std::to_string(x.nodes)) +
+                           " node moves no data; keep rows with 2 nodes or more (--where)");
+  }
+  if (sizes.size() < 2)
+    throw InputError(source, 0,
+                     std::to_string(m.size()) + (m.size() == 1 ? " measurement, " : " measurements, all of ") +
+                         describe_bytes(*sizes.begin()) +
+                         ": at least 2 distinct sizes are needed to separate bandwidth from latency (first: " +
+                         describe_point(m.front()) + ")");
+  CalibrationFit f;
+  f.kind            = kind;
+  f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
+  if (bandwidth_from_bytes > 0) {
+    // B from the sizes where the bytes decide the time: fitted with alpha and c among small sizes, it bends to
+    // whatever the small sizes' software costs do (docs/models.md §10.7, "The network's bandwidth").
+    std::vector<CommMeasurement> large;
+    std::set<int> large_nodes;
+    for (const CommMeasurement& x : m)
+      if (x.bytes >= bandwidth_from_bytes) {
+        large.push_back(x);
+        large_nodes.insert(x.nodes);
+      }
+    if (const std::size_t n = distinct_sizes(large).size(); n < 2)
+      throw InputError(source, 0,
+                       "the bandwidth from sizes of at least " + describe_bytes(bandwidth_from_bytes) + ": " +
+                           std::to_string(large.size()) + " measurement(s) of " + std::to_string(n) +
+                           " size(s) there, and B needs 2 sizes or more: give a smaller size or measure larger ones");
+    CalibrationFit b;
+    b.kind            = kind;
+    b.alpha_separable = kind == CommKind::ALLREDUCE && large_nodes.size() >= 2;
+    fit_robustly(large, b, source);
+    f.bandwidth_Bps        = b.bandwidth_Bps;
+    f.bandwidth_fixed      = true;
+    f.bandwidth_from_bytes = bandwidth_from_bytes;
+    f.bandwidth_rows       = static_cast<int>(large.size()) - (b.dropped_line > 0 ? 1 : 0);
+  }
+  fit_robustly(m, f, source);
   for (const CommMeasurement& x : m)
     f.linear_s.push_back(linear_time_s(f, x));
 

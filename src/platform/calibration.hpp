@@ -24,9 +24,16 @@ struct CalibrationFit {
   // Linear model. p2p: T = bytes / B + c. allreduce (ring, docs/models.md eq. (41)): T = 2(K-1)/K bytes / B +
   // 2(K-1) alpha + c.
   double bandwidth_Bps = 0;
-  double alpha_s       = 0;               // per message (allreduce with several node counts; else 0)
-  double call_s        = 0;               // per call (p2p: latency and overhead together)
-  bool alpha_separable = false;           // false when every row has one node count: then c holds 2(K-1) alpha too
+  double alpha_s       = 0; // per message (allreduce with several node counts; else 0)
+  double call_s        = 0; // per call (p2p: latency and overhead together)
+  // Where B rests on the large sizes only (calibrate's bandwidth_from_bytes > 0): B is eq. (41) fitted to the rows
+  // of at least that size, the bytes' regime, and alpha and c are then fitted to every row with that B
+  // (docs/models.md §10.7, "The network's bandwidth"); bandwidth_rows counts the rows B rests on (0: all of them,
+  // with alpha and c).
+  double bandwidth_from_bytes = 0;
+  int bandwidth_rows          = 0;
+  bool bandwidth_fixed        = false;    // fit_linear keeps bandwidth_Bps and fits alpha and c only
+  bool alpha_separable        = false;    // false when every row has one node count: then c holds 2(K-1) alpha too
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
   std::vector<double> linear_s;           // the fitted time of each measurement
   int dropped_line = 0;                   // CSV line of the one outlying point left out of the linear fit (0: none)
@@ -43,9 +50,11 @@ struct CalibrationFit {
  *  non-negative (a negative one is fixed at 0 and the others refitted), robust to one outlying point (left out when
  *  more than 5% and 4 times the median point off the fit; dropped_line). Throws InputError naming `source` (the CSV)
  *  and the points at fault if the measurements cannot determine the parameters (no point, fewer than 2 sizes, a
- *  singular system, a time per byte that is not positive) or an all-reduce row has fewer than 2 nodes. */
+ *  singular system, a time per byte that is not positive) or an all-reduce row has fewer than 2 nodes. With
+ *  `bandwidth_from_bytes` > 0, B comes from the rows of at least that many bytes alone (they must hold 2 sizes or
+ *  more), alpha and c from every row with that B (CalibrationFit::bandwidth_from_bytes). */
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
-                         const std::string& source = "the measurements");
+                         const std::string& source = "the measurements", double bandwidth_from_bytes = 0);
 
 /** Eq. (37) fitted to each node count's rows of `m` alone (docs/models.md §10.7), in increasing node count; a node
  *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. */

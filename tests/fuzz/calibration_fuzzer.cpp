@@ -1,12 +1,13 @@
 // libFuzzer harness: a measurements CSV of `sgdsim calibrate` (docs/fuzzing.md), read and fitted as both kinds. The
 // input's first lines may be the harness's own options, as calibrate's command line gives them: "%where COLUMN=VALUE"
-// (repeatable), "%size COLUMN", "%time COLUMN". A fit that calibrate accepts is written into a platform (-o), which
+// (repeatable), "%size COLUMN", "%time COLUMN", "%bandwidth-from BYTES". A fit that calibrate accepts is written into a platform (-o), which
 // `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar. The rows are also
 // fitted as a node series (calibrate --node-series), whose cost per step must be finite.
 #include "fuzz_support.hpp"
 #include "platform/calibration.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace sgdsim;
 
@@ -39,6 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text = fuzz::as_text(data, size);
   std::vector<std::string> where;
   std::string size_column, time_column;
+  double bandwidth_from_bytes = 0;
   while (!text.empty() && text[0] == '%') {
     const std::size_t end       = std::min(text.find('\n'), text.size());
     const std::string_view line = text.substr(0, end);
@@ -49,12 +51,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       size_column = line.substr(6);
     else if (line.substr(0, 6) == "%time ")
       time_column = line.substr(6);
+    else if (line.substr(0, 16) == "%bandwidth-from ")
+      bandwidth_from_bytes = std::strtod(std::string(line.substr(16)).c_str(), nullptr);
   }
   const std::string path = fuzz::write_scratch_file("measurements.csv", text);
   fuzz::expect_input_errors_only([&] {
     const std::vector<CommMeasurement> m = read_comm_measurements(path, where, size_column, time_column);
     for (CommKind kind : {CommKind::P2P, CommKind::ALLREDUCE})
-      fuzz::expect_input_errors_only([&] { check_fit(calibrate(kind, m), m.size()); });
+      fuzz::expect_input_errors_only([&] { check_fit(calibrate(kind, m, path, bandwidth_from_bytes), m.size()); });
     // The same rows as calibrate --node-series reads them: the slope it writes from must be a number.
     fuzz::expect_input_errors_only([&] {
       const StepCostFit s = fit_step_cost(m, path);

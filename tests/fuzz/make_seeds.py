@@ -95,6 +95,7 @@ def add_files(corpus):
     # The harnesses' own options: calibrate's --where, --size-column and --time-column.
     corpus.add("calibration", b"%where op=p2p\n%size size_bytes\n%time time_s\n" +
                read("tests/data/calibration/p2p.csv"))
+    corpus.add("calibration", b"%bandwidth-from 1048576\n" + read("tests/data/calibration/p2p.csv"))
 
 
 def add_shipped_runs(corpus):

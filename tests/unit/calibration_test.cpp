@@ -23,6 +23,39 @@ TEST(Calibration, P2pRecoversBandwidthAndLatency)
     EXPECT_NEAR(f.linear_s[i], m[i].time_s, m[i].time_s * 1e-6);
 }
 
+TEST(Calibration, BandwidthFromTheLargeSizesIsTheirs)
+{
+  // Eq. (41) with B = 100 MB/s, alpha = 200 us, c = 0, K = 2, 4, 8, sizes 4 KiB ... 256 MiB; below 1 MiB each call
+  // pays 1 ms more (software that small calls show). Fitted together on every row, relative errors, B bends to the
+  // small sizes; from the rows of at least 1 MiB it is theirs, and alpha and c are refitted on every row with it.
+  std::vector<CommMeasurement> m;
+  int large = 0;
+  for (int k : {2, 4, 8})
+    for (double s = 4096; s <= 256.0 * 1024 * 1024; s *= 4) {
+      m.push_back({k, s, 2.0 * (k - 1) / k * s / 100e6 + 2.0 * (k - 1) * 200e-6 + (s < 1048576 ? 1e-3 : 0.0), 0});
+      large += s >= 1048576 ? 1 : 0;
+    }
+  const CalibrationFit together = calibrate(CommKind::ALLREDUCE, m);
+  EXPECT_GT(std::fabs(together.bandwidth_Bps - 100e6), 1e6) << "the data must show the bias the option removes";
+  EXPECT_FALSE(together.bandwidth_fixed);
+  const CalibrationFit f = calibrate(CommKind::ALLREDUCE, m, "m.csv", 1048576);
+  EXPECT_TRUE(f.bandwidth_fixed);
+  EXPECT_EQ(f.bandwidth_rows, large);
+  EXPECT_DOUBLE_EQ(f.bandwidth_from_bytes, 1048576);
+  EXPECT_NEAR(f.bandwidth_Bps, 100e6, 100e6 * 1e-6);
+  // alpha and c from every row with B fixed: the 1 ms of the small calls lifts them above the large sizes' own
+  // (200 us, 0), and every fitted time is the model's at that B.
+  EXPECT_GE(f.alpha_s, 0);
+  EXPECT_GE(f.call_s, 0);
+  EXPECT_GT(2 * f.alpha_s + f.call_s, 400e-6);
+  for (std::size_t i = 0; i < m.size(); i++)
+    EXPECT_NEAR(
+        f.linear_s[i],
+        2.0 * (m[i].nodes - 1) / m[i].nodes * m[i].bytes / 100e6 + 2.0 * (m[i].nodes - 1) * f.alpha_s + f.call_s, 1e-9);
+  EXPECT_THROW(calibrate(CommKind::ALLREDUCE, m, "m.csv", 512.0 * 1024 * 1024), InputError); // no row that large
+  EXPECT_THROW(calibrate(CommKind::ALLREDUCE, m, "m.csv", 256.0 * 1024 * 1024), InputError); // one size only
+}
+
 TEST(Calibration, AllreduceRecoversBandwidthAlphaAndOverhead)
 {
   // Ring all-reduce, eq. (41): T = 2(K-1)/K S / 1 GB/s + 2(K-1) x 30 us + 200 us, K = 4, 8, 16, S = 1 MB ... 1 GB.

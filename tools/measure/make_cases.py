@@ -17,7 +17,8 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   the rate), fitted with the one-way latency of the same CSV's ping-pong row as the route latency
   (sgdsim calibrate --kind p2p --latency).
 - Ring series: the all-reduce microbenchmark at every node count and size (sgdsim calibrate --kind allreduce:
-  bandwidth, per-message latency alpha and per-call cost c), and where the rate has it (allreduce-queued.csv,
+  bandwidth from the sizes from 1 MiB on, --bandwidth-from 1MiB, then per-message latency alpha and per-call cost c
+  from every size with it; each node count's measured time from every size), and where the rate has it (allreduce-queued.csv,
   measure.py allreduce --queued) the same all-reduces launched back to back (calibrate --queued), with Gloo's
   framework profile
   (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series' unit (tensor, layer, bucket).
@@ -119,8 +120,11 @@ def main():
                                  "-o", rel(p2p_platform), "--force"], p2p_platform + ".log")
             queued = os.path.join(data, "allreduce-queued.csv")
             if os.path.exists(os.path.join(data, "allreduce.csv")):
+                # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the
+                # small all-reduces' software costs bend it above the line rate (docs/models.md §10.7).
                 calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
-                                     "allreduce", "--where", "op=allreduce", "--workload", rel(workload),
+                                     "allreduce", "--where", "op=allreduce", "--bandwidth-from", "1MiB",
+                                     "--line-rate", line_rate(rate), "--workload", rel(workload),
                                      "--nodes", "10", "-o", rel(ar_platform), "--force"]
                           + (["--queued", rel(queued)] if os.path.exists(queued) else []), ar_platform + ".log")
             else:  # a campaign of PS series only: no all-reduce microbenchmark, no ring case
@@ -232,7 +236,8 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                             "the all-reduce microbenchmark of the same emulated cluster (every node count and size"
                             + (f"; one call at a time and {queued_calls} launched back to back" if queued_calls
                                else "")
-                            + ") through sgdsim calibrate -o, the workload file and --framework pytorch-ddp-gloo"),
+                            + ") through sgdsim calibrate -o (the network's bandwidth from the sizes from 1 MiB on, "
+                            "--bandwidth-from 1MiB), the workload file and --framework pytorch-ddp-gloo"),
         "metric": "step_time_s",
         "run": run,
         # With the flow spreads a run is random (each step draws the connections' weights): the case reports the
