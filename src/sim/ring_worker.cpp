@@ -105,6 +105,17 @@ public:
       route_Bps_ = std::numeric_limits<double>::infinity();
       for (const sg4::Link* l : links)
         route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
+      // With SimGrid's ACK traffic, the left neighbour's flow sends its ACKs on the route back to it; where that
+      // route shares a link with the one to the right (a star's uplink), this worker's data get 1 / 1.05 of it.
+      if (simgrid::config::get_value<bool>("network/crosstraffic")) {
+        std::vector<sg4::Link*> back;
+        double back_latency_s = 0;
+        sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + k_ - 1) % k_)],
+                                              back, &back_latency_s);
+        for (const sg4::Link* l : links)
+          if (std::find(back.begin(), back.end(), l) != back.end())
+            ack_factor_ = 1.0 + kSimgridAckWeight;
+      }
       const double rate_Bps = ctx_.scenario.connection_rate_Bps; // docs/models.md §10.11
       if (rate_Bps > 0 &&
           ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)] != sg4::this_actor::get_host())
@@ -113,7 +124,8 @@ public:
     receive_sliced_ring(ctx_, rank_, lane_);
     latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");
     // The bandwidth factor's setting is not readable as a number, so models other than LV08 count as 1.
-    bandwidth_factor_ = simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0;
+    bandwidth_factor_ =
+        (simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0) / ack_factor_;
     // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
     const int g = ctx_.scenario.ring_stride();
     const int n = k_ / g;
@@ -261,7 +273,8 @@ private:
 
   // What one all-reduce of `bytes` costs on the network alone over `k` ranks, without contention (docs/models.md eq.
   // (12) plus delta): 2(k-1)/k * D / B + 2(k-1) * (alpha + per-message cost) + delta, with B and alpha of the route to
-  // the right neighbour as SimGrid's network model sees them (LV08 takes 0.97 of each link's bandwidth). The ring's own
+  // the right neighbour as SimGrid's network model sees them (LV08 takes 0.97 of each link's bandwidth, the reverse
+  // flow's ACKs 1 / 1.05 of what is left where they share the link). The ring's own
   // k by default; the measured all-reduce evaluates it at the node counts it was measured at.
   double network_allreduce_s(double bytes, int k) const
   {
@@ -386,6 +399,7 @@ private:
   double route_latency_s_  = 0;
   double latency_factor_   = 1;
   double bandwidth_factor_ = 1;
+  double ack_factor_       = 1; // 1.05 where the ring's reverse ACKs share this worker's links (kSimgridAckWeight)
 };
 } // namespace
 

@@ -145,6 +145,36 @@ execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring 
 if(NOT rc EQUAL 0 OR NOT out MATCHES "all-reduce as measured at 2..4 nodes, and back to back at 2..4 nodes")
   message(FATAL_ERROR "run must say it uses both measurements (${rc}): ${out}${err}")
 endif()
+# A call alone reproduces its microbenchmark (docs/models.md §10.7, "The ring's ACKs"). Eq. (41) exactly, B = 50 MB/s,
+# alpha = 100 us, c = 0, at K = 2 and 4 from 1 MiB: the platform's NIC is B x 1.05 / 0.97, since SimGrid gives a
+# ring's data 1 / 1.05 of a NIC that also carries the other flow's ACKs, and one 64 MiB all-reduce over 4 workers
+# takes 1.5 x 64 MiB / 50 MB/s + 6 x 100 us = 2.0139 s (with the NIC at B / 0.97 it took 5% more: 2.114 s).
+set(exact "nodes,size_bytes,time_s\n")
+foreach(k 2 4)
+  foreach(d 1048576 4194304 16777216 67108864)
+    math(EXPR us "2 * (${k} - 1) * ${d} / (${k} * 50) + 2 * (${k} - 1) * 100")
+    string(APPEND exact "${k},${d},${us}e-6\n")
+  endforeach()
+endforeach()
+file(WRITE ${WORK}/exact.csv "${exact}")
+file(WRITE ${WORK}/one.xml "<?xml version='1.0'?>\n<workload name=\"one\" batch=\"1\" device=\"x\" reference_speed=\"2Tf\" \
+ps_update=\"1us\">\n  <layer name=\"l0\" fwd=\"1us\" bwd=\"1us\">\n    <tensor name=\"w\" size=\"67108864B\"/>\n  </layer>\n\
+</workload>\n")
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/exact.csv --kind allreduce --bandwidth-from 1MiB
+                        --speed 2Tf --nodes 4 -o ${WORK}/exact.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/exact.xml xml)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "B x 1.05 / 0.97" OR NOT xml MATCHES "bw=\"5.412[0-9]*e\\+07Bps\""
+   OR NOT out MATCHES "from the 8 rows of at least 1.04858e\\+06 B")
+  message(FATAL_ERROR "an all-reduce platform's NIC must be B x 1.05 / 0.97, 54.1237 MB/s (${rc}):\n${out}${err}")
+endif()
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/exact.xml --workload ${WORK}/one.xml --arch ring --workers 4
+                        --overlap off --steps 1 --warmup 0
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCH "step time +([0-9.]+) s mean" m "${out}")
+if(NOT rc EQUAL 0 OR NOT m OR CMAKE_MATCH_1 LESS 2.004 OR CMAKE_MATCH_1 GREATER 2.024)
+  message(FATAL_ERROR "one all-reduce alone must take its measured 2.0139 s within 0.5% (${rc}): ${out}${err}")
+endif()
 # --stream (docs/models.md §10.5): tests/data/calibration/p2p_stream.csv adds to p2p.csv the time of each message sent
 # back to back, S / 100 MB/s + 30 us. The per-message cost written is those 30 us, not the 150 us a transfer alone
 # holds beyond the latency; the other 120 us are paid once per transfer and only reported.

@@ -1,8 +1,8 @@
 // libFuzzer harness: a measurements CSV of `sgdsim calibrate` (docs/fuzzing.md), read and fitted as both kinds. The
 // input's first lines may be the harness's own options, as calibrate's command line gives them: "%where COLUMN=VALUE"
-// (repeatable), "%size COLUMN", "%time COLUMN", "%bandwidth-from BYTES". A fit that calibrate accepts is written into a platform (-o), which
-// `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar. The rows are also
-// fitted as a node series (calibrate --node-series), whose cost per step must be finite.
+// (repeatable), "%size COLUMN", "%time COLUMN", "%bandwidth-from BYTES". A fit that calibrate accepts is written into a
+// platform (-o), which `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar.
+// The rows are also fitted as a node series (calibrate --node-series), whose cost per step must be finite.
 #include "fuzz_support.hpp"
 #include "platform/calibration.hpp"
 
