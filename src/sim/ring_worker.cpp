@@ -118,8 +118,11 @@ public:
       }
       const double rate_Bps = ctx_.scenario.connection_rate_Bps; // docs/models.md §10.11
       if (rate_Bps > 0 &&
-          ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)] != sg4::this_actor::get_host())
-        route_Bps_ = std::min(route_Bps_, rate_Bps * ctx_.ring_sockets);
+          ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)] != sg4::this_actor::get_host() &&
+          rate_Bps * ctx_.ring_sockets < route_Bps_) {
+        route_Bps_  = rate_Bps * ctx_.ring_sockets;
+        ack_factor_ = 1; // a connection held below the link's share: the ACKs beside it take nothing from it
+      }
     }
     receive_sliced_ring(ctx_, rank_, lane_);
     latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");
