@@ -109,12 +109,10 @@ public:
       // route shares a link with the one to the right (a star's uplink), this worker's data get 1 / 1.05 of it.
       if (simgrid::config::get_value<bool>("network/crosstraffic")) {
         std::vector<sg4::Link*> back;
-        double back_latency_s = 0;
         sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + k_ - 1) % k_)],
-                                              back, &back_latency_s);
-        for (const sg4::Link* l : links)
-          if (std::find(back.begin(), back.end(), l) != back.end())
-            ack_factor_ = 1.0 + kSimgridAckWeight;
+                                              back, nullptr);
+        if (std::find_first_of(links.begin(), links.end(), back.begin(), back.end()) != links.end())
+          ack_factor_ = 1.0 + kSimgridAckWeight;
       }
       const double rate_Bps = ctx_.scenario.connection_rate_Bps; // docs/models.md §10.11
       if (rate_Bps > 0 &&

@@ -18,10 +18,10 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   (sgdsim calibrate --kind p2p --latency).
 - Ring series: the all-reduce microbenchmark at every node count and size (sgdsim calibrate --kind allreduce:
   bandwidth from the sizes from 1 MiB on, --bandwidth-from 1MiB, then per-message latency alpha and per-call cost c
-  from every size with it; each node count's measured time from every size), and where the rate has it (allreduce-queued.csv,
-  measure.py allreduce --queued) the same all-reduces launched back to back (calibrate --queued), with Gloo's
-  framework profile
-  (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series' unit (tensor, layer, bucket).
+  from every size with it; each node count's measured time from every size), and where the rate has it
+  (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back (calibrate
+  --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series'
+  unit (tensor, layer, bucket).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
