@@ -385,6 +385,10 @@ int calibrate_command(const std::vector<std::string>& args)
     }
     if (kind == CommKind::ALLREDUCE)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");
+    // The NIC over the measured rate, so that the analytic models read the measured B (run_command.cpp); with
+    // --split-per-byte the NIC is the line rate and the models add the per-byte cost themselves.
+    const double nic_factor = (split ? 1.0 : ack_factor) / kLv08BandwidthFactor;
+    s.host_props.emplace_back("sgdsim.nic_factor", fmt("%.6g", nic_factor));
     if (!f.by_nodes.empty())
       s.host_props.emplace_back("sgdsim.allreduce_time", format_allreduce_time(f.by_nodes));
     if (!queued_fits.empty())

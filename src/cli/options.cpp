@@ -303,6 +303,7 @@ void apply_platform_costs(const po::variables_map& vm, RunOptions& opts)
   if (is_regular_path(opts.platform)) {
     check_platform_numbers(opts.platform);
     const PlatformCosts costs = read_platform_costs(opts.platform);
+    opts.nic_factor           = costs.nic_factor.value_or(1.0);
     if (costs.message_overhead_s && !vm.count("message-overhead"))
       sc.message_overhead_s = *costs.message_overhead_s;
     // Measured on the user's cluster, it overrides the framework profile's figure (the ring does not use it: its

@@ -39,6 +39,7 @@ struct RunOptions {
   double rho_t                      = 0.6;  // analytic: eq. 5 threshold
   double tensor_overhead_s          = 0;    // analytic: [LI20] c
   double tensor_overhead_s_per_byte = 0;    // analytic: [LI20] a
+  double nic_factor                 = 1;    // analytic: B = the route's bottleneck / the platform's sgdsim.nic_factor
   std::string help_text;                    // set only with `help`
 };
 

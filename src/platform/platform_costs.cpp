@@ -97,6 +97,19 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       costs.nccl_sockets = n;
       continue;
     }
+    if (id == "sgdsim.nic_factor") {
+      const std::string v  = prop.attribute("value").value();
+      double f             = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), f);
+      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(f >= 1 && f <= kMaxNicFactor))
+        src.fail_value(
+            prop, "value",
+            "expected a plain number in [1, 2]: the NICs' bandwidth over the measured rate of a flow's data");
+      if (costs.nic_factor && *costs.nic_factor != f)
+        src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
+      costs.nic_factor = f;
+      continue;
+    }
     std::optional<double>* slot = id == "sgdsim.allreduce_overhead"          ? &costs.allreduce_overhead_s
                                   : id == "sgdsim.message_overhead"          ? &costs.message_overhead_s
                                   : id == "sgdsim.message_overhead_per_byte" ? &costs.message_s_per_byte
@@ -105,7 +118,7 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       src.fail_value(prop, "id",
                      "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_queued_time, "
                      "sgdsim.allreduce_time, sgdsim.message_overhead, sgdsim.message_overhead_per_byte, "
-                     "sgdsim.nccl_sockets)");
+                     "sgdsim.nccl_sockets, sgdsim.nic_factor)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
     if (slot == &costs.message_s_per_byte && s > kMaxMessageSPerByte)
       src.fail_value(prop, "value", "more than 1us per byte (a transport slower than 1 MB/s)");

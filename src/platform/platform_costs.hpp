@@ -33,7 +33,16 @@ struct PlatformCosts {
   // NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS, which it chooses by the NIC's vendor: 16 on AWS, 4 on GCP, 1
   // elsewhere; docs/models.md §10.9), an integer in [1, 64]; used by the NCCL framework profiles' rings.
   std::optional<int> nccl_sockets;
+  // sgdsim.nic_factor: the NICs' bandwidth over the rate a flow's data were measured at (`calibrate -o`: 1 / 0.97 for
+  // LV08's factor, times 1.05 for an all-reduce calibration's ACKs; docs/models.md §10.7). The analytic models read B
+  // as the route's bottleneck over it, the measured rate, where the simulation reads the NIC. A plain number in
+  // [1, kMaxNicFactor].
+  std::optional<double> nic_factor;
 };
+
+/** The largest sgdsim.nic_factor taken: calibrate writes at most 1.05 / 0.97 = 1.083; a NIC twice the measured rate
+ *  would hide more than SimGrid's factors, most likely a mistake. */
+constexpr double kMaxNicFactor = 2;
 
 /** The text of sgdsim.allreduce_time (or _queued_time) for `fits` (round-trips through read_platform_costs to 9
  * digits). */

@@ -23,7 +23,8 @@ struct RunReport {
   std::vector<std::string> log_settings;
   bool has_simulation = true; // false for `sgdsim analytic`
   SimResult simulated;
-  NetworkParams network; // what the analytic models read off the platform
+  NetworkParams network; // the platform's figures on the route the analytic models read (README "Parameters ...")
+  double nic_factor = 1; // the platform's sgdsim.nic_factor: the models read network.bottleneck_Bps / nic_factor
   std::vector<Prediction> analytic;
 };
 
