@@ -34,6 +34,7 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch -- p2p --out $work/p2p.csv --sizes 64KiB,256KiB,1MiB,4MiB --repeats 3 --pingpong-repeats 50 --stream 4 &&
   $launch -- allreduce --out $work/ar.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 3 &&
   $launch -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 --warmup 1 &&
+  $launch -- allreduce --beside 64MiB --out $work/arb.csv --sizes 16KiB,256KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
@@ -53,6 +54,8 @@ ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $
 [ "$(grep -c '^allreduce,gloo,' "$work/ar.csv")" = 12 ] || fail "ar.csv: expected 4 sizes x 3 node counts"
 [ "$(grep -c '^allreduce_queued,gloo,' "$work/arq.csv")" = 12 ] || fail "arq.csv: expected 4 sizes x 3 node counts"
 grep -q '"queued_calls": 4' "$work/arq.csv.json" || fail "arq.csv.json: no queued_calls"
+[ "$(grep -c '^allreduce_beside,gloo,' "$work/arb.csv")" = 4 ] || fail "arb.csv: expected 2 sizes x 2 node counts"
+grep -q '"beside_bytes": 67108864' "$work/arb.csv.json" || fail "arb.csv.json: no beside_bytes"
 "$sgdsim" calibrate --measurements "$work/p2p.csv" --kind p2p --where op=p2p --stream op=p2p_stream \
   > "$work/cal-p2p.txt" 2>&1 \
   || fail "sgdsim calibrate --kind p2p: $(cat "$work/cal-p2p.txt")"

@@ -55,6 +55,10 @@ def main(argv):
     p.add_argument("--queued", type=int, default=0,
                    help="N > 0: launch N async all-reduces of each size together and time them per call (op "
                         "allreduce_queued: a training's back-to-back calls, with Gloo's own concurrency)")
+    p.add_argument("--beside", default="",
+                   help="SIZE: time each call while an all-reduce of SIZE runs beside it on Gloo's other thread (op "
+                        "allreduce_beside: a training's small calls beside a large one; the repeats of a size run "
+                        "one after another during one such call, which must outlast them)")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
@@ -135,6 +139,8 @@ def main(argv):
                                "python3-torch; run /usr/bin/python3)")
         if not dist.is_gloo_available():
             raise MeasureError("this PyTorch has no Gloo backend")
+        if getattr(args, "queued", 0) and getattr(args, "beside", ""):
+            raise MeasureError("--queued and --beside: give one (calls launched together, or one beside a large one)")
         if getattr(args, "queued", 0) < 0:
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:

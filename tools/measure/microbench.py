@@ -137,7 +137,9 @@ def cmd_allreduce(args):
     groups = {k: dist.new_group(list(range(k))) for k in sorted(set(ks))}  # every rank creates every group
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
     calls = max(1, args.queued)
-    op = "allreduce_queued" if args.queued else "allreduce"
+    beside = size_arg(args.beside) if getattr(args, "beside", "") else 0
+    op = "allreduce_queued" if args.queued else "allreduce_beside" if beside else "allreduce"
+    big = torch.zeros(plan.elements(beside), dtype=torch.float32) if beside else None
     # One buffer per call in flight, as the training's units have (a queued call must not reduce another's data).
     bufs = [torch.zeros(plan.elements(max(sizes)), dtype=torch.float32) for _ in range(calls)]
     for k in ks:
@@ -146,7 +148,9 @@ def cmd_allreduce(args):
             for size in sizes:
                 views = [b[:plan.elements(size)] for b in bufs]
                 times = []
-                for i in range(args.warmup + args.repeats):
+                if beside:
+                    times = time_beside(args, g, big, views[0])
+                for i in range(0 if beside else args.warmup + args.repeats):
                     dist.barrier(group=g)
                     t0 = now()
                     if args.queued:
@@ -167,8 +171,29 @@ def cmd_allreduce(args):
                     print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
         dist.barrier()
-    extra = {"queued_calls": args.queued} if args.queued else None
+    extra = {"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside else None
     write_sidecar(args.out, args, infos, "allreduce", extra)
+
+
+def time_beside(args, g, big, view):
+    """The warm-up and measured calls on `view`, one after another, while one all-reduce of `big` runs: launched
+    first, it takes one of ProcessGroupGloo's two threads, and each timed call the other. A timed call that ends
+    after the large one would not have run beside it for its whole life: an error (a larger --beside is needed)."""
+    dist.barrier(group=g)
+    large = dist.all_reduce(big, group=g, async_op=True)
+    times = []
+    for i in range(args.warmup + args.repeats):
+        t0 = now()
+        dist.all_reduce(view, group=g)
+        if i >= args.warmup:
+            times.append(now() - t0)
+    alive = torch.tensor([0.0 if large.is_completed() else 1.0])
+    large.wait()
+    dist.all_reduce(alive, op=dist.ReduceOp.MIN, group=g)
+    if alive.item() < 1:
+        raise MeasureError(f"--beside {args.beside}: the large all-reduce ended before the timed calls of "
+                           f"{view.numel() * 4} B on {g.size()} ranks; give a larger one")
+    return times
 
 
 def cmd_concurrency(args):
