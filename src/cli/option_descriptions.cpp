@@ -62,8 +62,10 @@ po::options_description scenario_options()
      "ring, with --ring-slice: slices in flight per connection (default: the framework's: 4 for NCCL, 2 for Gloo)")
     ("egress-fifo", po::value<std::string>(),
      "on|off. ring with Gloo's slices (--framework gloo or pytorch-ddp-gloo): every host's egress is one FIFO queue, "
-     "as tc shaping makes it (netem; HTB with a pfifo leaf), so a receiver's notice that a slice's buffer is free "
-     "leaves behind the slices it has queued itself (default off: it leaves at once; docs/models.md §10.12)")
+     "as tc shaping makes it (netem; HTB with a pfifo leaf), so a slice leaves behind the slices the host's other "
+     "calls have queued, and a receiver's notice that a slice's buffer is free behind the slices it has queued itself "
+     "(not with a measured all-reduce, which holds it) (default off: flows share the NIC at once; docs/models.md "
+     "§10.12)")
     ("connection-rate", po::value<std::string>(),
      "ring, every collective: the most one connection of the collective library moves between two hosts, e.g. "
      "2.06GBps (NCCL's socket transport before 2.4.8 with one ring, docs/models.md §10.11); each socket per peer is a "

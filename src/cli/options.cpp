@@ -407,10 +407,6 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                      std::string(to_string(sc.collective)));
   sc.measured_allreduce =
       !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
-  if (sc.egress_fifo && sc.measured_allreduce)
-    throw InputError("--egress-fifo on: the platform " + opts.platform +
-                     "'s measured all-reduce (sgdsim.allreduce_time) already holds what the credits' wait costs "
-                     "(docs/models.md §10.12); add --measured-allreduce off to simulate it instead");
 }
 } // namespace
 

@@ -103,8 +103,9 @@ std::string gradient_sync_note(const Scenario& sc)
     note += fmt(", %.4g GB/s per connection", sc.connection_rate_Bps / 1e9);
   if (sc.ring_slice_bytes > 0 && sc.ring_mode == RingMode::STEPS) // docs/models.md §10.10
     note += fmt(", slices of %.4g MiB (%d in flight)", sc.ring_slice_bytes / (1024.0 * 1024), sc.ring_slices_in_flight);
-  if (sc.egress_fifo) // docs/models.md §10.12
-    note += ", credits behind the FIFO egress";
+  if (sc.egress_fifo) // docs/models.md §10.12; a measured all-reduce holds the credits' wait
+    note += sc.measured_allreduce ? ", FIFO egress (other calls' slices ahead)"
+                                  : ", FIFO egress (other calls' slices and own slices ahead of credits)";
   return note;
 }
 

@@ -35,6 +35,15 @@ SlicedRing::SlicedRing(const SimContext& ctx, const std::vector<sg4::Host*>& mem
     members_[i].host = members[i];
     members_[i].done = sg4::Semaphore::create(0);
   }
+  if (ctx.scenario.egress_fifo) { // the members whose slices share each host's egress (lanes, multi-GPU ranks)
+    std::unordered_map<const sg4::Host*, std::vector<int>> by_host;
+    for (std::size_t i = 0; i < members.size(); i++)
+      by_host[members[i]].push_back(static_cast<int>(i));
+    for (std::size_t i = 0; i < members.size(); i++)
+      for (const int j : by_host[members[i]])
+        if (j != static_cast<int>(i))
+          members_[i].same_host.push_back(j);
+  }
   in_flight_.reserve(members.size());
   kick_           = sg4::Semaphore::create(0);
   surf_precision_ = simgrid::config::get_value<double>("surf/precision");
@@ -116,7 +125,7 @@ bool SlicedRing::pays_message_overhead(const Member& m, int k) const
 void SlicedRing::try_send(int self)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
-  if (!m.in_call || m.busy || m.timed || m.started == m.cut.total)
+  if (!m.in_call || m.busy || m.timed || m.fifo_waits > 0 || m.started == m.cut.total)
     return;
   const std::optional<double> ready = ready_s(m, m.started);
   if (!ready)
@@ -130,7 +139,33 @@ void SlicedRing::try_send(int self)
     timers_.push(Timer{start_s, timer_order_++, self, TimerKind::START_SLICE, 0});
     return;
   }
+  leave_or_queue(self);
+}
+
+// FIFO egress (docs/models.md §10.12, "Another call's segments ahead"): the slices the host's other members have
+// handed to TCP leave first; this one starts when the last of them has left (slice_left()).
+void SlicedRing::leave_or_queue(int self)
+{
+  Member& m = members_[static_cast<std::size_t>(self)];
+  if (!m.same_host.empty() && off_host(m)) {
+    const double now = sg4::Engine::get_clock();
+    for (const int j : m.same_host) {
+      Member& o        = members_[static_cast<std::size_t>(j)];
+      const int queued = off_host(o) ? slices_queued(o, now) : 0;
+      if (queued > 0) {
+        o.behind.push_back(Member::Waiter{self, queued});
+        m.fifo_waits++;
+      }
+    }
+    if (m.fifo_waits > 0)
+      return;
+  }
   start_slice(self);
+}
+
+bool SlicedRing::off_host(const Member& m) const
+{
+  return m.in_call && members_[static_cast<std::size_t>(m.next)].host != m.host;
 }
 
 void SlicedRing::start_slice(int self)
@@ -226,13 +261,15 @@ void SlicedRing::dispatch()
       continue;
     }
     members_[static_cast<std::size_t>(t.member)].timed = false;
-    start_slice(t.member);
+    leave_or_queue(t.member);
   }
 }
 
+// A measured all-reduce (docs/models.md §10.7) holds the credits' wait behind the call's own slices: not simulated
+// again; the slices of other calls ahead are not in it (§10.12).
 bool SlicedRing::fifo_credits() const
 {
-  return ctx_.scenario.egress_fifo && ctx_.scenario.ring_credit_messages;
+  return ctx_.scenario.egress_fifo && ctx_.scenario.ring_credit_messages && !ctx_.scenario.measured_allreduce;
 }
 
 void SlicedRing::credit_issued(int sender, int call)
@@ -275,6 +312,20 @@ void SlicedRing::slice_left(int self, double now)
     m.queued_credits.pop_front();
     credit_back(c.to, c.call, now + members_[static_cast<std::size_t>(c.to)].out_latency_s);
   }
+  if (m.behind.empty())
+    return;
+  // The members whose slice waited for this one, in the order they came: those with nothing more ahead leave.
+  std::vector<int> free;
+  auto kept = m.behind.begin();
+  for (Member::Waiter& w : m.behind) {
+    if (--w.slices_ahead > 0)
+      *kept++ = w;
+    else if (--members_[static_cast<std::size_t>(w.member)].fifo_waits == 0)
+      free.push_back(w.member);
+  }
+  m.behind.erase(kept, m.behind.end());
+  for (const int w : free)
+    start_slice(w);
 }
 
 void SlicedRing::credit_back(int to, int call, double date_s)

@@ -34,9 +34,12 @@ namespace sgdsim {
  *  comm's end plus twice the latency); the first slice of each step pays the message overhead before it leaves. A
  *  member's call ends when its last slice has arrived and its own last slice has left.
  *
- *  With scenario.egress_fifo and credit messages (docs/models.md §10.12; the dispatcher only, not the workers'
- *  actors), the credit of a slice leaves its receiver when the slice has arrived and the receiver's own slices
- *  queued before it have left: the one in flight and those it could start back to back at that date. */
+ *  With scenario.egress_fifo (docs/models.md §10.12; the dispatcher only, not the workers' actors) every host's
+ *  egress is one FIFO queue: a slice that may leave waits until the slices queued before it by the other members on
+ *  its host (the other lanes' calls, the other ranks of a multi-GPU host) have left, and, with credit messages and
+ *  no measured all-reduce, the credit of a slice leaves its receiver when the slice has arrived and the receiver's
+ *  own slices queued before it have left. A member's queued slices: the one in flight and those it could start back
+ *  to back at that date. */
 class SlicedRing {
 public:
   /** `members`: the host of each member (index lane * workers + rank, as the RingDriver's). */
@@ -88,6 +91,16 @@ private:
       int slices_ahead; // own slices still to leave before it
     };
     std::deque<QueuedCredit> queued_credits;
+    // FIFO egress: the other members on this host, whose slices share its egress queue; the members whose next slice
+    // waits for slices_ahead of this member's queued slices to leave; the members whose queued slices this member's
+    // next slice still waits for.
+    std::vector<int> same_host;
+    struct Waiter {
+      int member;
+      int slices_ahead;
+    };
+    std::vector<Waiter> behind;
+    int fifo_waits = 0;
   };
   enum class TimerKind { START_SLICE, CREDIT_ISSUED };
   struct Timer {
@@ -103,7 +116,8 @@ private:
   // nullopt while either date is unknown. Whether slice k first pays the message overhead (each step's first).
   std::optional<double> ready_s(const Member& m, int k) const;
   bool pays_message_overhead(const Member& m, int k) const;
-  void try_send(int self); // starts the member's next slice, or sets its date on the clock, if it may
+  void try_send(int self);       // starts the member's next slice, or sets its date on the clock, if it may
+  void leave_or_queue(int self); // the slice may leave now: starts it, or queues it behind the host's other slices
   void start_slice(int self);
   void receive(int self, double end_s); // a slice from the previous member ended at end_s
   void take(Member& m, double end_s);   // ... and is this member's next one of the current call
@@ -117,6 +131,7 @@ private:
   void slice_left(int self, double now);
   void credit_back(int to, int call, double date_s);
   bool fifo_credits() const;
+  bool off_host(const Member& m) const; // in a call whose slices leave the host (not a multi-GPU host's loopback)
 
   const SimContext& ctx_;
   std::vector<Member> members_;

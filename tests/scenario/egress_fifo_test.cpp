@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 using namespace sgdsim;
 
 namespace {
@@ -54,4 +57,49 @@ TEST(EgressFifo, OnlyCreditsSentAsMessagesWait)
 {
   // NCCL's socket transport sends no credit message: a FIFO egress changes nothing for it.
   EXPECT_NEAR(step_s("0.1ms", true, false), step_s("0.1ms", false, false), 1e-12);
+}
+
+namespace {
+// Two lanes (Gloo's two threads): the backward's first unit, 4 MiB, goes to one and a 1 KiB unit to the other at
+// the same date; the worker 0's all-reduce events of the measured step, by tensor name.
+std::map<std::string, double> call_durations_s(bool egress_fifo)
+{
+  Scenario sc                = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
+  sc.ps                      = 0;
+  sc.allreduce_unit          = AllreduceUnit::TENSOR;
+  sc.collectives_in_flight   = 2;
+  sc.ring_slice_bytes        = 1024.0 * 1024;
+  sc.ring_slices_in_flight   = 2;
+  sc.egress_fifo             = egress_fifo;
+  const std::string workload = tiny::write_file(
+      "fifo_beside.xml", "<workload name=\"fifo_beside\" batch=\"1\" device=\"test\" reference_speed=\"1Gf\">\n"
+                         "  <layer name=\"small\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"s\" size=\"1KiB\"/></layer>\n"
+                         "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"4MiB\"/></layer>\n"
+                         "</workload>\n");
+  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
+  in.timeline  = true;
+  std::map<std::string, double> out;
+  for (const TimelineEvent& e : simulate_isolated(in).timeline)
+    if (e.track == "worker 0" && e.resource == "allreduce")
+      out[e.name] = e.end_s - e.start_s;
+  return out;
+}
+} // namespace
+
+TEST(EgressFifo, ASmallCallWaitsForAnotherCallsSlicesAhead)
+{
+  // "Another call's segments ahead" (docs/models.md §10.12): the 4 MiB all-reduce sends chunks of 2 MiB in two
+  // slices of 1 MiB (tau each at 1 GB/s), two in flight: s0 and s1 back to back, then s2 and s3. Fair sharing lets
+  // the 1 KiB all-reduce's two 512 B messages through at once (a few microseconds). Behind a FIFO egress each of its
+  // messages leaves after the slices the large call has handed to TCP: at least two of them (2 tau) once, at most
+  // all four (4 tau); the large call itself loses no more than the small one's bytes.
+  const std::map<std::string, double> fair = call_durations_s(false);
+  const std::map<std::string, double> fifo = call_durations_s(true);
+  ASSERT_EQ(fair.size(), 2U);
+  ASSERT_EQ(fifo.size(), 2U);
+  EXPECT_LT(fair.at("1024 B"), 10e-6);
+  EXPECT_GE(fifo.at("1024 B"), 2 * kTau);
+  EXPECT_LE(fifo.at("1024 B"), 4 * kTau + 10e-6);
+  EXPECT_NEAR(fair.at("4194304 B"), 4 * kTau, 10e-6);
+  EXPECT_NEAR(fifo.at("4194304 B"), 4 * kTau, 10e-6);
 }

@@ -200,7 +200,9 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
     run = ["--platform", rel(ring and ar_platform or p2p_platform), "--workload", rel(workload), "--arch", arch,
            "--overlap", overlap, "--steps", str(first["steps"]), "--warmup", str(first["warmup"])]
     if ring:
-        run += ["--framework", "pytorch-ddp-gloo", "--allreduce-unit", SERIES_UNIT[first["granularity"]]]
+        # emulate's hosts send through one pfifo each: a FIFO egress (docs/models.md §10.12).
+        run += ["--framework", "pytorch-ddp-gloo", "--egress-fifo", "on", "--allreduce-unit",
+                SERIES_UNIT[first["granularity"]]]
     else:
         run += ["--ps", str(first["ps"])] + list(spreads)
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
@@ -237,7 +239,10 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                             + (f"; one call at a time and {queued_calls} launched back to back" if queued_calls
                                else "")
                             + ") through sgdsim calibrate -o (the network's bandwidth from the sizes from 1 MiB on, "
-                            "--bandwidth-from 1MiB), the workload file and --framework pytorch-ddp-gloo"),
+                            "--bandwidth-from 1MiB), the workload file, --framework pytorch-ddp-gloo and "
+                            "--egress-fifo on (each emulated host sends through one FIFO queue, tools/measure/"
+                            "emulate's pfifo: a message leaves behind what the host's other all-reduce has queued; "
+                            "docs/models.md \u00a710.12)"),
         "metric": "step_time_s",
         "run": run,
         # With the flow spreads a run is random (each step draws the connections' weights): the case reports the
