@@ -102,9 +102,10 @@ int effective_ring_sockets(const SimContext& ctx)
 }
 
 // Whether the run's ring is sliced (docs/models.md §10.10): sliced ring options, and some all-reduce whose chunk spans
-// more than one slice (the largest call: the largest planned unit, or with fusion the buffer or the largest layer).
-// Where every chunk fits in one slice, slices forward whole chunks once arrived, as the ring dispatcher does with
-// the links' latencies: it runs those, faster.
+// more than one slice (the largest call: the largest planned unit, or with fusion the buffer or the largest layer),
+// or a FIFO egress, which only the sliced ring's dispatcher models (§10.12). Where every chunk fits in one slice,
+// slices forward whole chunks once arrived, as the ring dispatcher does with the links' latencies: it runs those,
+// faster.
 bool ring_sliced_run(const Workload& wl, const Scenario& sc, const std::vector<GradUnit>& units)
 {
   if (!sc.ring_sliced())
@@ -118,7 +119,7 @@ bool ring_sliced_run(const Workload& wl, const Scenario& sc, const std::vector<G
   } else
     for (const GradUnit& u : units)
       largest_bytes = std::max(largest_bytes, u.bytes);
-  return members > 1 && largest_bytes / members > sc.ring_slice_bytes;
+  return members > 1 && (largest_bytes / members > sc.ring_slice_bytes || sc.egress_fifo);
 }
 
 // A sliced steps-mode ring (docs/models.md §10.10): each ring connection is a stream whose latency its actors add to

@@ -35,6 +35,7 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch -- allreduce --out $work/ar.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 3 &&
   $launch -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 --warmup 1 &&
   $launch -- allreduce --beside 64MiB --out $work/arb.csv --sizes 16KiB,256KiB --nodes 2,4 --repeats 2 --warmup 1 &&
+  $launch -- allreduce --after 1MiB --out $work/ara.csv --sizes 16KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
@@ -56,6 +57,7 @@ ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $
 grep -q '"queued_calls": 4' "$work/arq.csv.json" || fail "arq.csv.json: no queued_calls"
 [ "$(grep -c '^allreduce_beside,gloo,' "$work/arb.csv")" = 4 ] || fail "arb.csv: expected 2 sizes x 2 node counts"
 grep -q '"beside_bytes": 67108864' "$work/arb.csv.json" || fail "arb.csv.json: no beside_bytes"
+[ "$(grep -c '^allreduce_after,gloo,' "$work/ara.csv")" = 2 ] || fail "ara.csv: expected 1 size x 2 node counts"
 "$sgdsim" calibrate --measurements "$work/p2p.csv" --kind p2p --where op=p2p --stream op=p2p_stream \
   > "$work/cal-p2p.txt" 2>&1 \
   || fail "sgdsim calibrate --kind p2p: $(cat "$work/cal-p2p.txt")"

@@ -59,6 +59,10 @@ def main(argv):
                    help="SIZE: time each call while an all-reduce of SIZE runs beside it on Gloo's other thread (op "
                         "allreduce_beside: a training's small calls beside a large one; the repeats of a size run "
                         "one after another during one such call, which must outlast them)")
+    p.add_argument("--after", default="",
+                   help="SIZE: time each call launched right after an all-reduce of SIZE, each repeat after a "
+                        "barrier (op allreduce_after: a training's small call that follows a medium one on Gloo's "
+                        "other thread; the medium call may end first)")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
@@ -139,8 +143,8 @@ def main(argv):
                                "python3-torch; run /usr/bin/python3)")
         if not dist.is_gloo_available():
             raise MeasureError("this PyTorch has no Gloo backend")
-        if getattr(args, "queued", 0) and getattr(args, "beside", ""):
-            raise MeasureError("--queued and --beside: give one (calls launched together, or one beside a large one)")
+        if sum(bool(getattr(args, a, 0)) for a in ("queued", "beside", "after")) > 1:
+            raise MeasureError("--queued, --beside and --after: give one at most")
         if getattr(args, "queued", 0) < 0:
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:
