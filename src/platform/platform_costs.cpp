@@ -101,10 +101,12 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       const std::string v  = prop.attribute("value").value();
       double f             = 0;
       const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), f);
-      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(f >= 1 && f <= kMaxNicFactor))
-        src.fail_value(
-            prop, "value",
-            "expected a plain number in [1, 2]: the NICs' bandwidth over the measured rate of a flow's data");
+      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(f >= 1 && f <= kMaxNicFactor)) {
+        std::ostringstream why;
+        why << "expected a plain number in [1, " << kMaxNicFactor
+            << "]: the NICs' bandwidth over the measured rate of a flow's data";
+        src.fail_value(prop, "value", why.str());
+      }
       if (costs.nic_factor && *costs.nic_factor != f)
         src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
       costs.nic_factor = f;

@@ -154,16 +154,9 @@ def cmd_allreduce(args):
                     times = time_beside(args, g, big, views[0])
                 for i in range(0 if beside else args.warmup + args.repeats):
                     dist.barrier(group=g)
+                    # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
+                    first = dist.all_reduce(big, group=g, async_op=True) if after else None
                     t0 = now()
-                    if after:
-                        # The earlier call takes one of Gloo's two threads, the timed one the other.
-                        first = dist.all_reduce(big, group=g, async_op=True)
-                        t0 = now()
-                        dist.all_reduce(views[0], group=g)
-                        if i >= args.warmup:
-                            times.append(now() - t0)
-                        first.wait()
-                        continue
                     if args.queued:
                         # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
                         # at once as it has threads, the rest wait in its queue; the time per call is the total
@@ -175,6 +168,8 @@ def cmd_allreduce(args):
                         dist.all_reduce(views[0], group=g)
                     if i >= args.warmup:
                         times.append((now() - t0) / calls)
+                    if first is not None:
+                        first.wait()
                 t = torch.tensor(times, dtype=torch.float64)
                 dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
                 if rank == 0:
