@@ -120,8 +120,8 @@ struct Scenario {
   double receive_s_per_byte = 0;
   double reduce_s_per_byte  = 0; // summation cost per byte received in the reduce-scatter
   /** Ring: an all-reduce pays what measured_allreduce_s(allreduce_time, K, bytes), the platform's measured time,
-   *  exceeds the network's time by (docs/models.md §10.7); set only where the platform carries one
-   *  (sgdsim.allreduce_time). */
+   *  exceeds the network's time by, spread over its 2(K - 1) steps (docs/models.md §10.7); set only where the
+   *  platform carries one (sgdsim.allreduce_time). */
   bool measured_allreduce = false;
   std::vector<AllreduceTimeFit> allreduce_time;
   /** With measured_allreduce: the time per call of all-reduces run back to back (sgdsim.allreduce_queued_time), which

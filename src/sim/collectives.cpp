@@ -172,7 +172,8 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
 // arrived (and been summed), and once the receiver has a free buffer: at most ring_slices_in_flight slices ahead of
 // those whose credit came back (a slice's credit returns one latency after it arrived, NCCL's FIFO of NCCL_STEPS
 // buffers). So a step's latency overlaps the transfers of the slices before it instead of adding to each step.
-void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane)
+void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane,
+                       double step_extra_s)
 {
   const Scenario& sc = ctx.scenario;
   const RingSlicing cut(bytes, n, sc.ring_slice_bytes);
@@ -213,8 +214,8 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
     // A wait shorter than SimGrid's precision is none (sleep_until would still take a step of the engine, 1 ns).
     if (ready_s - sg4::Engine::get_clock() >= precision_s)
       sg4::this_actor::sleep_until(ready_s);
-    if (sent % per_step == 0 && sc.message_overhead_s > 0) // the sender's cost of each step's message
-      sg4::this_actor::sleep_for(sc.message_overhead_s);
+    if (sent % per_step == 0 && sc.message_overhead_s + step_extra_s > 0) // the sender's cost of each step's message
+      sg4::this_actor::sleep_for(sc.message_overhead_s + step_extra_s);
     const Message out = post(ctx, self, right, slice, lane);
     sg4::Comm::wait_all(out.parts); // a connection sends one slice after the other
     credit_s[static_cast<std::size_t>(sent)] = sg4::Engine::get_clock() + 2 * out_lat_s; // arrived, credit back
@@ -239,7 +240,7 @@ void receive_sliced_ring(const SimContext& ctx, int rank, int lane)
 }
 
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
-                    double extra_latency_s, int lane)
+                    double extra_latency_s, int lane, double step_extra_s)
 {
   if (n <= 1 || bytes <= 0)
     return;
@@ -247,6 +248,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   const int right = (me + 1) % n * stride;
   if (mode == RingMode::STREAM) {
     // With several sockets, a stream between two hosts is cut as each step's chunk would be (docs/models.md §10.9).
+    if (step_extra_s > 0) // no steps: all of them first
+      sg4::this_actor::sleep_for(2.0 * (n - 1) * step_extra_s);
     exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes, lane, bytes / n);
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
@@ -257,12 +260,13 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   if (!ctx.ring_latency_s.empty()) {                 // a sliced ring (docs/models.md §10.10)
     const int left = (me + n - 1) % n * stride;
     if (ctx.sliced_ring != nullptr) // through its dispatcher (sliced_ring.hpp)
-      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes);
+      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes, step_extra_s);
     else
-      sliced_ring_steps(ctx, self, right, left, n, bytes, lane);
+      sliced_ring_steps(ctx, self, right, left, n, bytes, lane, step_extra_s);
     return;
   }
   if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)
+    xbt_assert(step_extra_s == 0, "the ring dispatcher has no per-step cost (ring_driver_applies)");
     ctx.ring_driver->allreduce(lane_base + self, lane_base + right, n, bytes);
     return;
   }
@@ -288,8 +292,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   // workers on aws-p3.16xlarge, against 45 MB and 24 s once only one actor waits (bench/README.md session 14).
   std::vector<sg4::CommPtr> received(1);
   for (int s = 0; s < 2 * (n - 1); s++) {
-    if (ctx.scenario.message_overhead_s > 0) // the sender's software cost of each message, before it leaves
-      sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s);
+    if (ctx.scenario.message_overhead_s + step_extra_s > 0) // the sender's software cost of each message, first
+      sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s + step_extra_s);
     for (std::size_t p = 0; p < parts.size(); p++)
       outs[p] = start_flow(from, to, parts[p], ctx.scenario.connection_rate_Bps);
     theirs.pending.insert(theirs.pending.end(), outs.begin(), outs.end());

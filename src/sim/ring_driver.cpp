@@ -107,7 +107,7 @@ bool ring_driver_applies(const Scenario& sc)
 {
   const char* optim = cfg_value(sc.simgrid_cfg, "network/optim");
   return !sc.is_ps() && sc.ring_mode == RingMode::STEPS && sc.message_overhead_s == 0 && sc.reduce_s_per_byte == 0 &&
-         !sc.ring_by_worker_actors && optim != nullptr && std::string(optim) == "Full";
+         !sc.measured_allreduce && !sc.ring_by_worker_actors && optim != nullptr && std::string(optim) == "Full";
 }
 
 bool ring_replay_applies(const Scenario& sc)

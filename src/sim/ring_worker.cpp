@@ -366,11 +366,11 @@ private:
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
-    if (const double excess = measured_excess_s(bytes, in_flight); excess > 0) // the call's software cost, first
-      sg4::this_actor::sleep_for(excess);
+    // The call's measured software cost, spread over its ring steps (measured_allreduce is the ring's only).
+    const double step_extra_s = measured_excess_s(bytes, in_flight) / (2.0 * (k_ - 1));
     switch (ctx_.scenario.collective) {
     case Collective::RING:
-      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_);
+      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_, step_extra_s);
       break;
     case Collective::TREE:
       tree_allreduce(ctx_, rank_, bytes);

@@ -120,7 +120,7 @@ TEST(RingTopologies, MeasuredAllreduceAddsItsSoftwareCostToTheNetwork)
 {
   // 100 MB tensors, 0.1 s of compute, no overlap. One all-reduce takes 2(K-1)/K x 0.1 s on the network alone
   // (0.15 s at K = 4, 0.175 s at K = 8). Measured all-reduces: 0.05 s at 2 nodes, 0.45 s at 6 (docs/models.md
-  // §10.7); what they exceed the network by is a software cost of the call, paid before its messages.
+  // §10.7); what they exceed the network by is a software cost of the call, spread over its steps.
   const std::vector<AllreduceTimeFit> fits = {constant_fit(2, 0.05), constant_fit(6, 0.45)};
   // (One tensor and two lanes: the second lane has no unit and must still follow the steps; it once spun at time 0.)
   EXPECT_NEAR(measured_step(4, {}), 0.25, 0.25 * 1e-6);

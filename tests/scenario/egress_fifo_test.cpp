@@ -3,6 +3,7 @@
 // receiver has queued for its own next member. Closed forms on a 2-host star, 1 GB/s per NIC, ideal network: one
 // 4 MiB all-reduce, chunks of 2 MiB in 2 slices of 1 MiB (tau = 1.048576 ms on a link), 2 in flight, 2 steps: each
 // member sends slices s0, s1 (reduce-scatter) and s2, s3 (all-gather; s2 needs the peer's s0, s3 its s1).
+#include "common/allreduce_time.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
@@ -60,22 +61,31 @@ TEST(EgressFifo, OnlyCreditsSentAsMessagesWait)
 }
 
 namespace {
-// Two lanes (Gloo's two threads): the backward's first unit, 4 MiB, goes to one and a 1 KiB unit to the other at
-// the same date; the worker 0's all-reduce events of the measured step, by tensor name.
-std::map<std::string, double> call_durations_s(bool egress_fifo)
+// Two lanes (Gloo's two threads): the backward's first unit, 4 MiB, goes to one and a 1 KiB unit to the other
+// `small_bwd` later; the worker 0's all-reduce events of the measured step, by tensor name. `measured`: the platform
+// has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7).
+std::map<std::string, double> call_durations_s(bool egress_fifo, const std::string& small_bwd = "0s",
+                                               bool measured = false)
 {
-  Scenario sc                = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
-  sc.ps                      = 0;
-  sc.allreduce_unit          = AllreduceUnit::TENSOR;
-  sc.collectives_in_flight   = 2;
-  sc.ring_slice_bytes        = 1024.0 * 1024;
-  sc.ring_slices_in_flight   = 2;
-  sc.egress_fifo             = egress_fifo;
+  Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
+  sc.ps                    = 0;
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  sc.collectives_in_flight = 2;
+  sc.ring_slice_bytes      = 1024.0 * 1024;
+  sc.ring_slices_in_flight = 2;
+  sc.egress_fifo           = egress_fifo;
+  if (measured) { // 2 x 2(K - 1)/K bytes / B at K = 2: a2 = 2 / B, b2 = 0 above 1 B
+    const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0};
+    sc.measured_allreduce = true;
+    sc.allreduce_time     = {twice};
+  }
   const std::string workload = tiny::write_file(
       "fifo_beside.xml", "<workload name=\"fifo_beside\" batch=\"1\" device=\"test\" reference_speed=\"1Gf\">\n"
-                         "  <layer name=\"small\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"s\" size=\"1KiB\"/></layer>\n"
-                         "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"4MiB\"/></layer>\n"
-                         "</workload>\n");
+                         "  <layer name=\"small\" fwd=\"0s\" bwd=\"" +
+                             small_bwd +
+                             "\"><tensor name=\"s\" size=\"1KiB\"/></layer>\n"
+                             "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"4MiB\"/></layer>\n"
+                             "</workload>\n");
   SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
   in.timeline  = true;
   std::map<std::string, double> out;
@@ -102,4 +112,23 @@ TEST(EgressFifo, ASmallCallWaitsForAnotherCallsSlicesAhead)
   EXPECT_LE(fifo.at("1024 B"), 4 * kTau + 10e-6);
   EXPECT_NEAR(fair.at("4194304 B"), 4 * kTau, 10e-6);
   EXPECT_NEAR(fifo.at("4194304 B"), 4 * kTau, 10e-6);
+}
+
+TEST(EgressFifo, AMeasuredCallsSoftwareCostIsPaidBeforeEachStepsMessage)
+{
+  // The measured excess of the 4 MiB call (4 tau: twice the network's 4 tau) is paid 2 tau before each of its two
+  // steps' messages (docs/models.md §10.7): s0 from 2 tau, s1 after it until 4 tau; s2 from 4 tau + 2 tau, s3 after
+  // it: the call lasts its measured 8 tau. The 1 KiB call starts at 2.5 tau (its layer's backward) and its first
+  // message queues behind s0 and s1 until 4 tau, before s2 is queued: 1.5 tau. Were the excess paid before the call,
+  // no slice of the large call would be queued at 2.5 tau and the small call would pass at once.
+  const double start_s                     = 2.5 * kTau;
+  const std::string at                     = std::to_string(start_s * 1e3) + "ms";
+  const std::map<std::string, double> fifo = call_durations_s(true, at, true);
+  const std::map<std::string, double> fair = call_durations_s(false, at, true);
+  ASSERT_EQ(fifo.size(), 2U);
+  ASSERT_EQ(fair.size(), 2U);
+  EXPECT_NEAR(fifo.at("4194304 B"), 8 * kTau, 10e-6);
+  EXPECT_NEAR(fifo.at("1024 B"), 4 * kTau - start_s, 10e-6);
+  EXPECT_NEAR(fair.at("4194304 B"), 8 * kTau, 10e-6);
+  EXPECT_LT(fair.at("1024 B"), 10e-6); // fair sharing: its 512 B share the NIC with s0
 }

@@ -3,6 +3,7 @@
 // at work (the credit window, the latency paid once per stream, the per-step message overhead, the summation, the
 // hierarchical leaders' ring, all-reduces in flight on lanes, sockets per peer under a per-flow cap) on uniform and
 // uneven clusters and under background traffic.
+#include "common/allreduce_time.hpp"
 #include "support/same_times.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
@@ -57,6 +58,19 @@ TEST(SlicedRingDispatcher, SameTimesWithMessageOverheadAndSummation)
   sc.message_overhead_s = 30e-6; // before the first slice of each step
   sc.reduce_s_per_byte  = 3e-9;  // 0.5 ms added to each slice's arrival in the reduce-scatter: it binds
   expect_same_times(star(5, "20us", sc), "overhead and summation");
+}
+
+TEST(SlicedRingDispatcher, SameTimesWithAMeasuredAllreduce)
+{
+  // The measured all-reduce's excess, spread over each call's steps (docs/models.md §10.7): 2 ms + 4 ns per byte
+  // at 3 nodes, 6 ms + 6 ns per byte at 6 (interpolated at 5, beyond the network's 1 ns per byte), on lanes.
+  Scenario sc              = sliced_ring(5);
+  sc.measured_allreduce    = true;
+  sc.allreduce_time        = {AllreduceTimeFit{3, {0, 0, 1, 4e-9, 2e-3}, 0, 0, 0},
+                              AllreduceTimeFit{6, {0, 0, 1, 6e-9, 6e-3}, 0, 0, 0}};
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  sc.collectives_in_flight = 2;
+  expect_same_times(star(5, "20us", sc), "measured all-reduce");
 }
 
 TEST(SlicedRingDispatcher, SameTimesOnUnevenHostsAndLinks)
@@ -134,6 +148,10 @@ TEST(SlicedRingDispatcher, SameTimesOnRandomScenarios)
     if (sc.collectives_in_flight == 1 && workers % 2 == 0 && workers >= 4 && pick(0, 3) == 0) {
       sc.collective    = Collective::HIERARCHICAL; // its own lanes are refused (--collectives-in-flight)
       sc.gpus_per_node = 2;
+    }
+    if (sc.collective == Collective::RING && pick(0, 3) == 0) { // a measured all-reduce's excess over the steps
+      sc.measured_allreduce = true;
+      sc.allreduce_time     = {AllreduceTimeFit{2, {0, 0, 1, 2e-9 * pick(1, 4), 1e-4 * pick(0, 30)}, 0, 0, 0}};
     }
     std::string cap;
     if (pick(0, 3) == 0) {
