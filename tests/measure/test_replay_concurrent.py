@@ -1,0 +1,37 @@
+"""Unit tests of tools/measure/replay_concurrent.py's pure parts: the workload that replays a concurrent
+microbenchmark (its first call must be the backward's first, the layer order reversed) and the reading of a
+measure.py CSV (medians in ms, by node count and size)."""
+
+import os
+import sys
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+import replay_concurrent  # noqa: E402
+
+
+class Workload(unittest.TestCase):
+    def test_first_call_is_the_last_layer_and_the_others_follow_it_in_the_backward(self):
+        root = ET.fromstring(replay_concurrent.workload_xml("256MiB", ["4KiB", "64KiB", "1MiB"]))
+        layers = root.findall("layer")
+        # The backward runs the layers last to first: "first", then s0, s1, s2.
+        self.assertEqual([layer.get("name") for layer in layers], ["s2", "s1", "s0", "first"])
+        self.assertEqual([layer.find("tensor").get("size") for layer in reversed(layers)],
+                         ["256MiB", "4KiB", "64KiB", "1MiB"])
+        self.assertEqual(len(root.findall("layer/tensor")), 4)
+
+
+class Measured(unittest.TestCase):
+    def test_reads_the_median_in_ms_by_nodes_and_size(self):
+        path = os.path.join(ROOT, "validation", "testbed", "campaign-2026-11-28c", "data", "1gbit",
+                            "allreduce-beside-256MiB.csv")
+        meas = replay_concurrent.measured_ms(path)
+        self.assertAlmostEqual(meas[(2, 4096)], 34.971907, places=6)  # the file's first row, time_s (the median)
+        self.assertEqual(sorted({k for k, _ in meas}), [2, 3, 4, 5, 6, 7, 8])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Simulates measure.py's concurrent all-reduce microbenchmarks as they ran and prints them beside the measurement.
+
+    tools/measure/replay_concurrent.py beside|after [--sgdsim build/src/sgdsim] [--platform PLATFORM]
+                                       [--data DIR]
+
+`beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
+six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
+time. `after` (measure.py allreduce --after SIZE, SIZE = 256 KiB, 1 MiB, 4 MiB): one call of SIZE, then one small
+call on the other thread; the small call's time. Each run: --framework pytorch-ddp-gloo --egress-fifo on
+--allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
+Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
+§10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
+alone."""
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+DEFAULT_PLATFORM = "validation/testbed/campaign-2026-11-26/data/1gbit/densenet121-k80-b32/platform-allreduce.xml"
+DEFAULT_DATA = "validation/testbed/campaign-2026-11-28c/data/1gbit"
+SIZES = {"4KiB": 4096, "64KiB": 65536, "256KiB": 262144, "1MiB": 1048576, "4MiB": 4194304, "256MiB": 268435456}
+BESIDE_SIZES = ["4KiB", "64KiB", "256KiB", "1MiB", "4MiB"]
+BESIDE_CALLS = 6  # measure.py --beside times calls one after the other while the large one runs; six cover it
+AFTER_FIRST = ["256KiB", "1MiB", "4MiB"]
+AFTER_SIZES = ["4KiB", "64KiB"]
+AFTER_NODES = [2, 3, 4, 8]
+
+
+def workload_xml(first, others):
+    """A workload whose backward all-reduces `first` and then `others` in order (the backward runs the layers last to
+    first), each layer one tensor, compute negligible (1 us at the reference speed)."""
+    layers = [("s%d" % i, size) for i, size in enumerate(others)][::-1] + [("first", first)]
+    x = '<workload name="replay" batch="1" device="replay" reference_speed="1Gf">\n'
+    for name, size in layers:
+        x += '  <layer name="%s" fwd="1us" bwd="1us"><tensor name="%s" size="%s"/></layer>\n' % (name, name, size)
+    return x + "</workload>\n"
+
+
+def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes):
+    """Worker 0's all-reduce times (ms) of the `other` calls in the measured step."""
+    path = os.path.join(tmp, "replay-%s-%s-%d-%d.xml" % (first, other, calls, nodes))
+    timeline = path + ".trace.json"
+    with open(path, "w") as f:
+        f.write(workload_xml(first, [other] * calls))
+    subprocess.run([sgdsim, "run", "--platform", platform, "--workload", path, "--arch", "ring", "--overlap", "on",
+                    "--steps", "1", "--warmup", "1", "--framework", "pytorch-ddp-gloo", "--egress-fifo", "on",
+                    "--allreduce-unit", "tensor", "--workers", str(nodes), "--timeline", timeline],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(timeline) as f:
+        events = json.load(f)["traceEvents"]
+    name = "%d B" % SIZES[other]
+    out = [e["dur"] / 1e3 for e in events  # Chrome trace: microseconds
+           if e.get("pid") == 1 and e.get("cat") == "allreduce" and e.get("name") == name]
+    if len(out) != calls:
+        sys.exit("replay_concurrent: error: %s: %d calls of %s in worker 0's measured step, expected %d"
+                 % (timeline, len(out), name, calls))
+    return out
+
+
+def measured_ms(path):
+    """(nodes, size_bytes) -> the measured median time in ms of a measure.py CSV."""
+    with open(path, newline="") as f:
+        return {(int(r["nodes"]), int(r["size_bytes"])): float(r["time_s"]) * 1e3 for r in csv.DictReader(f)}
+
+
+def cell(sim_ms, meas_ms, errors):
+    errors.append(abs(sim_ms / meas_ms - 1))
+    return "%.1f (%.1f)" % (sim_ms, meas_ms)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mode", choices=["beside", "after"])
+    ap.add_argument("--sgdsim", default="build/src/sgdsim")
+    ap.add_argument("--platform", default=DEFAULT_PLATFORM)
+    ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
+    args = ap.parse_args(argv)
+    errors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.mode == "beside":
+            meas = measured_ms(os.path.join(args.data, "allreduce-beside-256MiB.csv"))
+            print("| K | " + " | ".join(BESIDE_SIZES) + " |\n|---|" + "---|" * len(BESIDE_SIZES))
+            for k in sorted({n for n, _ in meas}):
+                row = [cell(statistics.median(call_times_ms(args.sgdsim, args.platform, tmp, "256MiB", s,
+                                                            BESIDE_CALLS, k)), meas[(k, SIZES[s])], errors)
+                       for s in BESIDE_SIZES]
+                print("| %d | %s |" % (k, " | ".join(row)))
+        else:
+            print("| after | size | " + " | ".join("K = %d" % k for k in AFTER_NODES) + " |\n|---|---|"
+                  + "---|" * len(AFTER_NODES))
+            for first in AFTER_FIRST:
+                meas = measured_ms(os.path.join(args.data, "allreduce-after-%s.csv" % first))
+                for s in AFTER_SIZES:
+                    row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, first, s, 1, k)[0],
+                                meas[(k, SIZES[s])], errors) for k in AFTER_NODES]
+                    print("| %s | %s | %s |" % (first, s, " | ".join(row)))
+    print("\n%d cells: mean |error| %.1f%%, max %.1f%%" % (len(errors), 100 * statistics.mean(errors),
+                                                          100 * max(errors)))
+
+
+if __name__ == "__main__":
+    main()
