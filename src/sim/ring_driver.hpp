@@ -20,10 +20,9 @@ namespace sgdsim {
 /** Whether a simulation of `sc` runs its ring all-reduces through the RingDriver: steps mode, a decentralized
  *  architecture, and neither a per-message software cost, a measured all-reduce's (spread over the steps) nor a
  *  summation cost (all are the worker's own activities between two chunks, which only the worker's actor can
- *  charge), unless the scenario asks for the
- *  workers' actors; and SimGrid's network/optim:Full (sgdsim's default, README "The network"): under Lazy, with LV08's
- *  ACK traffic on uneven hosts, the driver's all-reduces ended up to 0.1% earlier than the actors' (found by a random
- *  comparison, cause not found), so such runs keep the actors. */
+ *  charge), unless the scenario asks for the workers' actors; and SimGrid's network/optim:Full (sgdsim's default,
+ *  README "The network"): under Lazy, with LV08's ACK traffic on uneven hosts, the driver's all-reduces ended up to
+ *  0.1% earlier than the actors' (found by a random comparison, cause not found), so such runs keep the actors. */
 bool ring_driver_applies(const Scenario& sc);
 
 /** Whether the RingDriver of a simulation of `sc` may replay steps of lockstep all-reduces instead of simulating

@@ -101,10 +101,11 @@ AllreduceTimeFit constant_fit(int nodes, double t_s)
 }
 
 double measured_step(int k, std::vector<AllreduceTimeFit> fits, int tensors = 1,
-                     std::vector<AllreduceTimeFit> queued = {}, int lanes = 2)
+                     std::vector<AllreduceTimeFit> queued = {}, int lanes = 2, RingMode mode = RingMode::STEPS)
 {
   Scenario sc              = tiny::scenario(Arch::RING, k, Sharing::FAIR, false, 3, 1);
   sc.ps                    = 0;
+  sc.ring_mode             = mode;
   sc.measured_allreduce    = !fits.empty();
   sc.allreduce_time        = std::move(fits);
   sc.allreduce_queued_time = std::move(queued);
@@ -130,6 +131,9 @@ TEST(RingTopologies, MeasuredAllreduceAddsItsSoftwareCostToTheNetwork)
   // 4 steps more, the software cost per step the node counts show (0 at 2 nodes, 0.2833 s at 6: 0.2833 s over 8
   // steps): 0.2833 + 4 x 0.2833 / 8 = 0.425 s, beside 0.175 s of network and 0.1 s of compute.
   EXPECT_NEAR(measured_step(8, fits), 0.7, 0.7 * 1e-6);
+  // The excess is paid before each of the 2(K - 1) steps' messages; stream mode, which has no steps, pays them all
+  // first: a call alone lasts its measured time either way.
+  EXPECT_NEAR(measured_step(4, fits, 1, {}, 2, RingMode::STREAM), 0.35, 0.35 * 1e-6);
   // A measured time below the network's changes nothing: no negative cost.
   EXPECT_NEAR(measured_step(4, {constant_fit(2, 0.01), constant_fit(6, 0.01)}), 0.25, 0.25 * 1e-6);
   // Two all-reduces in flight share the links (0.3 s for both) and each pays its 0.1 s of software cost at once:
