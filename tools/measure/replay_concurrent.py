@@ -2,7 +2,7 @@
 """Simulates measure.py's concurrent all-reduce microbenchmarks as they ran and prints them beside the measurement.
 
     tools/measure/replay_concurrent.py beside|after [--sgdsim build/src/sgdsim] [--platform PLATFORM]
-                                       [--data DIR]
+                                       [--data DIR] [--guard MEAN,MAX]
 
 `beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
 six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
@@ -11,7 +11,7 @@ call on the other thread; the small call's time. Each run: --framework pytorch-d
 --allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
-alone."""
+alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*)."""
 
 import argparse
 import csv
@@ -80,7 +80,10 @@ def main(argv=None):
     ap.add_argument("--sgdsim", default="build/src/sgdsim")
     ap.add_argument("--platform", default=DEFAULT_PLATFORM)
     ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
+    ap.add_argument("--guard", default="", metavar="MEAN,MAX",
+                    help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
     args = ap.parse_args(argv)
+    guard = parse_guard(args.guard)
     errors = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.mode == "beside":
@@ -100,8 +103,23 @@ def main(argv=None):
                     row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, first, s, 1, k)[0],
                                 meas[(k, SIZES[s])], errors) for k in AFTER_NODES]
                     print("| %s | %s | %s |" % (first, s, " | ".join(row)))
-    print("\n%d cells: mean |error| %.1f%%, max %.1f%%" % (len(errors), 100 * statistics.mean(errors),
-                                                          100 * max(errors)))
+    mean, worst = 100 * statistics.mean(errors), 100 * max(errors)
+    print("\n%d cells: mean |error| %.1f%%, max %.1f%%" % (len(errors), mean, worst))
+    if guard and (mean > guard[0] or worst > guard[1]):
+        sys.exit("replay_concurrent: beyond the guard %g%% / %g%%" % tuple(guard))
+
+
+def parse_guard(text):
+    """'MEAN,MAX' in percent -> [mean, max]; '' -> None."""
+    if not text:
+        return None
+    try:
+        guard = [float(x) for x in text.split(",")]
+    except ValueError:
+        guard = []
+    if len(guard) != 2 or min(guard) <= 0:
+        sys.exit("replay_concurrent: error: --guard %s: expected MEAN,MAX in percent, e.g. 20,70" % text)
+    return guard
 
 
 if __name__ == "__main__":
