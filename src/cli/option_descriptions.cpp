@@ -98,8 +98,8 @@ po::options_description scenario_options()
     ("allreduce-overhead", po::value<std::string>(), "ring: fixed cost of each all-reduce call, e.g. 100us (default 0)")
     ("measured-allreduce", po::value<std::string>(),
      "ring: on (default where the platform carries sgdsim.allreduce_time, written by calibrate --kind allreduce "
-     "from several node counts): each all-reduce pays, before its messages, what the microbenchmark measured for its "
-     "node count and size beyond the network's time; off: the network alone (docs/models.md §10.7)")
+     "from several node counts): each all-reduce pays, spread over its ring steps, what the microbenchmark measured "
+     "for its node count and size beyond the network's time; off: the network alone (docs/models.md §10.7)")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("stream", po::value<std::string>(),
