@@ -173,7 +173,7 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
 // those whose credit came back (a slice's credit returns one latency after it arrived, NCCL's FIFO of NCCL_STEPS
 // buffers). So a step's latency overlaps the transfers of the slices before it instead of adding to each step.
 void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane,
-                       double step_extra_s)
+                       double step_cost_s)
 {
   const Scenario& sc = ctx.scenario;
   const RingSlicing cut(bytes, n, sc.ring_slice_bytes);
@@ -214,8 +214,8 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
     // A wait shorter than SimGrid's precision is none (sleep_until would still take a step of the engine, 1 ns).
     if (ready_s - sg4::Engine::get_clock() >= precision_s)
       sg4::this_actor::sleep_until(ready_s);
-    if (sent % per_step == 0 && sc.message_overhead_s + step_extra_s > 0) // the sender's cost of each step's message
-      sg4::this_actor::sleep_for(sc.message_overhead_s + step_extra_s);
+    if (sent % per_step == 0 && step_cost_s > 0) // the sender's cost of each step's message
+      sg4::this_actor::sleep_for(step_cost_s);
     const Message out = post(ctx, self, right, slice, lane);
     sg4::Comm::wait_all(out.parts); // a connection sends one slice after the other
     credit_s[static_cast<std::size_t>(sent)] = sg4::Engine::get_clock() + 2 * out_lat_s; // arrived, credit back
@@ -256,13 +256,14 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
       sg4::this_actor::sleep_for(extra_latency_s);
     return;
   }
-  const int lane_base = lane * ctx.scenario.workers; // this lane's ring members (SimContext::ring_inbox)
-  if (!ctx.ring_latency_s.empty()) {                 // a sliced ring (docs/models.md §10.10)
+  const int lane_base      = lane * ctx.scenario.workers; // this lane's ring members (SimContext::ring_inbox)
+  const double step_cost_s = ctx.scenario.message_overhead_s + step_extra_s; // the sender's, before each step's message
+  if (!ctx.ring_latency_s.empty()) {                                         // a sliced ring (docs/models.md §10.10)
     const int left = (me + n - 1) % n * stride;
     if (ctx.sliced_ring != nullptr) // through its dispatcher (sliced_ring.hpp)
-      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes, step_extra_s);
+      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes, step_cost_s);
     else
-      sliced_ring_steps(ctx, self, right, left, n, bytes, lane, step_extra_s);
+      sliced_ring_steps(ctx, self, right, left, n, bytes, lane, step_cost_s);
     return;
   }
   if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)
@@ -292,8 +293,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   // workers on aws-p3.16xlarge, against 45 MB and 24 s once only one actor waits (bench/README.md session 14).
   std::vector<sg4::CommPtr> received(1);
   for (int s = 0; s < 2 * (n - 1); s++) {
-    if (ctx.scenario.message_overhead_s + step_extra_s > 0) // the sender's software cost of each message, first
-      sg4::this_actor::sleep_for(ctx.scenario.message_overhead_s + step_extra_s);
+    if (step_cost_s > 0) // the sender's software cost of each message, before it leaves
+      sg4::this_actor::sleep_for(step_cost_s);
     for (std::size_t p = 0; p < parts.size(); p++)
       outs[p] = start_flow(from, to, parts[p], ctx.scenario.connection_rate_Bps);
     theirs.pending.insert(theirs.pending.end(), outs.begin(), outs.end());

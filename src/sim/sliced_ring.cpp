@@ -61,12 +61,12 @@ SlicedRing::~SlicedRing()
   current_ring = nullptr;
 }
 
-void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_extra_s)
+void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_cost_s)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
   xbt_assert(!m.in_call, "member %d entered a sliced all-reduce before its previous one ended", self);
   m.next          = next;
-  m.step_extra_s  = step_extra_s;
+  m.step_cost_s   = step_cost_s;
   m.out_latency_s = ctx_.ring_latency_s[static_cast<std::size_t>(rank)];
   m.in_latency_s  = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
   m.cut           = RingSlicing(bytes, n, ctx_.scenario.ring_slice_bytes);
@@ -120,8 +120,7 @@ std::optional<double> SlicedRing::ready_s(const Member& m, int k) const
 
 bool SlicedRing::pays_message_overhead(const Member& m, int k) const
 {
-  // The sender's cost of each step's message, and the call's measured software cost spread over its steps.
-  return k % m.cut.per_step == 0 && (ctx_.scenario.message_overhead_s > 0 || m.step_extra_s > 0);
+  return k % m.cut.per_step == 0 && m.step_cost_s > 0; // the sender's cost of each step's message
 }
 
 void SlicedRing::try_send(int self)
@@ -135,7 +134,7 @@ void SlicedRing::try_send(int self)
   const double now = sg4::Engine::get_clock();
   double start_s   = *ready - now >= surf_precision_ ? *ready : now; // a shorter wait is none (collectives.cpp)
   if (pays_message_overhead(m, m.started))
-    start_s += ctx_.scenario.message_overhead_s + m.step_extra_s;
+    start_s += m.step_cost_s;
   if (start_s > now) {
     m.timed = true;
     timers_.push(Timer{start_s, timer_order_++, self, TimerKind::START_SLICE, 0});

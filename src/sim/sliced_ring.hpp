@@ -50,10 +50,10 @@ public:
 
   /** Called by a worker's actor: the all-reduce of `bytes` among the n members of its ring, this member `self`
    *  (worker `rank`) sending to member `next` and receiving from worker `prev_rank`. Blocks the actor until this
-   *  member's part is over. Every member of the ring makes the same calls in the same order. `step_extra_s`: a
-   *  software cost this member pays before each step's message, beside the per-message cost (the measured
-   *  all-reduce's excess spread over the steps, docs/models.md §10.7). */
-  void allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_extra_s = 0);
+   *  member's part is over. Every member of the ring makes the same calls in the same order. `step_cost_s`: what
+   *  this member pays before each step's message (the per-message cost, plus the measured all-reduce's excess
+   *  spread over the steps, docs/models.md §10.7). */
+  void allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_cost_s);
 
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
   void on_flow_end(const simgrid::kernel::resource::Action& flow); // a part of a slice ended
@@ -102,8 +102,8 @@ private:
       int slices_ahead;
     };
     std::vector<Waiter> behind;
-    int fifo_waits      = 0;
-    double step_extra_s = 0; // this call's, before each step's message
+    int fifo_waits     = 0;
+    double step_cost_s = 0; // this call's, before each step's message
   };
   enum class TimerKind { START_SLICE, CREDIT_ISSUED };
   struct Timer {
