@@ -60,6 +60,9 @@ po::options_description scenario_options()
      "forwarded once arrived; docs/models.md §10.10)")
     ("ring-slices-in-flight", po::value<int>(),
      "ring, with --ring-slice: slices in flight per connection (default: the framework's: 4 for NCCL, 2 for Gloo)")
+    ("ring-min-slices", po::value<int>(),
+     "ring, with --ring-slice: each step's chunk travels in at least this many slices, however small (Gloo cuts "
+     "every chunk into 2 or more; default 1, for every framework: docs/models.md §10.10 says why)")
     ("egress-fifo", po::value<std::string>(),
      "on|off. ring with Gloo's slices (--framework gloo or pytorch-ddp-gloo): every host's egress is one FIFO queue, "
      "as tc shaping makes it (netem; HTB with a pfifo leaf), so a slice leaves behind the slices the host's other "

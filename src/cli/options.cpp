@@ -385,6 +385,16 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
           "--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
           ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one message per step");
   }
+  if (vm.count("ring-min-slices")) {
+    sc.ring_min_slices_per_step = vm["ring-min-slices"].as<int>();
+    if (sc.ring_min_slices_per_step < 1 || sc.ring_min_slices_per_step > Scenario::kMaxMinSlicesPerStep)
+      throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) + ": must be in [1, " +
+                       std::to_string(Scenario::kMaxMinSlicesPerStep) + "]");
+    if (sc.ring_slice_bytes == 0)
+      throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) +
+                       ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one "
+                       "message per step");
+  }
   if (vm.count("egress-fifo")) {
     sc.egress_fifo = parse_on_off(vm["egress-fifo"].as<std::string>(), "--egress-fifo");
     if (sc.egress_fifo && (!sc.ring_sliced() || !sc.ring_credit_messages))
@@ -518,26 +528,13 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  static constexpr const char* kRingOnly[] = {"collective",
-                                              "pipeline-chunks",
-                                              "ring-mode",
-                                              "fusion-buffer",
-                                              "fusion-timeout",
-                                              "fusion-cycle",
-                                              "ada-fusion",
-                                              "allreduce-overhead",
-                                              "measured-allreduce",
-                                              "reduce-cost-per-byte",
-                                              "allreduce-unit",
-                                              "bucket-size",
-                                              "first-bucket-size",
-                                              "collectives-in-flight",
-                                              "sockets-per-peer",
-                                              "ring-slice",
-                                              "ring-slices-in-flight",
-                                              "fusion-batches",
-                                              "connection-rate",
-                                              "egress-fifo"};
+  static constexpr const char* kRingOnly[] = {"collective",           "pipeline-chunks",       "ring-mode",
+                                              "fusion-buffer",        "fusion-timeout",        "fusion-cycle",
+                                              "ada-fusion",           "allreduce-overhead",    "measured-allreduce",
+                                              "reduce-cost-per-byte", "allreduce-unit",        "bucket-size",
+                                              "first-bucket-size",    "collectives-in-flight", "sockets-per-peer",
+                                              "ring-slice",           "ring-slices-in-flight", "ring-min-slices",
+                                              "fusion-batches",       "connection-rate",       "egress-fifo"};
   for (const char* ring_only : kRingOnly)
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));

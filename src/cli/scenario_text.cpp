@@ -73,6 +73,8 @@ std::string scenario_file_text(const RunOptions& opts)
     out << "ring-slice = " << sc.ring_slice_bytes << "B\n";
     if (sc.ring_slice_bytes > 0)
       out << "ring-slices-in-flight = " << sc.ring_slices_in_flight << "\n";
+    if (sc.ring_min_slices_per_step > 1)
+      out << "ring-min-slices = " << sc.ring_min_slices_per_step << "\n";
     if (sc.egress_fifo)
       out << "egress-fifo = on\n";
     if (sc.unit() == AllreduceUnit::FUSION) {

@@ -149,6 +149,9 @@ struct Scenario {
    *  0: a chunk is one message, forwarded once it has wholly arrived (Gloo's store-and-forward of a step). */
   double ring_slice_bytes   = 0;
   int ring_slices_in_flight = 1;
+  /** Sliced ring: each step's chunk travels in at least this many slices (Gloo cuts every chunk into two or more
+   *  segments, gloo/allreduce.cc; no profile sets it, docs/models.md §10.10); 1: one slice where the chunk fits. */
+  int ring_min_slices_per_step = 1;
   /** Sliced ring: the receiver tells the sender that a slice's buffer is free again by a message of its own (Gloo:
    *  its notice that the next receive is posted, tcp/pair.cc); set by the Gloo framework profiles. NCCL's socket
    *  transport sends no such message. */
@@ -167,6 +170,8 @@ struct Scenario {
   }
   /** The smallest slice (--ring-slice's bound): a page; NCCL's smallest is 32 KiB (its 1 MiB / 32). */
   static constexpr double kMinRingSliceBytes = 4096;
+  /** The most slices per step that --ring-min-slices asks for: more only multiplies the messages. */
+  static constexpr int kMaxMinSlicesPerStep = 64;
   /** The most slices in flight per connection (--ring-slices-in-flight's bound). */
   static constexpr int kMaxSlicesInFlight = 64;
   /** The framework profile that set the defaults above (README "Frameworks"); "none": sgdsim's own defaults. */

@@ -103,6 +103,8 @@ std::string gradient_sync_note(const Scenario& sc)
     note += fmt(", %.4g GB/s per connection", sc.connection_rate_Bps / 1e9);
   if (sc.ring_slice_bytes > 0 && sc.ring_mode == RingMode::STEPS) // docs/models.md §10.10
     note += fmt(", slices of %.4g MiB (%d in flight)", sc.ring_slice_bytes / (1024.0 * 1024), sc.ring_slices_in_flight);
+  if (sc.ring_slice_bytes > 0 && sc.ring_mode == RingMode::STEPS && sc.ring_min_slices_per_step > 1)
+    note += fmt(", at least %d per step", sc.ring_min_slices_per_step);
   if (sc.egress_fifo) // docs/models.md §10.12; a measured all-reduce holds the credits' wait
     note += sc.measured_allreduce ? ", FIFO egress (other calls' slices ahead)"
                                   : ", FIFO egress (other calls' slices and own slices ahead of credits)";
@@ -373,6 +375,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"connection_rate_Bps", sc.connection_rate_Bps},
                           {"ring_slice_bytes", sc.ring_slice_bytes},
                           {"ring_slices_in_flight", sc.ring_slices_in_flight},
+                          {"ring_min_slices_per_step", sc.ring_min_slices_per_step},
                           {"egress_fifo", sc.egress_fifo},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},

@@ -30,12 +30,31 @@ std::string pair_mailbox(int src, int dst, int lane)
   return name;
 }
 
-RingSlicing::RingSlicing(double bytes, int members, double max_slice_bytes) : n(members)
+RingSlicing::RingSlicing(double bytes, int members, double max_slice_bytes, int min_per_step) : n(members)
 {
   const double chunk = bytes / n;
-  per_step           = std::max(1, static_cast<int>(std::ceil(chunk / max_slice_bytes)));
+  per_step           = std::max(min_per_step, static_cast<int>(std::ceil(chunk / max_slice_bytes)));
   slice_bytes        = chunk / per_step;
   total              = 2 * (n - 1) * per_step;
+}
+
+double sliced_ring_alone_s(const RingSlicing& cut, int window, double slice_s, double latency_s, double step_cost_s)
+{
+  // By symmetry every member's slice i leaves when its left neighbour's does, so the left's slice i - per_step
+  // arrives when this member's own would: one recurrence on the dates slice i's bytes have left.
+  std::vector<double> left_s(static_cast<std::size_t>(cut.total));
+  double last_s = 0;
+  for (int i = 0; i < cut.total; i++) {
+    double ready_s = last_s;
+    if (i >= cut.per_step)
+      ready_s = std::max(ready_s, left_s[static_cast<std::size_t>(i - cut.per_step)] + latency_s);
+    if (i >= window)
+      ready_s = std::max(ready_s, left_s[static_cast<std::size_t>(i - window)] + 2 * latency_s);
+    if (i % cut.per_step == 0)
+      ready_s += step_cost_s;
+    last_s = left_s[static_cast<std::size_t>(i)] = ready_s + slice_s;
+  }
+  return cut.total > 0 ? last_s + latency_s : 0.0;
 }
 
 std::vector<double> socket_parts(double bytes, int sockets)
@@ -176,7 +195,7 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
                        double step_cost_s)
 {
   const Scenario& sc = ctx.scenario;
-  const RingSlicing cut(bytes, n, sc.ring_slice_bytes);
+  const RingSlicing cut(bytes, n, sc.ring_slice_bytes, sc.ring_min_slices_per_step);
   const int per_step       = cut.per_step;
   const double slice       = cut.slice_bytes;
   const int total          = cut.total; // slices this worker sends, and receives

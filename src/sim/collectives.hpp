@@ -64,11 +64,18 @@ struct RingSlicing {
   double slice_bytes = 0;
   int total          = 0;
   int n              = 0;
-  RingSlicing(double bytes, int members, double max_slice_bytes);
+  RingSlicing(double bytes, int members, double max_slice_bytes, int min_per_step = 1);
   RingSlicing() = default;
   /** Whether received slice i is summed where it arrives. */
   bool summed(int i) const { return i / per_step < n - 1; }
 };
+
+/** How long one all-reduce cut as `cut` lasts on a ring of identical members with nothing else on the network, as
+ *  the sliced steps run it (docs/models.md §10.10): slice i leaves once slice i - 1's bytes have left, slice
+ *  i - per_step has arrived and slice i - window's credit is back (one latency after its arrival), each step's first
+ *  slice step_cost_s after that; a slice's bytes take slice_s and arrive latency_s later; the call ends when its last
+ *  slice has arrived. Summation is left out (the network's time alone). */
+double sliced_ring_alone_s(const RingSlicing& cut, int window, double slice_s, double latency_s, double step_cost_s);
 
 /** Mailbox of messages from `src` to `dst` (one FIFO per ordered pair and lane). */
 std::string pair_mailbox(int src, int dst, int lane = 0);

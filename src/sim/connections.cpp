@@ -119,7 +119,8 @@ bool ring_sliced_run(const Workload& wl, const Scenario& sc, const std::vector<G
   } else
     for (const GradUnit& u : units)
       largest_bytes = std::max(largest_bytes, u.bytes);
-  return members > 1 && (largest_bytes / members > sc.ring_slice_bytes || sc.egress_fifo);
+  return members > 1 &&
+         (largest_bytes / members > sc.ring_slice_bytes || sc.egress_fifo || sc.ring_min_slices_per_step > 1);
 }
 
 // A sliced steps-mode ring (docs/models.md §10.10): each ring connection is a stream whose latency its actors add to

@@ -281,14 +281,18 @@ private:
   {
     if (bytes <= 0)
       return 0;
-    // A sliced ring (docs/models.md §10.10; its latency already times the factor) pays its connection's latency
-    // once per call where a chunk spans several slices (eq. (43)), and at each step where a chunk is one slice.
-    const double latency_s = ctx_.ring_latency_s.empty() ? 2.0 * (k - 1) * route_latency_s_ * latency_factor_
-                             : bytes / k > ctx_.scenario.ring_slice_bytes
-                                 ? ctx_.ring_latency_s[static_cast<std::size_t>(rank_)]
-                                 : 2.0 * (k - 1) * ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
-    return network_bytes_s(bytes, k) + latency_s + 2.0 * (k - 1) * ctx_.scenario.message_overhead_s +
-           ctx_.scenario.allreduce_overhead_s;
+    const Scenario& sc = ctx_.scenario;
+    if (!ctx_.ring_latency_s.empty()) {
+      // A sliced ring (docs/models.md §10.10; its latency already times the factor): as its steps run alone, where
+      // the latency comes once per call if a chunk spans several slices (eq. (43)), at each step if it is one, and
+      // the credits' round trip at each step if it is two with two in flight (Gloo's).
+      const RingSlicing cut(bytes, k, sc.ring_slice_bytes, sc.ring_min_slices_per_step);
+      return sliced_ring_alone_s(cut, sc.ring_slices_in_flight, network_bytes_s(bytes, k) / cut.total,
+                                 ctx_.ring_latency_s[static_cast<std::size_t>(rank_)], sc.message_overhead_s) +
+             sc.allreduce_overhead_s;
+    }
+    return network_bytes_s(bytes, k) + 2.0 * (k - 1) * (route_latency_s_ * latency_factor_ + sc.message_overhead_s) +
+           sc.allreduce_overhead_s;
   }
   double network_allreduce_s(double bytes) const { return network_allreduce_s(bytes, k_); }
   // Its bytes' part: 2(k-1)/k * D / B.

@@ -24,6 +24,16 @@ class Workload(unittest.TestCase):
         self.assertEqual(len(root.findall("layer/tensor")), 4)
 
 
+class Command(unittest.TestCase):
+    def test_extra_arguments_come_last_so_that_they_override(self):
+        cmd = replay_concurrent.run_command("sgdsim", "p.xml", "w.xml", 4, "t.json", ["--ring-min-slices", "2"])
+        self.assertEqual(cmd[-2:], ["--ring-min-slices", "2"])
+        self.assertEqual(cmd[cmd.index("--workers") + 1], "4")
+        self.assertEqual(cmd[cmd.index("--framework") + 1], "pytorch-ddp-gloo")
+        self.assertEqual(replay_concurrent.run_command("sgdsim", "p.xml", "w.xml", 4, "t.json")[-2:],
+                         ["--timeline", "t.json"])
+
+
 class Guard(unittest.TestCase):
     def test_mean_and_max_in_percent(self):
         self.assertEqual(replay_concurrent.parse_guard("20,70"), [20.0, 70.0])

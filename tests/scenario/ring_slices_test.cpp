@@ -7,6 +7,7 @@
 #include "support/tiny.hpp"
 
 #include "common/allreduce_time.hpp"
+#include "sim/collectives.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,13 +19,14 @@ constexpr double kChunk = 4.0 * 1024 * 1024;
 constexpr double kTau   = 1024.0 * 1024 / kB;
 
 double step_s(const std::string& link_latency, double slice_bytes, int in_flight, const std::string& tensor = "16MiB",
-              Collective collective = Collective::RING, int workers = 4)
+              Collective collective = Collective::RING, int workers = 4, int min_per_step = 1)
 {
-  Scenario sc              = tiny::scenario(Arch::RING, workers, Sharing::FAIR, false, 2, 1);
-  sc.ps                    = 0;
-  sc.collective            = collective;
-  sc.ring_slice_bytes      = slice_bytes;
-  sc.ring_slices_in_flight = in_flight;
+  Scenario sc                 = tiny::scenario(Arch::RING, workers, Sharing::FAIR, false, 2, 1);
+  sc.ps                       = 0;
+  sc.collective               = collective;
+  sc.ring_slice_bytes         = slice_bytes;
+  sc.ring_slices_in_flight    = in_flight;
+  sc.ring_min_slices_per_step = min_per_step;
   if (collective == Collective::HIERARCHICAL)
     sc.gpus_per_node = 2;
   return simulate_isolated(tiny::inputs(tiny::star_platform(workers, "1GBps", link_latency),
@@ -76,6 +78,42 @@ TEST(RingSlices, ChunksOfOneSliceAreWholeChunks)
   EXPECT_NEAR(step_s("0.25ms", 0, 1, "2MiB"), 6 * (0.5e-3 + chunk / kB), 1e-9);
 }
 
+TEST(RingSlices, TwoSlicesPerChunkWaitACreditRoundTripAtEachStep)
+{
+  // Gloo's cut (--ring-min-slices 2): 2 MiB over 4, chunks of 512 KiB in two slices of 256 KiB (x = 0.262 ms), two in
+  // flight, lambda = 0.5 ms. A step's first slice waits for the credit of the step before's first, issued when it
+  // arrived: steps start x + 2 lambda apart; the last step's second slice ends 2x after its start and arrives lambda
+  // later: 5 (x + 2 lambda) + 2x + lambda = 7x + 11 lambda, where one slice per step pays 6 (2x + lambda).
+  const double x = 256.0 * 1024 / kB, lambda = 0.5e-3;
+  EXPECT_NEAR(step_s("0.25ms", 1024.0 * 1024, 2, "2MiB", Collective::RING, 4, 2), 7 * x + 11 * lambda, 1e-9);
+  EXPECT_NEAR(step_s("0.25ms", 1024.0 * 1024, 2, "2MiB", Collective::RING, 4, 1), 6 * (2 * x + lambda), 1e-9);
+}
+
+TEST(RingSlices, TheAloneRecurrenceIsWhatTheSimulationGives)
+{
+  // sliced_ring_alone_s, which the measured all-reduce's network time uses, against the simulated call alone: chunks
+  // of one slice and of several, credits that bind (a window of 1, long routes, two slices per chunk) and that do not.
+  // (A ring whose chunks all fit in one slice, with one per step, is not sliced: it pays whole chunks' latencies.)
+  struct Case {
+    const char* latency;
+    double lambda_s;
+    const char* tensor;
+    double bytes;
+    int window, min_per_step;
+  };
+  const Case cases[] = {
+      {"0.25ms", 0.5e-3, "16MiB", 16.0 * 1024 * 1024, 4, 1}, {"5ms", 10e-3, "16MiB", 16.0 * 1024 * 1024, 4, 1},
+      {"5ms", 10e-3, "16MiB", 16.0 * 1024 * 1024, 1, 1},     {"0.25ms", 0.5e-3, "16MiB", 16.0 * 1024 * 1024, 1, 1},
+      {"0.25ms", 0.5e-3, "2MiB", 2.0 * 1024 * 1024, 2, 2},   {"0.25ms", 0.5e-3, "64KiB", 64.0 * 1024, 2, 3},
+      {"5ms", 10e-3, "6MiB", 6.0 * 1024 * 1024, 3, 1}};
+  for (const Case& c : cases) {
+    const RingSlicing cut(c.bytes, 4, 1024.0 * 1024, c.min_per_step);
+    EXPECT_NEAR(step_s(c.latency, 1024.0 * 1024, c.window, c.tensor, Collective::RING, 4, c.min_per_step),
+                sliced_ring_alone_s(cut, c.window, cut.slice_bytes / kB, c.lambda_s, 0), 1e-8)
+        << c.tensor << " window " << c.window << " at least " << c.min_per_step << " per step, lambda " << c.latency;
+  }
+}
+
 TEST(RingSlices, WithoutLatencySlicesChangeNothing)
 {
   EXPECT_NEAR(step_s("0s", 1024.0 * 1024, 4), 6 * kChunk / kB, 1e-9);
@@ -113,4 +151,13 @@ TEST(RingSlices, AMeasuredAllreduceLastsItsMeasuredTime)
   sc.allreduce_time     = {at_50ms_2, at_50ms_6};
   EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
               0.1, 1e-9);
+  // Where the credits bind (one slice in flight; Gloo's two slices per chunk) the network's time is the sliced steps'
+  // as they run alone (sliced_ring_alone_s), credits' round trips included: still 100 ms, not more.
+  for (const auto& [window, min_per_step] : {std::pair{1, 1}, std::pair{2, 2}}) {
+    sc.ring_slices_in_flight    = window;
+    sc.ring_min_slices_per_step = min_per_step;
+    EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
+                0.1, 1e-9)
+        << "window " << window << ", at least " << min_per_step << " per step";
+  }
 }

@@ -2,7 +2,7 @@
 """Simulates measure.py's concurrent all-reduce microbenchmarks as they ran and prints them beside the measurement.
 
     tools/measure/replay_concurrent.py beside|after [--sgdsim build/src/sgdsim] [--platform PLATFORM]
-                                       [--data DIR] [--guard MEAN,MAX]
+                                       [--data DIR] [--guard MEAN,MAX] [--sgdsim-arg=ARG ...]
 
 `beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
 six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
@@ -11,7 +11,8 @@ call on the other thread; the small call's time. Each run: --framework pytorch-d
 --allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
-alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*)."""
+alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*). --sgdsim-arg=ARG
+(repeatable) adds ARG to every run, after the options above, e.g. --sgdsim-arg=--ring-min-slices --sgdsim-arg=2."""
 
 import argparse
 import csv
@@ -42,16 +43,20 @@ def workload_xml(first, others):
     return x + "</workload>\n"
 
 
-def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes):
+def run_command(sgdsim, platform, workload, nodes, timeline, extra=()):
+    """The sgdsim run that replays one microbenchmark cell, `extra` after the options measure.py's run implies."""
+    return [sgdsim, "run", "--platform", platform, "--workload", workload, "--arch", "ring", "--overlap", "on",
+            "--steps", "1", "--warmup", "1", "--framework", "pytorch-ddp-gloo", "--egress-fifo", "on",
+            "--allreduce-unit", "tensor", "--workers", str(nodes), "--timeline", timeline] + list(extra)
+
+
+def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=()):
     """Worker 0's all-reduce times (ms) of the `other` calls in the measured step."""
     path = os.path.join(tmp, "replay-%s-%s-%d-%d.xml" % (first, other, calls, nodes))
     timeline = path + ".trace.json"
     with open(path, "w") as f:
         f.write(workload_xml(first, [other] * calls))
-    subprocess.run([sgdsim, "run", "--platform", platform, "--workload", path, "--arch", "ring", "--overlap", "on",
-                    "--steps", "1", "--warmup", "1", "--framework", "pytorch-ddp-gloo", "--egress-fifo", "on",
-                    "--allreduce-unit", "tensor", "--workers", str(nodes), "--timeline", timeline],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(run_command(sgdsim, platform, path, nodes, timeline, extra), check=True, stdout=subprocess.DEVNULL)
     with open(timeline) as f:
         events = json.load(f)["traceEvents"]
     name = "%d B" % SIZES[other]
@@ -82,6 +87,8 @@ def main(argv=None):
     ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
     ap.add_argument("--guard", default="", metavar="MEAN,MAX",
                     help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
+    ap.add_argument("--sgdsim-arg", action="append", default=[], metavar="ARG",
+                    help="an argument added to every sgdsim run (repeatable; write --sgdsim-arg=--option)")
     args = ap.parse_args(argv)
     guard = parse_guard(args.guard)
     errors = []
@@ -91,7 +98,7 @@ def main(argv=None):
             print("| K | " + " | ".join(BESIDE_SIZES) + " |\n|---|" + "---|" * len(BESIDE_SIZES))
             for k in sorted({n for n, _ in meas}):
                 row = [cell(statistics.median(call_times_ms(args.sgdsim, args.platform, tmp, "256MiB", s,
-                                                            BESIDE_CALLS, k)), meas[(k, SIZES[s])], errors)
+                                                            BESIDE_CALLS, k, args.sgdsim_arg)), meas[(k, SIZES[s])], errors)
                        for s in BESIDE_SIZES]
                 print("| %d | %s |" % (k, " | ".join(row)))
         else:
@@ -100,7 +107,7 @@ def main(argv=None):
             for first in AFTER_FIRST:
                 meas = measured_ms(os.path.join(args.data, "allreduce-after-%s.csv" % first))
                 for s in AFTER_SIZES:
-                    row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, first, s, 1, k)[0],
+                    row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, first, s, 1, k, args.sgdsim_arg)[0],
                                 meas[(k, SIZES[s])], errors) for k in AFTER_NODES]
                     print("| %s | %s | %s |" % (first, s, " | ".join(row)))
     mean, worst = 100 * statistics.mean(errors), 100 * max(errors)
