@@ -40,8 +40,16 @@ RingSlicing::RingSlicing(double bytes, int members, double max_slice_bytes, int 
 
 double sliced_ring_alone_s(const RingSlicing& cut, int window, double slice_s, double latency_s, double step_cost_s)
 {
-  // By symmetry every member's slice i leaves when its left neighbour's does, so the left's slice i - per_step
-  // arrives when this member's own would: one recurrence on the dates slice i's bytes have left.
+  const double steps = 2.0 * (cut.n - 1);
+  // Where neither the credits nor the step before ever hold a slice back, the closed forms (docs/models.md §10.10):
+  // one slice per step with two or more in flight waits for the step before alone (its credit is back by then), a
+  // step of several slices hides the latency behind its own while eq. (43)'s conditions hold.
+  if (cut.per_step == 1 && window >= 2)
+    return cut.total * slice_s + steps * (latency_s + step_cost_s);
+  if (cut.per_step > 1 && (cut.per_step - 1) * slice_s >= latency_s && (window - 1) * slice_s >= 2 * latency_s)
+    return cut.total * slice_s + latency_s + steps * step_cost_s;
+  // Otherwise the recurrence. By symmetry every member's slice i leaves when its left neighbour's does, so the left's
+  // slice i - per_step arrives when this member's own would: one recurrence on the dates slice i's bytes have left.
   std::vector<double> left_s(static_cast<std::size_t>(cut.total));
   double last_s = 0;
   for (int i = 0; i < cut.total; i++) {

@@ -286,10 +286,15 @@ private:
       // A sliced ring (docs/models.md §10.10; its latency already times the factor): as its steps run alone, where
       // the latency comes once per call if a chunk spans several slices (eq. (43)), at each step if it is one, and
       // the credits' round trip at each step if it is two with two in flight (Gloo's).
-      const RingSlicing cut(bytes, k, sc.ring_slice_bytes, sc.ring_min_slices_per_step);
-      return sliced_ring_alone_s(cut, sc.ring_slices_in_flight, network_bytes_s(bytes, k) / cut.total,
-                                 ctx_.ring_latency_s[static_cast<std::size_t>(rank_)], sc.message_overhead_s) +
-             sc.allreduce_overhead_s;
+      const double latency_s = ctx_.ring_latency_s[static_cast<std::size_t>(rank_)];
+      const double rate_Bps  = route_Bps_ * bandwidth_factor_;
+      const auto [at, added] = ctx_.sliced_alone_s.try_emplace({bytes, k, latency_s, rate_Bps}, 0.0);
+      if (added) {
+        const RingSlicing cut(bytes, k, sc.ring_slice_bytes, sc.ring_min_slices_per_step);
+        at->second = sliced_ring_alone_s(cut, sc.ring_slices_in_flight, network_bytes_s(bytes, k) / cut.total,
+                                         latency_s, sc.message_overhead_s);
+      }
+      return at->second + sc.allreduce_overhead_s;
     }
     return network_bytes_s(bytes, k) + 2.0 * (k - 1) * (route_latency_s_ * latency_factor_ + sc.message_overhead_s) +
            sc.allreduce_overhead_s;

@@ -9,10 +9,12 @@
 #include "workload/workload.hpp"
 
 #include <deque>
+#include <map>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mutex.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
+#include <tuple>
 #include <vector>
 
 namespace sgdsim {
@@ -137,6 +139,9 @@ struct SimContext {
   {
     return const_cast<TensorMsg*>(&messages[static_cast<std::size_t>(worker)][static_cast<std::size_t>(tensor)]);
   }
+  /** Sliced ring: what one all-reduce takes alone on the network (sliced_ring_alone_s) by bytes, members, latency
+   *  and rate, computed once for every worker (adaFusion asks for it at every layer of every step). */
+  mutable std::map<std::tuple<double, int, double, double>, double> sliced_alone_s = {};
 };
 
 } // namespace sgdsim
