@@ -22,6 +22,8 @@ import sys
 import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+from guard import check_guard, parse_guard  # noqa: E402
 
 
 def filtered_csv(path, upto, out):
@@ -66,14 +68,7 @@ def main():
     ap.add_argument("--guard", default="", metavar="MEAN,MAX",
                     help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
     args = ap.parse_args()
-    guard = None
-    if args.guard:
-        try:
-            guard = [float(x) for x in args.guard.split(",")]
-        except ValueError:
-            guard = []
-        if len(guard) != 2 or min(guard) <= 0:
-            sys.exit(f"holdout_nodes: --guard {args.guard}: expected MEAN,MAX in percent, e.g. 16,40")
+    guard = parse_guard(args.guard, "holdout_nodes", "16,40")
     if args.upto < 3:
         sys.exit("holdout_nodes: --upto must be at least 3 (two node counts give the slope)")
     cases = sorted(glob.glob(os.path.join(ROOT, "validation", "testbed", "cases", "*ring*", "case.json")))
@@ -108,8 +103,7 @@ def main():
         sys.exit("holdout_nodes: no point above --upto")
     mean, worst = sum(map(abs, errors)) / len(errors), max(map(abs, errors))
     print(f"{len(errors)} points above {args.upto} workers: mean |error| {mean:.2f}%, max {worst:.2f}%")
-    if guard and (mean > guard[0] or worst > guard[1]):
-        sys.exit(f"holdout_nodes: beyond the guard {guard[0]:g}% / {guard[1]:g}%")
+    check_guard(guard, mean, worst, "holdout_nodes")
 
 
 if __name__ == "__main__":

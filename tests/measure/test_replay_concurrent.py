@@ -34,17 +34,6 @@ class Command(unittest.TestCase):
                          ["--timeline", "t.json"])
 
 
-class Guard(unittest.TestCase):
-    def test_mean_and_max_in_percent(self):
-        self.assertEqual(replay_concurrent.parse_guard("20,70"), [20.0, 70.0])
-        self.assertIsNone(replay_concurrent.parse_guard(""))
-
-    def test_a_bad_guard_is_an_error(self):
-        for bad in ("20", "20,x", "0,70", "20,70,1"):
-            with self.assertRaises(SystemExit):
-                replay_concurrent.parse_guard(bad)
-
-
 class Measured(unittest.TestCase):
     def test_reads_the_median_in_ms_by_nodes_and_size(self):
         path = os.path.join(ROOT, "validation", "testbed", "campaign-2026-11-28c", "data", "1gbit",

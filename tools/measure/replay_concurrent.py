@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+from guard import check_guard, parse_guard
+
 DEFAULT_PLATFORM = "validation/testbed/campaign-2026-11-26/data/1gbit/densenet121-k80-b32/platform-allreduce.xml"
 DEFAULT_DATA = "validation/testbed/campaign-2026-11-28c/data/1gbit"
 SIZES = {"4KiB": 4096, "64KiB": 65536, "256KiB": 262144, "1MiB": 1048576, "4MiB": 4194304, "256MiB": 268435456}
@@ -90,7 +92,7 @@ def main(argv=None):
     ap.add_argument("--sgdsim-arg", action="append", default=[], metavar="ARG",
                     help="an argument added to every sgdsim run (repeatable; write --sgdsim-arg=--option)")
     args = ap.parse_args(argv)
-    guard = parse_guard(args.guard)
+    guard = parse_guard(args.guard, "replay_concurrent")
     errors = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.mode == "beside":
@@ -112,21 +114,8 @@ def main(argv=None):
                     print("| %s | %s | %s |" % (first, s, " | ".join(row)))
     mean, worst = 100 * statistics.mean(errors), 100 * max(errors)
     print("\n%d cells: mean |error| %.1f%%, max %.1f%%" % (len(errors), mean, worst))
-    if guard and (mean > guard[0] or worst > guard[1]):
-        sys.exit("replay_concurrent: beyond the guard %g%% / %g%%" % tuple(guard))
+    check_guard(guard, mean, worst, "replay_concurrent")
 
-
-def parse_guard(text):
-    """'MEAN,MAX' in percent -> [mean, max]; '' -> None."""
-    if not text:
-        return None
-    try:
-        guard = [float(x) for x in text.split(",")]
-    except ValueError:
-        guard = []
-    if len(guard) != 2 or min(guard) <= 0:
-        sys.exit("replay_concurrent: error: --guard %s: expected MEAN,MAX in percent, e.g. 20,70" % text)
-    return guard
 
 
 if __name__ == "__main__":
