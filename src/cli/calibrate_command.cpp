@@ -8,6 +8,7 @@
 #include "common/input_error.hpp"
 #include "common/limits.hpp"
 #include "common/network_params.hpp"
+#include "common/scenario.hpp"
 #include "common/units.hpp"
 #include "platform/calibration.hpp"
 #include "platform/platform_check.hpp"
@@ -32,7 +33,7 @@ int calibrate_command(const std::vector<std::string>& args)
   std::string measurements, kind_word, out, size_column, time_column, latency_text, speed, workload, line_rate_text,
       queued, chain_text, bandwidth_from_text;
   std::vector<std::string> where, stream_where, series_where;
-  int nodes_given = 0;
+  int nodes_given = 0, shared_cores = 0;
   po::options_description d("Options");
   // clang-format off
   d.add_options()
@@ -86,6 +87,10 @@ int calibrate_command(const std::vector<std::string>& args)
      "allreduce --queued), at two or more node counts: each node count's eq. (37) of the time per call is written as "
      "sgdsim.allreduce_queued_time, which `run` charges to a call that starts beside others in flight "
      "(docs/models.md §10.8); same columns as --measurements, every row used")
+    ("shared-cores", po::value<int>(&shared_cores),
+     "allreduce, -o: the measured ranks all ran on one machine of this many cores (an emulated cluster): written as "
+     "sgdsim.shared_cores, so that `run` beyond the node counts measured lets a ring step's software time grow with "
+     "the ranks per core (docs/models.md §10.7, \"Ranks sharing cores\")")
     ("force", "overwrite the output file");
   // clang-format on
   po::variables_map vm;
@@ -115,6 +120,11 @@ int calibrate_command(const std::vector<std::string>& args)
   if (vm.count("nodes") && (nodes_given < 2 || nodes_given > kMaxPlatformHosts))
     throw InputError(std::string("--nodes ").append(std::to_string(nodes_given)).append(": must be in [2, ") +
                      std::to_string(kMaxPlatformHosts) + "] (the most hosts sgdsim loads, docs/design.md \"Limits\")");
+  if (vm.count("shared-cores") && (kind != CommKind::ALLREDUCE || out.empty()))
+    throw InputError("--shared-cores: applies with --kind allreduce and -o (it is written into the platform)");
+  if (vm.count("shared-cores") && (shared_cores < 1 || shared_cores > Scenario::kMaxSharedCores))
+    throw InputError("--shared-cores " + std::to_string(shared_cores) + ": must be in [1, " +
+                     std::to_string(Scenario::kMaxSharedCores) + "] (the cores of the machine the ranks ran on)");
   if (!queued.empty() && (kind != CommKind::ALLREDUCE || out.empty()))
     throw InputError("--queued: applies with --kind allreduce and -o (it is written into the platform)");
   if (!stream_where.empty() && kind != CommKind::P2P)
@@ -393,6 +403,14 @@ int calibrate_command(const std::vector<std::string>& args)
       s.host_props.emplace_back("sgdsim.allreduce_time", format_allreduce_time(f.by_nodes));
     if (!queued_fits.empty())
       s.host_props.emplace_back("sgdsim.allreduce_queued_time", format_allreduce_time(queued_fits));
+    if (shared_cores > 0) {
+      if (f.by_nodes.empty())
+        throw InputError(measurements, 0,
+                         "--shared-cores: these measurements give no per-node-count fit (sgdsim.allreduce_time, "
+                         "whose growth beyond the node counts measured the cores set): measure two or more node "
+                         "counts");
+      s.host_props.emplace_back("sgdsim.shared_cores", std::to_string(shared_cores));
+    }
     s.latency = fmt("%.6g", route_latency_s / 2 * 1e6) + "us";
     s.command = command_line(args);
     write_file_atomically(out, generate_platform_xml(s));

@@ -315,9 +315,13 @@ void apply_platform_costs(const po::variables_map& vm, RunOptions& opts)
     if (!costs.allreduce_queued_time.empty() && costs.allreduce_time.empty())
       throw InputError(opts.platform + ": has sgdsim.allreduce_queued_time but no sgdsim.allreduce_time (the time of "
                                        "one call alone, which a call with no other in flight pays)");
+    if (costs.shared_cores && costs.allreduce_time.empty())
+      throw InputError(opts.platform + ": has sgdsim.shared_cores but no sgdsim.allreduce_time (the cores are those "
+                                       "the all-reduce microbenchmark's ranks shared)");
     if (!sc.is_ps()) {
       sc.allreduce_time        = costs.allreduce_time;
       sc.allreduce_queued_time = costs.allreduce_queued_time;
+      sc.shared_cores          = costs.shared_cores.value_or(0);
     }
     // NCCL chooses its sockets by the NIC (docs/models.md §10.9): the platform's figure, for NCCL's rings.
     if (costs.nccl_sockets && !sc.is_ps() && !vm.count("sockets-per-peer") &&

@@ -128,6 +128,12 @@ struct Scenario {
    *  a call that starts beside n - 1 others in flight pays n times over (docs/models.md §10.8); empty: every call
    *  pays allreduce_time's, as if alone. */
   std::vector<AllreduceTimeFit> allreduce_queued_time;
+  /** With measured_allreduce: the microbenchmark's ranks all ran on one machine of this many cores
+   *  (sgdsim.shared_cores), so a ring step's software time grew with the ranks per core; beyond the node counts
+   *  measured it keeps growing so (docs/models.md §10.7, "Ranks sharing cores"). 0: a machine per rank. */
+  int shared_cores = 0;
+  /** sgdsim.shared_cores' bound: more cores than any one machine has. */
+  static constexpr int kMaxSharedCores = 4096;
   /** The unit of each all-reduce without fusion (tensor, layer or bucket): read it through unit(). */
   AllreduceUnit allreduce_unit = AllreduceUnit::LAYER;
   double bucket_bytes          = 25.0 * 1024 * 1024; // BUCKET: DDP's bucket_cap_mb = 25 (MiB)

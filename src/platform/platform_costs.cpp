@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 namespace sgdsim {
@@ -84,17 +85,22 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       slot = std::move(fits);
       continue;
     }
-    if (id == "sgdsim.nccl_sockets") {
-      const std::string v  = prop.attribute("value").value();
-      int n                = 0;
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n < 1 || n > Scenario::kMaxSocketsPerPeer)
+    if (id == "sgdsim.nccl_sockets" || id == "sgdsim.shared_cores") {
+      const bool sockets       = id == "sgdsim.nccl_sockets";
+      std::optional<int>& slot = sockets ? costs.nccl_sockets : costs.shared_cores;
+      const int most           = sockets ? Scenario::kMaxSocketsPerPeer : Scenario::kMaxSharedCores;
+      const std::string v      = prop.attribute("value").value();
+      int n                    = 0;
+      const auto [end, ec]     = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n < 1 || n > most)
         src.fail_value(prop, "value",
-                       "expected a whole number of sockets in [1, " + std::to_string(Scenario::kMaxSocketsPerPeer) +
-                           "] (NCCL's MAX_SOCKETS)");
-      if (costs.nccl_sockets && *costs.nccl_sockets != n)
+                       std::string("expected a whole number of ") + (sockets ? "sockets" : "cores") + " in [1, " +
+                           std::to_string(most) +
+                           (sockets ? "] (NCCL's MAX_SOCKETS)"
+                                    : "] (those of the one machine the all-reduce microbenchmark's ranks ran on)"));
+      if (slot && *slot != n)
         src.fail_value(prop, "value", "differs from an earlier " + id + " in the file (one value per platform)");
-      costs.nccl_sockets = n;
+      slot = n;
       continue;
     }
     if (id == "sgdsim.nic_factor") {
@@ -120,7 +126,7 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
       src.fail_value(prop, "id",
                      "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_queued_time, "
                      "sgdsim.allreduce_time, sgdsim.message_overhead, sgdsim.message_overhead_per_byte, "
-                     "sgdsim.nccl_sockets, sgdsim.nic_factor)");
+                     "sgdsim.nccl_sockets, sgdsim.nic_factor, sgdsim.shared_cores)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
     if (slot == &costs.message_s_per_byte && s > kMaxMessageSPerByte)
       src.fail_value(prop, "value", "more than 1us per byte (a transport slower than 1 MB/s)");

@@ -38,6 +38,10 @@ struct PlatformCosts {
   // as the route's bottleneck over it, the measured rate, where the simulation reads the NIC. A plain number in
   // [1, kMaxNicFactor].
   std::optional<double> nic_factor;
+  // sgdsim.shared_cores: the all-reduce microbenchmark's ranks all ran on one machine of this many cores (an emulated
+  // cluster, `calibrate --shared-cores`), so its software cost per ring step grew with the ranks per core
+  // (docs/models.md §10.7, "Ranks sharing cores"); an integer in [1, Scenario::kMaxSharedCores].
+  std::optional<int> shared_cores;
 };
 
 /** The largest sgdsim.nic_factor taken: calibrate writes at most 1.05 / 0.97 = 1.083; a NIC twice the measured rate

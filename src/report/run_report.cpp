@@ -138,6 +138,9 @@ std::string measured_note(const Scenario& sc)
   std::string note = fmt("all-reduce as measured at %d..%d nodes", lo, hi);
   if (k < lo)
     note += fmt(" (K = %d below: the %d-node fit)", k, lo);
+  else if (k > hi && sc.shared_cores > 0) // docs/models.md §10.7, "Ranks sharing cores"
+    note += fmt(" (K = %d beyond: the %d-node excess per step, times the ranks per core of %d shared cores)", k, hi,
+                sc.shared_cores);
   else if (k > hi) // each step more pays the software cost per step of the node counts measured
     note += fmt(" (K = %d beyond: the %d-node fit, plus a cost per ring step more)", k, hi);
   if (!sc.allreduce_queued_time.empty())
@@ -387,6 +390,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"receive_s_per_byte", sc.receive_s_per_byte},
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"measured_allreduce", sc.measured_allreduce},
+                          {"shared_cores", sc.shared_cores},
                           {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},

@@ -313,7 +313,8 @@ private:
   // lasts in_flight times its time per call T_q, of which the network, shared by the calls, takes its latencies once
   // and its bytes in_flight times (docs/models.md §10.8). Beyond the largest node count measured, the excess there
   // plus, for each ring step more, the software cost per step that the node counts measured show, which each call in
-  // flight pays.
+  // flight pays; where the microbenchmark's ranks shared one machine's cores, the excess there times the steps and
+  // the ranks per core.
   double measured_excess_s(double bytes, int in_flight = 1) const
   {
     const Scenario& sc = ctx_.scenario;
@@ -325,6 +326,13 @@ private:
     const int k_hi                            = fits.back().nodes;
     if (k_ <= k_hi)
       return excess_at_s(fits, k_, bytes, calls);
+    if (sc.shared_cores > 0) {
+      // Ranks sharing one machine's cores: each step's software time grows with the ranks per core, so the excess
+      // grows with the steps times the ranks per core (docs/models.md §10.7, "Ranks sharing cores").
+      const double c = sc.shared_cores;
+      return excess_at_s(fits, k_hi, bytes, calls) * (k_ - 1.0) / (k_hi - 1.0) * std::max<double>(k_, c) /
+             std::max<double>(k_hi, c);
+    }
     std::vector<int> nodes;
     std::vector<double> per_call_s; // one call's excess at each node count measured
     for (const AllreduceTimeFit& f : fits) {

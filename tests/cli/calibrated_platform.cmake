@@ -145,6 +145,49 @@ execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring 
 if(NOT rc EQUAL 0 OR NOT out MATCHES "all-reduce as measured at 2..4 nodes, and back to back at 2..4 nodes")
   message(FATAL_ERROR "run must say it uses both measurements (${rc}): ${out}${err}")
 endif()
+# --shared-cores (docs/models.md §10.7, "Ranks sharing cores"): written as sgdsim.shared_cores; beyond the node counts
+# measured (2 and 4) a ring step's software then grows with the ranks per core, so 8 workers take longer than on the
+# same calibration without it, and 4 workers (measured) exactly as long.
+foreach(variant shared alone)
+  set(extra "")
+  if(variant STREQUAL "shared")
+    set(extra --shared-cores 2)
+  endif()
+  execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/single.csv --kind allreduce ${extra} --speed 2Tf
+                          --nodes 8 -o ${WORK}/${variant}.xml
+                  WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "calibrate ${extra} failed (${rc}): ${out}${err}")
+  endif()
+  foreach(k 4 8)
+    execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/${variant}.xml --arch ring --workers ${k} --steps 1
+                            --warmup 0 --framework gloo
+                    WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "step time +([0-9.e+-]+) s mean")
+      message(FATAL_ERROR "run on the ${variant} calibration at ${k} workers failed (${rc}): ${out}${err}")
+    endif()
+    set(${variant}_${k} ${CMAKE_MATCH_1})
+  endforeach()
+endforeach()
+file(READ ${WORK}/shared.xml xml)
+if(NOT xml MATCHES "<prop id=\"sgdsim.shared_cores\" value=\"2\"/>")
+  message(FATAL_ERROR "--shared-cores 2: expected sgdsim.shared_cores in the calibrated platform:\n${xml}")
+endif()
+if(NOT shared_4 STREQUAL alone_4 OR NOT shared_8 GREATER alone_8)
+  message(FATAL_ERROR "sgdsim.shared_cores must change nothing at 4 measured nodes (${shared_4} vs ${alone_4}) and "
+                      "lengthen 8 nodes (${shared_8} vs ${alone_8})")
+endif()
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/single.csv --kind allreduce --shared-cores 0
+                        --speed 2Tf -o ${WORK}/zero.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--shared-cores 0: must be in \\[1, 4096\\]" OR EXISTS ${WORK}/zero.xml)
+  message(FATAL_ERROR "--shared-cores 0 must be refused, nothing written (${rc}): ${err}")
+endif()
+execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibration/p2p.csv --shared-cores 2
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--shared-cores: applies with --kind allreduce and -o")
+  message(FATAL_ERROR "--shared-cores with a p2p calibration must be refused (${rc}): ${err}")
+endif()
 # A call alone reproduces its microbenchmark (docs/models.md §10.7, "The ring's ACKs"). Eq. (41) exactly, B = 50 MB/s,
 # alpha = 100 us, c = 0, at K = 2 and 4 from 1 MiB: the platform's NIC is B x 1.05 / 0.97, since SimGrid gives a
 # ring's data 1 / 1.05 of a NIC that also carries the other flow's ACKs, and one 64 MiB all-reduce over 4 workers

@@ -77,6 +77,33 @@ class WriteCase(unittest.TestCase):
                 self.assertNotIn("--ps-reads", json.load(f)["run"])
 
 
+class SharedCores(unittest.TestCase):
+    def write(self, ranks):
+        path = os.path.join(self.tmp.name, "allreduce.csv.json")
+        with open(path, "w") as f:
+            json.dump({"kind": "allreduce", "results": [], "provenance": {"ranks": ranks}}, f)
+        return path
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def test_ranks_on_one_machine_share_its_cores(self):
+        ranks = [{"rank": i, "hostname": "vm", "cpus_usable": 2} for i in range(8)]
+        self.assertEqual(make_cases.shared_cores(self.write(ranks)), 2)
+
+    def test_ranks_on_several_machines_or_unknown_share_nothing(self):
+        several = [{"rank": i, "hostname": "node-%d" % i, "cpus_usable": 8} for i in range(4)]
+        self.assertIsNone(make_cases.shared_cores(self.write(several)))
+        self.assertIsNone(make_cases.shared_cores(self.write([{"rank": 0, "hostname": "vm", "cpus_usable": 2}])))
+        self.assertIsNone(make_cases.shared_cores(self.write([{"rank": 0, "hostname": "vm"}, {"rank": 1,
+                                                                                              "hostname": "vm"}])))
+
+    def test_the_testbeds_microbenchmarks_ran_on_its_two_cores(self):
+        path = os.path.join(ROOT, "validation", "testbed", "data", "1gbit", "allreduce.csv.json")
+        self.assertEqual(make_cases.shared_cores(path), 2)
+
+
 class Precision(unittest.TestCase):
     def test_thirds_of_pooled_steps(self):
         # Two workers, 6 steps: thirds pooled (1, 1, 1, 1), (2, 2, 2, 2), (3, 3, 3, 3); mean 2; the worst third

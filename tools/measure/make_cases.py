@@ -72,6 +72,19 @@ def calibrate(sgdsim, args, log):
         f.write("sgdsim calibrate " + " ".join(args) + "\n" + out.stdout + out.stderr)
 
 
+def shared_cores(provenance_json):
+    """The cores the all-reduce microbenchmark's ranks shared where they all ran on one machine (one hostname in its
+    provenance, an emulated cluster: calibrate --shared-cores, docs/models.md §10.7 "Ranks sharing cores"), the
+    fewest any rank could use; None where they ran on several machines or the provenance does not say."""
+    with open(provenance_json, encoding="utf-8") as f:
+        ranks = json.load(f).get("provenance", {}).get("ranks", [])
+    hosts = {r.get("hostname") for r in ranks}
+    cores = [r.get("cpus_usable") for r in ranks]
+    if len(ranks) < 2 or len(hosts) != 1 or None in hosts or None in cores:
+        return None
+    return min(cores)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("campaign")
@@ -120,13 +133,15 @@ def main():
                                  "-o", rel(p2p_platform), "--force"], p2p_platform + ".log")
             queued = os.path.join(data, "allreduce-queued.csv")
             if os.path.exists(os.path.join(data, "allreduce.csv")):
+                cores = shared_cores(os.path.join(data, "allreduce.csv.json"))
                 # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the
                 # small all-reduces' software costs bend it above the line rate (docs/models.md §10.7).
                 calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
                                      "allreduce", "--where", "op=allreduce", "--bandwidth-from", "1MiB",
                                      "--line-rate", line_rate(rate), "--workload", rel(workload),
                                      "--nodes", "10", "-o", rel(ar_platform), "--force"]
-                          + (["--queued", rel(queued)] if os.path.exists(queued) else []), ar_platform + ".log")
+                          + (["--queued", rel(queued)] if os.path.exists(queued) else [])
+                          + (["--shared-cores", str(cores)] if cores else []), ar_platform + ".log")
             else:  # a campaign of PS series only: no all-reduce microbenchmark, no ring case
                 ar_platform = None
             for fname in sorted(os.listdir(mdir)):
