@@ -398,6 +398,9 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
       throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) +
                        ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one "
                        "message per step");
+    if (sc.ring_mode != RingMode::STEPS)
+      throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) +
+                       ": applies to --ring-mode steps (stream mode sends one flow per ring edge)");
   }
   if (vm.count("egress-fifo")) {
     sc.egress_fifo = parse_on_off(vm["egress-fifo"].as<std::string>(), "--egress-fifo");

@@ -133,7 +133,8 @@ TEST(SlicedRingDispatcher, SameTimesOnRandomScenarios)
     sc.ps               = 0;
     sc.ring_mode        = RingMode::STEPS;
     sc.ring_slice_bytes = 1024.0 * pick(16, 512);
-    sc.ring_slices_in_flight = pick(1, 5);
+    sc.ring_slices_in_flight    = pick(1, 5);
+    sc.ring_min_slices_per_step = pick(0, 2) == 0 ? pick(2, 3) : 1; // Gloo's cut of even small chunks
     if (pick(0, 2) == 0)
       sc.message_overhead_s = 1e-6 * pick(1, 50);
     if (pick(0, 2) == 0)
