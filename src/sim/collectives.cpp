@@ -203,7 +203,7 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
                        double step_cost_s)
 {
   const Scenario& sc = ctx.scenario;
-  const RingSlicing cut(bytes, n, sc.ring_slice_bytes, sc.ring_min_slices_per_step);
+  const RingSlicing cut(bytes, n, sc);
   const int per_step       = cut.per_step;
   const double slice       = cut.slice_bytes;
   const int total          = cut.total; // slices this worker sends, and receives

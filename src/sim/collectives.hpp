@@ -64,7 +64,12 @@ struct RingSlicing {
   double slice_bytes = 0;
   int total          = 0;
   int n              = 0;
-  RingSlicing(double bytes, int members, double max_slice_bytes, int min_per_step = 1);
+  RingSlicing(double bytes, int members, double max_slice_bytes, int min_per_step);
+  /** The scenario's cut: slices of at most ring_slice_bytes, at least ring_min_slices_per_step per step. */
+  RingSlicing(double bytes, int members, const Scenario& sc)
+      : RingSlicing(bytes, members, sc.ring_slice_bytes, sc.ring_min_slices_per_step)
+  {
+  }
   RingSlicing() = default;
   /** Whether received slice i is summed where it arrives. */
   bool summed(int i) const { return i / per_step < n - 1; }

@@ -290,7 +290,7 @@ private:
       const double rate_Bps  = route_Bps_ * bandwidth_factor_;
       const auto [at, added] = ctx_.sliced_alone_s.try_emplace({bytes, k, latency_s, rate_Bps}, 0.0);
       if (added) {
-        const RingSlicing cut(bytes, k, sc.ring_slice_bytes, sc.ring_min_slices_per_step);
+        const RingSlicing cut(bytes, k, sc);
         at->second = sliced_ring_alone_s(cut, sc.ring_slices_in_flight, network_bytes_s(bytes, k) / cut.total,
                                          latency_s, sc.message_overhead_s);
       }

@@ -69,7 +69,7 @@ void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, d
   m.step_cost_s   = step_cost_s;
   m.out_latency_s = ctx_.ring_latency_s[static_cast<std::size_t>(rank)];
   m.in_latency_s  = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
-  m.cut           = RingSlicing(bytes, n, ctx_.scenario.ring_slice_bytes, ctx_.scenario.ring_min_slices_per_step);
+  m.cut           = RingSlicing(bytes, n, ctx_.scenario);
   m.started = m.sent_done = m.received = 0;
   m.arrival_s.clear();
   m.credit_s.clear();
