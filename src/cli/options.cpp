@@ -354,6 +354,20 @@ void parse_fusion_batches_option(const po::variables_map& vm, Scenario& sc)
                        "profiles' default) go once their last gradient is computed");
 }
 
+// --ring-slices-in-flight and --ring-min-slices: a count of slices in [1, most], which only a ring of slices has.
+int sliced_ring_count(const po::variables_map& vm, const char* name, int most, const Scenario& sc)
+{
+  const int n = vm[name].as<int>();
+  if (n < 1 || n > most)
+    throw InputError(std::string("--") + name + " " + std::to_string(n) + ": must be in [1, " + std::to_string(most) +
+                     "]");
+  if (sc.ring_slice_bytes == 0)
+    throw InputError(std::string("--") + name + " " + std::to_string(n) +
+                     ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one "
+                     "message per step");
+  return n;
+}
+
 // How the ring's messages travel: sockets per peer (docs/models.md §10.9), slices (§10.10), and whether the measured
 // all-reduce applies (§10.7).
 void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
@@ -379,25 +393,10 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
     if (sc.ring_slice_bytes == 0 && !vm.count("ring-slices-in-flight"))
       sc.ring_slices_in_flight = 1;
   }
-  if (vm.count("ring-slices-in-flight")) {
-    sc.ring_slices_in_flight = vm["ring-slices-in-flight"].as<int>();
-    if (sc.ring_slices_in_flight < 1 || sc.ring_slices_in_flight > Scenario::kMaxSlicesInFlight)
-      throw InputError("--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) + ": must be in [1, " +
-                       std::to_string(Scenario::kMaxSlicesInFlight) + "]");
-    if (sc.ring_slice_bytes == 0)
-      throw InputError(
-          "--ring-slices-in-flight " + std::to_string(sc.ring_slices_in_flight) +
-          ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one message per step");
-  }
+  if (vm.count("ring-slices-in-flight"))
+    sc.ring_slices_in_flight = sliced_ring_count(vm, "ring-slices-in-flight", Scenario::kMaxSlicesInFlight, sc);
   if (vm.count("ring-min-slices")) {
-    sc.ring_min_slices_per_step = vm["ring-min-slices"].as<int>();
-    if (sc.ring_min_slices_per_step < 1 || sc.ring_min_slices_per_step > Scenario::kMaxMinSlicesPerStep)
-      throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) + ": must be in [1, " +
-                       std::to_string(Scenario::kMaxMinSlicesPerStep) + "]");
-    if (sc.ring_slice_bytes == 0)
-      throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) +
-                       ": needs --ring-slice (or a framework with slices: NCCL's or Gloo's): whole chunks are one "
-                       "message per step");
+    sc.ring_min_slices_per_step = sliced_ring_count(vm, "ring-min-slices", Scenario::kMaxMinSlicesPerStep, sc);
     if (sc.ring_mode != RingMode::STEPS)
       throw InputError("--ring-min-slices " + std::to_string(sc.ring_min_slices_per_step) +
                        ": applies to --ring-mode steps (stream mode sends one flow per ring edge)");
