@@ -76,7 +76,7 @@ std::string cfg_error(const std::string& item, const std::string& what)
 
 // Everything before the actors: engine, SimGrid settings, platform, placement, and their checks (all errors here
 // are InputErrors or SimGrid ParseErrors, raised before Engine::run()).
-Prepared prepare(const SimInputs& in)
+Prepared prepare(const SimInputs& in, bool warnings)
 {
   const Scenario& sc = in.scenario;
   validate_scenario(sc);
@@ -172,7 +172,7 @@ Prepared prepare(const SimInputs& in)
   // Sealing adds the routes SimGrid makes itself (a Full zone's host-to-itself routes over the network model's
   // loopback), which the checks must see as the run will; Engine::run() would seal it anyway.
   prep.engine->seal_platform();
-  check_routes(*prep.engine, prep.placement, prep.scenario, in.platform_path);
+  check_routes(*prep.engine, prep.placement, prep.scenario, in.platform_path, warnings);
   if (!in.background_path.empty())
     prep.link_schedules = apply_background(*prep.engine, in.background_path, prep.varying_speed_hosts);
   return prep;

@@ -41,8 +41,9 @@ struct Prepared {
 };
 
 /** Builds the engine, applies the SimGrid settings, loads the platform and places the actors; checks everything
- *  (validate_scenario, the routes, the prices, the background file). One engine: once per process. */
-Prepared prepare(const SimInputs& in);
+ *  (validate_scenario, the routes, the prices, the background file), printing the platform's warnings when
+ *  `warnings` (a probe of the platform does not: the simulation of the same run does). One engine: once per process. */
+Prepared prepare(const SimInputs& in, bool warnings);
 
 /** Whether the platform file declares profiles (availability_file, state_file, trace_connect; SimGrid's platform
  *  DTD 4.1), which may change any host's speed: SimGrid has no accessor for a host's profiles. */

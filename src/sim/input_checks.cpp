@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <simgrid/s4u.hpp>
 #include <tuple>
@@ -128,11 +129,50 @@ double cluster_price_per_hour_usd(const sg4::Engine& engine, const Placement& pl
   return total;
 }
 
+namespace {
+// A <cluster> without loopback_bw routes a node to itself through its own link, up and then down (SimGrid's
+// ClusterZone): two ranks of one host would then exchange their tensors over the host's NIC, beside its traffic to
+// the other hosts, where a real host copies them in memory. Legal, so not an error; said once, naming the first host.
+void warn_within_host_over_network(const std::vector<const sg4::Host*>& host_of, const std::vector<int>& id,
+                                   const std::vector<std::pair<int, int>>& pairs,
+                                   const std::vector<std::pair<std::size_t, std::vector<sg4::Link*>>>& within,
+                                   const std::vector<std::string>& roles, const std::string& path)
+{
+  if (host_of.size() < 2)
+    return; // no other host: nothing to share the links with
+  int hosts = 0;
+  std::string first;
+  std::vector<sg4::Link*> out;
+  for (const auto& [i, self_links] : within) {
+    const auto [a, b] = pairs[i];
+    const int h       = id[static_cast<std::size_t>(a)];
+    const auto* other = host_of[h == 0 ? 1 : 0];
+    double latency_s  = 0;
+    out.clear();
+    host_of[static_cast<std::size_t>(h)]->route_to(other, out, &latency_s);
+    const auto shared = std::find_first_of(self_links.begin(), self_links.end(), out.begin(), out.end());
+    if (shared == self_links.end())
+      continue;
+    if (hosts++ == 0)
+      first = "host '" + host_of[static_cast<std::size_t>(h)]->get_name() + "' reaches itself over link '" +
+              (*shared)->get_name() +
+              "', which also carries its traffic to other hosts: " + roles[static_cast<std::size_t>(a)] + " and " +
+              roles[static_cast<std::size_t>(b)] + " exchange their tensors over the network";
+  }
+  if (hosts > 0)
+    std::cerr << "sgdsim: warning: " << path << ": " << first
+              << (hosts > 1 ? " (and on " + std::to_string(hosts - 1) + " more hosts)" : std::string())
+              << "; for a copy within the host declare a loopback (a <cluster>'s loopback_bw and loopback_lat) or a "
+                 "<route> from the host to itself\n";
+}
+} // namespace
+
 // Every pair of hosts that will exchange messages has a route (issue #21, class 2): SimGrid finds out only when the
 // first message leaves, with an abort, a crash (Full routing without the route) or an exception (Floyd). The pairs:
 // each worker and each PS, both ways; for the ring architecture, ring neighbours, the tree's parents, the
 // halving-doubling partners and the ring of node leaders, a superset of what any collective uses.
-void check_routes(const sg4::Engine& engine, const Placement& placement, const Scenario& sc, const std::string& path)
+void check_routes(const sg4::Engine& engine, const Placement& placement, const Scenario& sc, const std::string& path,
+                  bool warn)
 {
   std::vector<std::pair<int, int>> pairs; // indices into `hosts`
   std::vector<std::string> hosts = placement.worker_hosts;
@@ -211,6 +251,7 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
       first[keyed[j].second] = 1;
   SimGridGuard guard(path + ": checking routes");
   std::vector<sg4::Link*> links;
+  std::vector<std::pair<std::size_t, std::vector<sg4::Link*>>> within; // a pair within a host, and its route's links
   for (std::size_t i = 0; i < pairs.size(); i++) {
     if (!first[i])
       continue;
@@ -240,12 +281,15 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
                          " exchange tensors on it: declare a loopback (a <cluster>'s loopback_bw and loopback_lat) or "
                          "a <route> from the host to itself, or place them on different hosts");
       }
+      within.emplace_back(i, links); // once per host: its pairs within it are one key
       continue;
     }
     if (links.empty())
       throw InputError(what() +
                        ": SimGrid finds a route without any link (declare one, e.g. a <route> in a Full zone)");
   }
+  if (warn)
+    warn_within_host_over_network(host_of, id, pairs, within, roles, path);
 }
 
 } // namespace sgdsim

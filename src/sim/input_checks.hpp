@@ -18,8 +18,9 @@ void check_readable(const std::string& path, const char* what);
 double cluster_price_per_hour_usd(const simgrid::s4u::Engine& engine, const Placement& placement,
                                   const std::string& platform_path);
 
-/** Every pair of hosts that will exchange messages has a route; throws InputError naming the first that has none. */
+/** Every pair of hosts that will exchange messages has a route; throws InputError naming the first that has none.
+ *  With `warn`, says on stderr where two ranks of one host exchange over the host's network links. */
 void check_routes(const simgrid::s4u::Engine& engine, const Placement& placement, const Scenario& sc,
-                  const std::string& path);
+                  const std::string& path, bool warn);
 
 } // namespace sgdsim

@@ -153,6 +153,7 @@ SimResult simulate_isolated(const SimInputs& inputs, const std::function<void()>
   SimInputs fcfs        = inputs;
   fcfs.scenario.sharing = Sharing::FCFS;
   fcfs.progress_label   = "fcfs";
+  fcfs.warnings         = false; // the fair half says them
   Child a               = start_simulation(fair);
   Child b               = start_simulation(fcfs);
   run_meanwhile();

@@ -79,7 +79,7 @@ std::string relay_up_mailbox(int ps, int worker)
 
 PlatformProbe probe_platform(const SimInputs& in)
 {
-  Prepared prep = prepare(in);
+  Prepared prep = prepare(in, false);
   PlatformProbe probe;
   probe.network      = network_of(network_route(*prep.engine, prep.placement));
   probe.workers      = prep.scenario.workers;
@@ -96,7 +96,7 @@ PlatformProbe probe_platform(const SimInputs& in)
 SimResult simulate(const SimInputs& in)
 {
   xbt_assert(in.scenario.sharing != Sharing::HYBRID, "simulate(): hybrid sharing is two simulations");
-  Prepared prep = prepare(in);
+  Prepared prep = prepare(in, in.warnings);
   check_step_takes_time(in.workload, prep.scenario);
   sg4::Engine& engine        = *prep.engine;
   const Placement& placement = prep.placement;

@@ -23,6 +23,7 @@ struct SimInputs {
   bool timeline = false;                 // record the operations of the measured steps (SimResult::timeline)
   bool progress = false;                 // report progress on stderr (sim/progress.hpp)
   std::string progress_label;            // which of several simulations at once reports ("fair", "fcfs")
+  bool warnings = true; // print the platform's warnings (check_routes) on stderr (hybrid sharing: its fair half only)
 };
 
 /** What the analytic models need from the platform, read without simulating. */
