@@ -161,7 +161,8 @@ void warn_within_host_over_network(const std::vector<const sg4::Host*>& host_of,
   }
   if (hosts > 0)
     std::cerr << "sgdsim: warning: " << path << ": " << first
-              << (hosts > 1 ? " (and on " + std::to_string(hosts - 1) + " more hosts)" : std::string())
+              << (hosts > 1 ? " (and on " + std::to_string(hosts - 1) + (hosts > 2 ? " more hosts)" : " more host)")
+                            : std::string())
               << "; for a copy within the host declare a loopback (a <cluster>'s loopback_bw and loopback_lat) or a "
                  "<route> from the host to itself\n";
 }
@@ -241,7 +242,7 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
   keyed.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); i++) {
     const int from = id[static_cast<std::size_t>(pairs[i].first)], to = id[static_cast<std::size_t>(pairs[i].second)];
-    if (from != to || i < within_host_pairs)
+    if (from != to || i < within_host_pairs || !sc.is_ps()) // a ring's ranks of one host: for the warning only
       keyed.emplace_back(static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to), i);
   }
   std::sort(keyed.begin(), keyed.end());
@@ -271,6 +272,8 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
       throw InputError(what() + ": " + e.what());
     }
     if (id[ia] == id[ib]) {
+      if (links.empty() && latency_s <= 0 && i >= within_host_pairs)
+        continue; // the collectives' pairs are a superset of what one uses: left to the run, as before
       if (links.empty() && latency_s <= 0) {
         // A PS pair names its roles; a relay pair is (relay, GPU) either way, the relay the node's first GPU.
         const std::string who = i < ps_pairs
