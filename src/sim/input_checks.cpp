@@ -242,7 +242,7 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
   keyed.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); i++) {
     const int from = id[static_cast<std::size_t>(pairs[i].first)], to = id[static_cast<std::size_t>(pairs[i].second)];
-    if (from != to || i < within_host_pairs || !sc.is_ps()) // a ring's ranks of one host: for the warning only
+    if (from != to || i < within_host_pairs || (warn && !sc.is_ps())) // a ring's ranks of one host: the warning's
       keyed.emplace_back(static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to), i);
   }
   std::sort(keyed.begin(), keyed.end());
@@ -284,15 +284,15 @@ void check_routes(const sg4::Engine& engine, const Placement& placement, const S
                          " exchange tensors on it: declare a loopback (a <cluster>'s loopback_bw and loopback_lat) or "
                          "a <route> from the host to itself, or place them on different hosts");
       }
-      within.emplace_back(i, links); // once per host: its pairs within it are one key
+      if (warn)
+        within.emplace_back(i, links); // once per host: its pairs within it are one key
       continue;
     }
     if (links.empty())
       throw InputError(what() +
                        ": SimGrid finds a route without any link (declare one, e.g. a <route> in a Full zone)");
   }
-  if (warn)
-    warn_within_host_over_network(host_of, id, pairs, within, roles, path);
+  warn_within_host_over_network(host_of, id, pairs, within, roles, path);
 }
 
 } // namespace sgdsim
