@@ -18,6 +18,7 @@
 
 #include "sim/ring_driver.hpp"
 
+#include "common/units.hpp"
 #include "sim/collectives.hpp"
 #include "sim/engine_hooks.hpp"
 #include "sim/engine_setup.hpp"
@@ -134,6 +135,9 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int so
   connect_dispatcher(current_driver);
   current_driver = this;
   replay_ok_     = replay && sockets_ == 1 && replay_conditions(hosts); // the replay emulates one flow per chunk
+  if (replay && sockets_ > 1)
+    replay_refusal_ = "each chunk between hosts is cut over " + std::to_string(sockets_) +
+                      " connections (docs/models.md §10.9), and the replay emulates one flow per chunk";
   if (replay_ok_) {
     ended_rates_.reserve(hosts.size());
     // The replay's clock answers for the chunk that the driver replays, as the network model would for the K flows
@@ -167,16 +171,32 @@ bool RingDriver::replay_conditions(const std::vector<sg4::Host*>& hosts)
   const auto model  = cfg::get_value<std::string>("network/model");
   const bool full   = cfg::get_value<std::string>("network/optim") == "Full";
   const auto n_host = hosts.size();
-  if (!full || (model != "LV08" && model != "CM02") || n_host < 3)
+  if (!full || (model != "LV08" && model != "CM02")) {
+    replay_refusal_ = "the network model is not LV08 or CM02 under network/optim:Full";
     return false;
+  }
+  if (n_host < 3) {
+    replay_refusal_ = "the ring has fewer than 3 members";
+    return false;
+  }
   std::vector<sg4::Link*> first;
   std::vector<sg4::Link*> links;
   double first_latency = 0;
+  const auto edge      = [&hosts, n_host](std::size_t w) {
+    return std::string(hosts[w]->get_cname()) + " -> " + hosts[(w + 1) % n_host]->get_cname();
+  };
   for (std::size_t w = 0; w < n_host; w++) {
     sg4::Host* const from = hosts[w];
     sg4::Host* const to   = hosts[(w + 1) % n_host];
-    if (from == to || from->get_speed() != hosts.front()->get_speed())
+    if (from == to) {
+      replay_refusal_ = "ring edge " + edge(w) + " joins a host to itself";
       return false;
+    }
+    if (from->get_speed() != hosts.front()->get_speed()) {
+      replay_refusal_ = std::string("the ring's hosts differ in speed (") + hosts.front()->get_cname() + " and " +
+                        from->get_cname() + ")";
+      return false;
+    }
     links.clear();
     double latency = 0; // summed as SimGrid sums a comm's route latency (NetZoneImpl::get_global_route)
     from->route_to(to, links, &latency);
@@ -185,12 +205,19 @@ bool RingDriver::replay_conditions(const std::vector<sg4::Host*>& hosts)
       first_latency = latency;
       continue;
     }
-    if (latency != first_latency || links.size() != first.size())
+    if (latency != first_latency || links.size() != first.size()) {
+      replay_refusal_ = "ring edge " + edge(w) + " crosses " + std::to_string(links.size()) + " links with " +
+                        format_us(latency) + " of latency, " + edge(0) + " " + std::to_string(first.size()) + " with " +
+                        format_us(first_latency);
       return false;
+    }
     for (std::size_t l = 0; l < links.size(); l++)
       if (links[l]->get_bandwidth() != first[l]->get_bandwidth() ||
-          links[l]->get_sharing_policy() != first[l]->get_sharing_policy())
+          links[l]->get_sharing_policy() != first[l]->get_sharing_policy()) {
+        replay_refusal_ = "ring edge " + edge(w) + " crosses link " + links[l]->get_cname() + ", unlike " +
+                          first[l]->get_cname() + " of " + edge(0) + " in bandwidth or sharing policy";
         return false;
+      }
   }
   // NetworkCm02Model::comm_action_set_bounds: the flow's latency_ is the route's times the latency factor.
   latency_s_         = first_latency * cfg::get_value<double>("network/latency-factor");

@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -100,6 +101,12 @@ public:
    *  the same order. n >= 2, bytes > 0. */
   void allreduce(int self, int next, int n, double bytes);
 
+  /** Whether the step replay may run (the static conditions held), and if not which one failed, for people: e.g.
+   *  "ring edge n-15 -> n-16 crosses 4 links with 100 us of latency, n-0 -> n-1 2 with 50 us" (empty when the
+   *  replay was not asked for). */
+  bool replays() const { return replay_ok_; }
+  const std::string& replay_refusal() const { return replay_refusal_; }
+
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
   void on_flow_end(const simgrid::kernel::resource::Action& flow); // a chunk's flow ended
   void on_time_advance();
@@ -126,8 +133,9 @@ private:
   bool kicked_ = false;    // the dispatcher has been woken and has not run yet
   simgrid::s4u::SemaphorePtr kick_;
 
-  bool replay_ok_           = false; // the static conditions hold
-  double latency_s_         = 0;     // every ring edge's route latency times the latency factor
+  bool replay_ok_ = false;       // the static conditions hold
+  std::string replay_refusal_;   // the one that failed (replay_conditions)
+  double latency_s_         = 0; // every ring edge's route latency times the latency factor
   double surf_precision_    = 0;
   double remains_precision_ = 0;
   // The step whose chunks are in flight, while it may still prove lockstep.

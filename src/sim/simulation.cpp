@@ -7,6 +7,7 @@
 #include "sim/parameter_server.hpp"
 #include "sim/progress.hpp"
 #include "sim/ps_dispatcher.hpp"
+#include "sim/ring_cost.hpp"
 #include "sim/ring_driver.hpp"
 #include "sim/ring_worker.hpp"
 #include "sim/run_summary.hpp"
@@ -16,6 +17,7 @@
 #include "sim/worker.hpp"
 
 #include <cstdio>
+#include <iostream>
 #include <optional>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
@@ -126,16 +128,25 @@ SimResult simulate(const SimInputs& in)
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
+    // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
+    const bool platform_changes = !in.background_path.empty() || platform_declares_profiles(in.platform_path);
     if (ring_driver_applies(scenario) && !sliced) {
-      // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
-      const bool replay =
-          ring_replay_applies(scenario) && in.background_path.empty() && !platform_declares_profiles(in.platform_path);
-      ctx.ring_driver = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets, scenario.connection_rate_Bps);
+      const bool replay = ring_replay_applies(scenario) && !platform_changes;
+      ctx.ring_driver   = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets, scenario.connection_rate_Bps);
     } else if (sliced && !scenario.ring_by_worker_actors) {
       ctx.sliced_ring = &sliced_ring.emplace(ctx, lane_hosts);
     } else if (scenario.ring_mode == RingMode::STEPS && !sliced) // sliced: mailboxes
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
+    // A run of that many chunks takes hours: said before it starts, with why nothing is replayed.
+    const double messages = ring_steps_messages(in.workload, scenario, ctx.grad_units, ctx.ring_sockets, sliced);
+    if (in.warnings && messages > in.ring_messages_warning && !(ring_driver && ring_driver->replays())) {
+      std::string why = ring_replay_refusal(scenario, sliced, platform_changes);
+      if (why.empty() && ring_driver)
+        why = ring_driver->replay_refusal();
+      std::cerr << "sgdsim: warning: " << ring_cost_warning(messages, scenario.workers / scenario.ring_stride(), why)
+                << "\n";
+    }
   }
   if (!scenario.is_ps() && scenario.fusion_at_run_time()) { // rank 0 decides the buffers, the others follow
     ctx.fusion_plan.pending.resize(static_cast<std::size_t>(scenario.workers));

@@ -5,6 +5,7 @@
 
 #include "common/network_params.hpp"
 #include "common/scenario.hpp"
+#include "sim/ring_cost.hpp"
 #include "sim/sim_result.hpp"
 #include "workload/workload.hpp"
 
@@ -24,6 +25,9 @@ struct SimInputs {
   bool progress = false;                 // report progress on stderr (sim/progress.hpp)
   std::string progress_label;            // which of several simulations at once reports ("fair", "fcfs")
   bool warnings = true; // print the platform's warnings (check_routes) on stderr (hybrid sharing: its fair half only)
+  /** A steps-mode ring that would simulate more chunk messages than this, none replayed, is warned of on stderr
+   *  (with `warnings`; ring_cost.hpp). Tests lower it. */
+  double ring_messages_warning = kRingMessagesWarning;
 };
 
 /** What the analytic models need from the platform, read without simulating. */

@@ -11,14 +11,7 @@
 using namespace sgdsim;
 
 namespace {
-Scenario steps_ring(int workers)
-{
-  Scenario sc    = tiny::scenario(Arch::RING, workers, Sharing::FAIR, true, 3, 1);
-  sc.ps          = 0;
-  sc.ring_mode   = RingMode::STEPS;
-  sc.simgrid_cfg = {"network/optim:Full"};
-  return sc;
-}
+using tiny::steps_ring;
 
 // Runs `in` through the dispatcher and through the workers' actors, under network/optim:Full (which the dispatcher
 // needs) after the test's network settings.

@@ -32,4 +32,15 @@ inline Scenario scenario(Arch arch, int workers, Sharing sharing, bool overlap, 
   return sc;
 }
 
+/** A steps-mode ring of `workers` with overlap, 3 steps after 1 warm-up, under network/optim:Full (which the ring
+ *  dispatcher and its step replay need). */
+inline Scenario steps_ring(int workers)
+{
+  Scenario sc    = scenario(Arch::RING, workers, Sharing::FAIR, true, 3, 1);
+  sc.ps          = 0;
+  sc.ring_mode   = RingMode::STEPS;
+  sc.simgrid_cfg = {"network/optim:Full"};
+  return sc;
+}
+
 } // namespace sgdsim::tiny
