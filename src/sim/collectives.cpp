@@ -281,6 +281,8 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
+    if (!ctx.stream_end.empty()) // the ring ends together, when its slowest member (edge, flow, start) allows
+      ctx.stream_end[static_cast<std::size_t>(lane)]->wait();
     return;
   }
   const int lane_base      = lane * ctx.scenario.workers; // this lane's ring members (SimContext::ring_inbox)

@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <map>
+#include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mutex.hpp>
@@ -113,6 +114,11 @@ struct SimContext {
    *  route to its right neighbour in its ring (times SimGrid's latency factor), which the ring's connections add to
    *  each slice; the links' own latencies are then 0 (connections.cpp). Empty otherwise. */
   std::vector<double> ring_latency_s;
+  /** Stream-mode ring (the ring collective, or the hierarchical one's ring of leaders): per lane, where its members
+   *  end each all-reduce together. The 2(K - 1) steps of a ring all-reduce carry a member's delay around the whole
+   *  ring, so that every member ends it when its slowest edge allows, as steps mode shows: a member whose own flow
+   *  and edge are fast does not end before (README "The ring"). Empty otherwise. */
+  std::vector<simgrid::s4u::BarrierPtr> stream_end;
   /** Sliced steps-mode ring: its dispatcher (sliced_ring.hpp); null where the workers' actors move the slices
    *  themselves (scenario.ring_by_worker_actors) or the ring is not sliced. */
   SlicedRing* sliced_ring = nullptr;

@@ -104,8 +104,8 @@ SimResult simulate(const SimInputs& in)
   const Placement& placement = prep.placement;
   const Scenario& scenario   = prep.scenario;
 
-  SimContext ctx{in.workload, scenario, {},      {}, {}, {}, {}, {}, 0,  {}, {}, {},
-                 {},          {},       nullptr, {}, {}, {}, {}, {}, {}, 1,  {}, nullptr};
+  SimContext ctx{in.workload, scenario, {}, {}, {}, {}, {}, {}, 0, {}, {}, {},     {},
+                 {},          nullptr,  {}, {}, {}, {}, {}, {}, 1, {}, {}, nullptr};
   ctx.worker_hosts = placement.worker_hosts;
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
@@ -138,14 +138,17 @@ SimResult simulate(const SimInputs& in)
     } else if (scenario.ring_mode == RingMode::STEPS && !sliced) // sliced: mailboxes
       for (std::size_t m = 0; m < lane_hosts.size(); m++)
         ctx.ring_inbox.push_back(RingInbox{{}, false, sg4::Semaphore::create(0)});
+    const int members = scenario.workers / scenario.ring_stride();
+    if (scenario.ring_mode == RingMode::STREAM && members > 1)
+      for (int lane = 0; lane < ctx.lanes(); lane++)
+        ctx.stream_end.push_back(sg4::Barrier::create(static_cast<unsigned>(members)));
     // A run of that many chunks takes hours: said before it starts, with why nothing is replayed.
     const double messages = ring_steps_messages(in.workload, scenario, ctx.grad_units, ctx.ring_sockets, sliced);
     if (in.warnings && messages > in.ring_messages_warning && !(ring_driver && ring_driver->replays())) {
       std::string why = ring_replay_refusal(scenario, sliced, platform_changes);
       if (why.empty() && ring_driver)
         why = ring_driver->replay_refusal();
-      std::cerr << "sgdsim: warning: " << ring_cost_warning(messages, scenario.workers / scenario.ring_stride(), why)
-                << "\n";
+      std::cerr << "sgdsim: warning: " << ring_cost_warning(messages, members, why) << "\n";
     }
   }
   if (!scenario.is_ps() && scenario.fusion_at_run_time()) { // rank 0 decides the buffers, the others follow

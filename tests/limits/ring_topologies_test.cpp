@@ -1,6 +1,7 @@
 // The ring all-reduce on a physical ring (1-D torus) and on a two-level fat-tree: with neighbours one link apart
 // (torus) or full bisection (fat-tree), every ring edge gets a full link, so eq. 11 holds (issue #4).
 #include "analytic/ring.hpp"
+#include "platform/platform_generator.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
@@ -36,6 +37,40 @@ TEST(RingTopologies, OneSlowLinkSlowsTheWholeRing)
   // all-reduce runs at the slow link's rate: 0.1 + 2 * 3/4 * 100 MB / 0.5 GB/s = 0.4 s (instead of 0.25 s).
   std::string plat = tiny::star_platform({{"1Gf", "1GBps"}, {"1Gf", "1GBps"}, {"1Gf", "0.5GBps"}, {"1Gf", "1GBps"}});
   EXPECT_NEAR(ring_step(plat, RingMode::STEPS, 4), 0.4, 0.4 * 1e-6);
+  // Stream mode too: every member ends the all-reduce when the slow edge's flows allow, though workers 0 and 3's
+  // own flows (0 -> 1, 3 -> 0) could end at 0.1 + 0.15 s.
+  Scenario sc       = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 3, 1);
+  sc.ps             = 0;
+  sc.ring_mode      = RingMode::STREAM;
+  const SimResult r = simulate_isolated(tiny::inputs(plat, tiny::one_tensor_workload("100MB", "50ms", "50ms"), sc));
+  EXPECT_NEAR(r.step_time_mean_s, 0.4, 0.4 * 1e-6);
+  EXPECT_NEAR(r.step_time_min_s, 0.4, 0.4 * 1e-6);
+}
+
+TEST(RingTopologies, StreamModePaysTheSlowestEdgesLatencyOnEveryMember)
+{
+  // A generated fat-tree of 8 nodes, 4 per leaf, 5 us per link: node-3 -> node-4 and node-7 -> node-0 cross the
+  // spine (4 links, 20 us), the other edges their leaf (10 us). One small all-reduce (8 kB, no compute): its 14
+  // steps are paced by the slow edges, 14 x 20 us and the bytes; steps mode shows it, and stream mode, which pays
+  // each member's own edge for the 13 steps it does not simulate, now ends every member with the slowest.
+  PlatformSpec s;
+  s.nodes                = 8;
+  s.topology             = Topology::FAT_TREE;
+  s.nic                  = "1GBps";
+  s.latency              = "5us";
+  s.speed                = "1Tf";
+  s.leaf_size            = 4;
+  const std::string plat = tiny::write_file("stream-fat-tree.xml", generate_platform_xml(s));
+  const auto step        = [&plat](RingMode mode) {
+    Scenario sc  = tiny::scenario(Arch::RING, 8, Sharing::FAIR, false, 3, 1);
+    sc.ps        = 0;
+    sc.ring_mode = mode;
+    return simulate_isolated(tiny::inputs(plat, tiny::one_tensor_workload("8kB", "0s", "0s"), sc));
+  };
+  const SimResult steps = step(RingMode::STEPS), stream = step(RingMode::STREAM);
+  EXPECT_GT(steps.step_time_mean_s, 14 * 20e-6);
+  EXPECT_NEAR(stream.step_time_mean_s, steps.step_time_mean_s, 0.02 * steps.step_time_mean_s);
+  EXPECT_EQ(stream.step_time_min_s, stream.step_time_max_s);
 }
 
 TEST(RingTopologies, ReductionCostAndPerCallOverhead)
