@@ -12,6 +12,7 @@
 
 #include "sim/ps_dispatcher.hpp"
 
+#include "common/units.hpp"
 #include "platform/deployment.hpp"
 #include "sim/engine_hooks.hpp"
 #include "sim/parameter_server.hpp"
@@ -38,7 +39,8 @@ PsDispatcher* current_dispatcher = nullptr;
 } // namespace
 
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles)
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
+                           std::string* unequal_latencies)
 {
   const Scenario& sc = ctx.scenario;
   if (!sc.is_ps() || sc.ps_by_actors || sc.ps_reads_per_variable || platform_has_profiles ||
@@ -50,8 +52,16 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
     return false;
   for (std::size_t p = 0; p < ctx.ps_tensors.size(); p++) {
     const auto& latency = ctx.stream_latency_s[p];
-    if (std::any_of(latency.begin(), latency.end(), [&latency](double l) { return l != latency.front(); }))
-      return false; // the gradients would not arrive in the order their last bytes were sent
+    const auto other =
+        std::find_if(latency.begin(), latency.end(), [&latency](double l) { return l != latency.front(); });
+    if (other != latency.end()) { // the gradients would not arrive in the order their last bytes were sent
+      if (unequal_latencies != nullptr)
+        *unequal_latencies = "PS " + std::to_string(p) + " (" + placement.ps_hosts[p] + ") reaches " +
+                             placement.worker_hosts.front() + " with " + format_us(latency.front()) + " of latency, " +
+                             placement.worker_hosts[static_cast<std::size_t>(other - latency.begin())] + " with " +
+                             format_us(*other);
+      return false;
+    }
     if (!ctx.ps_tensors[p].empty() && ctx.workload.ps_update_s > 0 && ctx.ps_cpu_exclusive[p] == 0)
       return false; // the updates are executions on the PS host
   }

@@ -46,7 +46,11 @@ struct Placement;
  *  not scenario.ps_by_actors. A --background link schedule does not matter: the dispatcher ends its flows at a
  *  message's end when a link changes (on_bandwidth_change). Call once the streams are made (connections.cpp). */
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles);
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
+                           std::string* unequal_latencies = nullptr);
+// `unequal_latencies`, where given: set, for people, when the one refusal is that a PS reaches its workers over
+// routes of different latencies (a fat-tree whose leaf holds the PS and workers), e.g. "PS 0 (node-1016) reaches
+// node-0 with 100 us of latency, node-1008 with 50 us".
 
 class PsDispatcher {
 public:

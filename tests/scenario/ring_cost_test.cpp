@@ -1,6 +1,7 @@
 // The warning before a steps-mode ring run that simulates every one of its 2(K - 1)K chunks per all-reduce
 // (sim/ring_cost.hpp): the count, and why the step replay does not apply, named from the scenario or from the
-// ring's first edge unlike the others. The tests lower the threshold so that small rings show it.
+// ring's first edge unlike the others; and its PS counterpart, where the PS dispatcher is refused for a PS that
+// reaches its workers with unequal latencies. The tests lower the thresholds so that small runs show them.
 #include "cli/options.hpp"
 #include "platform/platform_generator.hpp"
 #include "sim/ring_cost.hpp"
@@ -96,4 +97,31 @@ TEST(RingCost, NamesWhatInTheScenarioKeepsTheReplayOff)
   EXPECT_EQ(ring_replay_refusal(steps_ring(6), false, false), "");
   EXPECT_NE(ring_replay_refusal(steps_ring(6), true, false).find("slices"), std::string::npos);
   EXPECT_NE(ring_replay_refusal(steps_ring(6), false, true).find("--background"), std::string::npos);
+}
+
+TEST(RingCost, APsThatReachesItsWorkersUnequallyIsWarnedOf)
+{
+  // 8 nodes, 4 per leaf; automatic placement puts the PS first: with 2 PS, node-0 and node-1 share their leaf with
+  // workers node-2 and node-3 (10 us away) while node-4..7 are 20 us away, so the dispatcher is refused.
+  const auto stderr_of = [](int ps, long threshold) {
+    Scenario sc  = tiny::scenario(Arch::PS_SYNC, 8 - ps, Sharing::FAIR, true, 3, 1);
+    sc.ps        = ps;
+    SimInputs in = tiny::inputs(fat_tree(8, 4), tiny::layered_workload(4, "4MB", "2ms", "4ms", "0.5ms"), sc, false);
+    in.scenario.simgrid_cfg   = default_simgrid_cfg();
+    in.ps_connections_warning = threshold;
+    testing::internal::CaptureStderr();
+    const SimResult r = simulate_isolated(in);
+    EXPECT_GT(r.step_time_mean_s, 0);
+    EXPECT_EQ(r.ps_dispatcher, ps == 4) << ps << " PS";
+    return testing::internal::GetCapturedStderr();
+  };
+  const std::string err = stderr_of(2, 1);
+  EXPECT_NE(err.find("sgdsim: warning: the PS dispatcher, which simulates a connection's busy period as one flow, "
+                     "does not apply because PS 0 (node-0) reaches node-2 with 10 us of latency, node-4 with 20 us: "
+                     "the actors simulate every tensor of the 12 connections"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(stderr_of(2, 13).find("warning"), std::string::npos); // below the threshold
+  // 4 PS fill leaf 0: every worker is 20 us from every PS, and the dispatcher runs.
+  EXPECT_EQ(stderr_of(4, 1).find("warning"), std::string::npos);
 }
