@@ -48,9 +48,9 @@ struct Placement;
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
                            const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
                            std::string* unequal_latencies = nullptr);
-// `unequal_latencies`, where given: set, for people, when the one refusal is that a PS reaches its workers over
-// routes of different latencies (a fat-tree whose leaf holds the PS and workers), e.g. "PS 0 (node-1016) reaches
-// node-0 with 100 us of latency, node-1008 with 50 us".
+// `unequal_latencies`, where given: set, for people, when the checks before it passed and a PS reaches its workers
+// over routes of different latencies (a fat-tree whose leaf holds the PS and workers), e.g. "PS 0 (node-0) reaches
+// node-8 with 50 us of latency, node-16 with 100 us"; the checks after it (PS updates, hosts shared) are not made.
 
 class PsDispatcher {
 public:
