@@ -40,16 +40,9 @@ std::string ring_replay_refusal(const Scenario& sc, bool sliced, bool platform_c
 {
   if (sliced)
     return "its chunks travel in slices (docs/models.md §10.10), each simulated";
-  if (sc.message_overhead_s > 0 || sc.reduce_s_per_byte > 0 || sc.measured_allreduce)
-    return "each worker's actor pays a per-message, summation or measured all-reduce cost between its chunks";
-  if (!ring_driver_applies(sc))
-    return "the ring dispatcher needs network/optim:Full";
-  if (sc.collective != Collective::RING)
-    return "the collective is not the flat ring";
-  if (sc.unit() != AllreduceUnit::FUSION && sc.collectives_in_flight > 1)
-    return "several all-reduces are in flight at once (--collectives-in-flight)";
-  if (sc.connection_rate_Bps > 0)
-    return "a connection's rate bounds the chunks (docs/models.md §10.11)";
+  std::string why;
+  if (!ring_replay_applies(sc, &why))
+    return why;
   if (platform_changes)
     return "the platform changes during the run (--background, or a profile in the platform)";
   return "";

@@ -104,19 +104,45 @@ bool EmulatedChunk::advance(double delta, double surf_precision, double remains_
   return remains <= 0 && active;
 }
 
-bool ring_driver_applies(const Scenario& sc)
+namespace {
+// Returns false with `why` (where given) set to `reason`.
+bool refuse(std::string* why, const char* reason)
 {
+  if (why != nullptr)
+    *why = reason;
+  return false;
+}
+} // namespace
+
+bool ring_driver_applies(const Scenario& sc, std::string* why)
+{
+  if (sc.is_ps() || sc.ring_mode != RingMode::STEPS)
+    return refuse(why, "the run has no steps-mode ring");
+  if (sc.message_overhead_s != 0 || sc.reduce_s_per_byte != 0 || sc.measured_allreduce)
+    return refuse(why, "each worker's actor pays a per-message, summation or measured all-reduce cost between its "
+                       "chunks");
+  if (sc.ring_by_worker_actors)
+    return refuse(why, "the workers' actors were asked for");
   const char* optim = cfg_value(sc.simgrid_cfg, "network/optim");
-  return !sc.is_ps() && sc.ring_mode == RingMode::STEPS && sc.message_overhead_s == 0 && sc.reduce_s_per_byte == 0 &&
-         !sc.measured_allreduce && !sc.ring_by_worker_actors && optim != nullptr && std::string(optim) == "Full";
+  if (optim == nullptr || std::string(optim) != "Full")
+    return refuse(why, "the ring dispatcher needs network/optim:Full");
+  return true;
 }
 
-bool ring_replay_applies(const Scenario& sc)
+bool ring_replay_applies(const Scenario& sc, std::string* why)
 {
-  const bool one_lane = sc.unit() == AllreduceUnit::FUSION || sc.collectives_in_flight == 1;
+  if (!ring_driver_applies(sc, why))
+    return false;
+  if (sc.collective != Collective::RING)
+    return refuse(why, "the collective is not the flat ring");
+  if (sc.unit() != AllreduceUnit::FUSION && sc.collectives_in_flight != 1)
+    return refuse(why, "several all-reduces are in flight at once (--collectives-in-flight)");
+  if (sc.ring_every_step_simulated)
+    return refuse(why, "every step was asked to be simulated");
   // The replay's arithmetic knows the links, not a connection's rate (docs/models.md §10.11).
-  return ring_driver_applies(sc) && sc.collective == Collective::RING && one_lane && !sc.ring_every_step_simulated &&
-         sc.connection_rate_Bps <= 0;
+  if (sc.connection_rate_Bps > 0)
+    return refuse(why, "a connection's rate bounds the chunks (docs/models.md §10.11)");
+  return true;
 }
 
 RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int sockets, double connection_rate_Bps)

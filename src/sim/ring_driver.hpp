@@ -24,14 +24,15 @@ namespace sgdsim {
  *  charge), unless the scenario asks for the workers' actors; and SimGrid's network/optim:Full (sgdsim's default,
  *  README "The network"): under Lazy, with LV08's ACK traffic on uneven hosts, the driver's all-reduces ended up to
  *  0.1% earlier than the actors' (found by a random comparison, cause not found), so such runs keep the actors. */
-bool ring_driver_applies(const Scenario& sc);
+bool ring_driver_applies(const Scenario& sc, std::string* why = nullptr);
 
 /** Whether the RingDriver of a simulation of `sc` may replay steps of lockstep all-reduces instead of simulating
  *  their chunks (docs/design.md "Ring step replay"): the driver applies, every all-reduce is the ring of all the
  *  workers (the ring collective, one all-reduce in flight per worker, so that the ring's chunks are the only
  *  traffic), and the scenario does not ask for every step to be simulated. The platform's conditions are checked
- *  by the RingDriver itself; simulate() says whether anything changes the platform during the run. */
-bool ring_replay_applies(const Scenario& sc);
+ *  by the RingDriver itself; simulate() says whether anything changes the platform during the run. Where either
+ *  function returns false and `why` is given, it says which condition failed, for people. */
+bool ring_replay_applies(const Scenario& sc, std::string* why = nullptr);
 
 /** One worker's state in the steps-mode ring. */
 struct RingMember {

@@ -143,8 +143,9 @@ SimResult simulate(const SimInputs& in)
       for (int lane = 0; lane < ctx.lanes(); lane++)
         ctx.stream_end.push_back(sg4::Barrier::create(static_cast<unsigned>(members)));
     // A run of that many chunks takes hours: said before it starts, with why nothing is replayed.
-    const double messages = ring_steps_messages(in.workload, scenario, ctx.grad_units, ctx.ring_sockets, sliced);
-    if (in.warnings && messages > in.ring_messages_warning && !(ring_driver && ring_driver->replays())) {
+    const double messages =
+        in.warnings ? ring_steps_messages(in.workload, scenario, ctx.grad_units, ctx.ring_sockets, sliced) : 0;
+    if (messages > in.ring_messages_warning && !(ring_driver && ring_driver->replays())) {
       std::string why = ring_replay_refusal(scenario, sliced, platform_changes);
       if (why.empty() && ring_driver)
         why = ring_driver->replay_refusal();
