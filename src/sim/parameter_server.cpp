@@ -13,9 +13,12 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <simgrid/s4u.hpp>
 #include <tuple>
+#include <xbt/config.hpp>
 
 XBT_LOG_EXTERNAL_CATEGORY(sgdsim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(sgdsim_ps, sgdsim, "Parameter servers");
@@ -39,6 +42,10 @@ struct PsShared {
   // Set where applying a gradient never blocks (the updates' dates are computed): the receivers then apply each
   // gradient themselves, which spares the main actor a wake-up per gradient (bench/README.md, session 12).
   std::function<void(TensorMsg*, double arrival_s)> apply_inline;
+  // Where the PS's stream connections differ in latency: the gradients received, held until they can be handed over
+  // in arrival order (ArrivalOrder), by an actor that `held_more` wakes when a receiver adds one.
+  std::optional<ArrivalOrder<TensorMsg*>> held;
+  sg4::SemaphorePtr held_more = sg4::Semaphore::create(0);
 };
 
 // A message of `bytes` passes through the receiving process's one receive thread (--receive-overhead-per-byte,
@@ -122,15 +129,35 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     pass_receive_thread(ps_thread, ctx.scenario.receive_s_per_byte, bytes);
     land(grad, sg4::Engine::get_clock());
   };
-  // Without software costs, and with one latency for all of this PS's clients, a stream connection's receive is
-  // always posted: the latency never holds the wire (as a socket's buffer takes the next bytes), and the gradients,
-  // handed over as their last bytes come in, arrive in that order. Otherwise one receive is posted ahead while the
-  // previous gradient waits for its arrival and pays its cost.
-  bool pipelined = stream && !ps_thread;
-  for (int c = 0; c < ctx.ps_clients() && pipelined; c++)
-    pipelined = ctx.message_cost_s(rank, c, 1) <= 0 && // both costs are >= 0: either makes one byte cost
-                ctx.stream_latency(rank, c) == ctx.stream_latency(rank, 0);
-  auto receiver = [&ctx, rank, deliver, land, stream, pipelined](sg4::Mailbox* mb) {
+  // Without software costs a stream connection's receive is always posted: the latency never holds the wire (as a
+  // socket's buffer takes the next bytes). With one latency for all of this PS's clients the gradients, handed over
+  // as their last bytes come in, arrive in that order; with several they are held and handed over in arrival order
+  // (ArrivalOrder). With software costs one receive is posted ahead while the previous gradient waits for its arrival
+  // and pays its cost.
+  bool pipelined     = stream && !ps_thread;
+  double min_latency = stream ? ctx.stream_latency(rank, 0) : 0.0, max_latency = min_latency;
+  for (int c = 0; c < ctx.ps_clients() && pipelined; c++) {
+    pipelined   = ctx.message_cost_s(rank, c, 1) <= 0; // both costs are >= 0: either makes one byte cost
+    min_latency = std::min(min_latency, ctx.stream_latency(rank, c));
+    max_latency = std::max(max_latency, ctx.stream_latency(rank, c));
+  }
+  if (pipelined && max_latency > min_latency) {
+    shared->held.emplace(min_latency);
+    const double precision_s = simgrid::config::get_value<double>("surf/precision");
+    sg4::Actor::create(prefix + "-arrivals", host, [shared, land, precision_s] {
+      for (;;) {
+        const double now_s = sg4::Engine::get_clock();
+        while (auto grad = shared->held->pop_due(now_s, precision_s))
+          land(grad->second, grad->first);
+        const double due_s = shared->held->next_due_s();
+        if (due_s == std::numeric_limits<double>::infinity())
+          shared->held_more->acquire();
+        else
+          shared->held_more->acquire_timeout(due_s - now_s);
+      }
+    })->daemonize();
+  }
+  auto receiver = [&ctx, rank, deliver, land, stream, pipelined, shared](sg4::Mailbox* mb) {
     // Each receive posted is shown to the ACK coupling (a no-op without it), which counts the flow once both ends
     // are there.
     auto post = [rank, mb](TensorMsg** slot) {
@@ -152,7 +179,11 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
         TensorMsg* grad        = slot;
         const double arrival_s = comm->get_finish_time() + ctx.stream_latency(rank, grad->worker);
         comm                   = post(&slot);
-        land(grad, arrival_s);
+        if (shared->held) {
+          shared->held->push(arrival_s, grad);
+          shared->held_more->release();
+        } else
+          land(grad, arrival_s);
       }
     }
     std::array<TensorMsg*, 2> slot{nullptr, nullptr};

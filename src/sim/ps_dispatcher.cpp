@@ -12,7 +12,6 @@
 
 #include "sim/ps_dispatcher.hpp"
 
-#include "common/units.hpp"
 #include "platform/deployment.hpp"
 #include "sim/engine_hooks.hpp"
 #include "sim/parameter_server.hpp"
@@ -27,6 +26,8 @@
 #include <xbt/config.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::resource::Action;
@@ -39,8 +40,7 @@ PsDispatcher* current_dispatcher = nullptr;
 } // namespace
 
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
-                           std::string* unequal_latencies)
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles)
 {
   const Scenario& sc = ctx.scenario;
   if (!sc.is_ps() || sc.ps_by_actors || sc.ps_reads_per_variable || platform_has_profiles ||
@@ -50,21 +50,9 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
     return false;
   if (simgrid::config::get_value<std::string>("network/optim") != "Full")
     return false;
-  for (std::size_t p = 0; p < ctx.ps_tensors.size(); p++) {
-    const auto& latency = ctx.stream_latency_s[p];
-    const auto other =
-        std::find_if(latency.begin(), latency.end(), [&latency](double l) { return l != latency.front(); });
-    if (other != latency.end()) { // the gradients would not arrive in the order their last bytes were sent
-      if (unequal_latencies != nullptr)
-        *unequal_latencies = "PS " + std::to_string(p) + " (" + placement.ps_hosts[p] + ") reaches " +
-                             placement.worker_hosts.front() + " with " + format_us(latency.front()) + " of latency, " +
-                             placement.worker_hosts[static_cast<std::size_t>(other - latency.begin())] + " with " +
-                             format_us(*other);
-      return false;
-    }
+  for (std::size_t p = 0; p < ctx.ps_tensors.size(); p++)
     if (!ctx.ps_tensors[p].empty() && ctx.workload.ps_update_s > 0 && ctx.ps_cpu_exclusive[p] == 0)
       return false; // the updates are executions on the PS host
-  }
   std::set<std::string> seen;
   for (const std::string& host : placement.worker_hosts) {
     const bool ps_there =
@@ -102,11 +90,15 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
   }
   for (int p = 0; p < n_ps; p++) {
     const sg4::Host* host = ps_hosts[static_cast<std::size_t>(p)];
-    ps_.push_back(PsState{ps_update_flops_per_byte(ctx.workload), ComputedUpdateQueue(host->get_speed()),
-                          PsGradientRules(ctx.scenario.arch == Arch::PS_SYNC, workers_,
-                                          ctx.ps_tensors[static_cast<std::size_t>(p)].size(),
-                                          ctx.workload.tensors.size(), ctx.total_steps()),
-                          std::vector<double>(static_cast<std::size_t>(workers_), -1.0)});
+    const auto& latency_s = ctx.stream_latency_s[static_cast<std::size_t>(p)];
+    ps_.push_back(
+        PsState{ps_update_flops_per_byte(ctx.workload), ComputedUpdateQueue(host->get_speed()),
+                PsGradientRules(ctx.scenario.arch == Arch::PS_SYNC, workers_,
+                                ctx.ps_tensors[static_cast<std::size_t>(p)].size(), ctx.workload.tensors.size(),
+                                ctx.total_steps()),
+                std::vector<double>(static_cast<std::size_t>(workers_), -1.0),
+                ArrivalOrder<Landing>(*std::min_element(latency_s.begin(), latency_s.end())),
+                std::adjacent_find(latency_s.begin(), latency_s.end(), std::not_equal_to<>()) == latency_s.end()});
   }
 
   connect_dispatcher(current_dispatcher);
@@ -272,8 +264,16 @@ void PsDispatcher::dispatch()
       continue;
     }
     ws.ups_left--;
-    land(k.ps, k.worker, cr.tensor, cr.date_s + ctx_.stream_latency(k.ps, k.worker));
+    PsState& s = ps_[static_cast<std::size_t>(k.ps)];
+    s.arriving.push(cr.date_s + ctx_.stream_latency(k.ps, k.worker), Landing{k.worker, cr.tensor});
+    if (s.one_latency)
+      hand_over(k.ps); // arrives in crossing order: at once
   }
+  // Elsewhere once this step's crossings are all held: one sent before `now` over a longer route may arrive after
+  // one sent later over a shorter one.
+  for (std::size_t p = 0; p < ps_.size(); p++)
+    if (!ps_[p].one_latency)
+      hand_over(static_cast<int>(p));
   std::vector<int> ended;
   ended.swap(ended_);
   std::sort(ended.begin(), ended.end(), std::greater<>());
@@ -323,6 +323,11 @@ void PsDispatcher::dispatch()
   std::vector<Timer> due;
   due.swap(due_);
   for (const Timer& t : due) {
+    if (t.kind == 2) {
+      ps_[static_cast<std::size_t>(t.a)].wake_s = -1;
+      hand_over(t.a);
+      continue;
+    }
     const int c                               = t.kind == 0 ? down_conn(t.a, t.b) : t.a;
     conns_[static_cast<std::size_t>(c)].timed = false;
     start_flow(c);
@@ -430,6 +435,21 @@ void PsDispatcher::schedule_compute(int w)
       set_timer(k.waiting.front().ready_s, 1, c, 0);
     }
   }
+}
+
+// Hands PS `ps` the gradients that can be handed over now, in arrival order (ArrivalOrder: with one latency for all
+// its workers, each at once), and sets a timer for the next one held.
+void PsDispatcher::hand_over(int ps)
+{
+  PsState& s       = ps_[static_cast<std::size_t>(ps)];
+  const double now = sg4::Engine::get_clock();
+  while (auto held = s.arriving.pop_due(now, surf_precision_))
+    land(ps, held->second.worker, held->second.tensor, held->first);
+  const double next_s = s.arriving.next_due_s();
+  if (next_s == std::numeric_limits<double>::infinity() || (s.wake_s >= 0 && s.wake_s <= next_s))
+    return; // none held, or a timer comes first
+  s.wake_s = next_s;
+  set_timer(next_s, 2, ps, 0);
 }
 
 // The PS applies a gradient by the rules the PS actor follows (ps_rules.hpp), its updates in a computed queue.

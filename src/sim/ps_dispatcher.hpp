@@ -39,18 +39,15 @@ namespace sgdsim {
 
 struct Placement;
 
-/** Whether the PS dispatcher runs this scenario: fair sharing, stream connections of one latency per PS and no
- *  per-message cost, one worker per host and no PS on a worker's host, no flow spreads, no speed profile (from the
- *  platform or --background) on a worker's host, PS updates computed (SimContext::ps_cpu_exclusive) or free,
- *  SimGrid's network/optim Full (the dispatcher grows a flow's remaining bytes, which Full reads at each step), and
- *  not scenario.ps_by_actors. A --background link schedule does not matter: the dispatcher ends its flows at a
- *  message's end when a link changes (on_bandwidth_change). Call once the streams are made (connections.cpp). */
+/** Whether the PS dispatcher runs this scenario: fair sharing, stream connections without per-message cost, one
+ *  worker per host and no PS on a worker's host, no flow spreads, no speed profile (from the platform or --background)
+ *  on a worker's host, PS updates computed (SimContext::ps_cpu_exclusive) or free, SimGrid's network/optim Full (the
+ *  dispatcher grows a flow's remaining bytes, which Full reads at each step), and not scenario.ps_by_actors. A
+ *  --background link schedule does not matter: the dispatcher ends its flows at a message's end when a link changes
+ *  (on_bandwidth_change). Nor do unequal latencies between a PS and its workers: gradients are handed to the PS in
+ *  arrival order (ArrivalOrder). Call once the streams are made (connections.cpp). */
 bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
-                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles,
-                           std::string* unequal_latencies = nullptr);
-// `unequal_latencies`, where given: set, for people, when the checks before it passed and a PS reaches its workers
-// over routes of different latencies (a fat-tree whose leaf holds the PS and workers), e.g. "PS 0 (node-0) reaches
-// node-8 with 50 us of latency, node-16 with 100 us"; the checks after it (PS updates, hosts shared) are not made.
+                           const std::set<std::string>& varying_speed_hosts, bool platform_has_profiles);
 
 class PsDispatcher {
 public:
@@ -102,7 +99,7 @@ private:
   struct Timer {
     double date_s;
     std::uint64_t order;
-    int kind; // 0: a downlink's start (a = ps, b = worker); 1: an uplink's start (a = conn)
+    int kind; // 0: a downlink's start (a = ps, b = worker); 1: an uplink's start (a = conn); 2: PS a's next arrival
     int a;
     int b;
     bool operator>(const Timer& o) const { return date_s != o.date_s ? date_s > o.date_s : order > o.order; }
@@ -120,11 +117,18 @@ private:
     int downs_left = 0;            // downlink flows of this step not yet ended
     int ups_left   = 0;            // gradients of this step not yet arrived at their PS
   };
+  struct Landing {
+    int worker;
+    int tensor;
+  };
   struct PsState {
     double flops_per_byte = 0;
     ComputedUpdateQueue queue;
     PsGradientRules rules;
-    std::vector<double> due_s; // per worker: its parameters are due (-1: not released)
+    std::vector<double> due_s;      // per worker: its parameters are due (-1: not released)
+    ArrivalOrder<Landing> arriving; // gradients whose last byte was sent, handed over in arrival order
+    bool one_latency;               // every worker at the same latency: each is handed over as it is sent
+    double wake_s = -1;             // the date of the timer set to hand over the next of them (-1: none)
   };
 
   int down_conn(int ps, int worker) const { return 2 * (ps * workers_ + worker); }
@@ -132,6 +136,7 @@ private:
   void begin_step(int w);
   void schedule_compute(int w);
   void land(int ps, int worker, int tensor, double arrival_s);
+  void hand_over(int ps);
   void release(int ps, int worker, double ready_s);
   void try_start_down(int ps, int worker);
   void start_flow(int c);

@@ -7,6 +7,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <queue>
 #include <utility>
 #include <vector>
 
@@ -105,6 +109,48 @@ public:
 private:
   double speed_flops_;
   double free_s_ = 0; // when the updates queued so far end
+};
+
+// Gradients handed to a PS in the order they arrive (docs/models.md §10.5). On a stream connection a gradient arrives
+// its route's latency after its last byte; where a PS's connections differ in latency (a fat-tree leaf that holds the
+// PS and some of its workers) one whose last byte left later over a shorter route can arrive first. A gradient whose
+// last byte leaves at t arrives at t + its latency >= t + min_latency, so the earliest one held, arriving at A, is
+// handed over once the clock reaches A - min_latency: none still on the wire can arrive before it. Where every
+// latency is the same, that is the date its last byte left: nothing waits. Equal arrival dates go in push order.
+template <class T>
+class ArrivalOrder {
+public:
+  explicit ArrivalOrder(double min_latency_s) : min_latency_s_(min_latency_s) {}
+
+  void push(double arrival_s, T item) { heap_.push(Held{arrival_s, pushed_++, std::move(item)}); }
+
+  // From when the earliest gradient held can be handed over (infinity when none is held).
+  double next_due_s() const
+  {
+    return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_.top().arrival_s - min_latency_s_;
+  }
+
+  // The earliest gradient held and its arrival date, removed, if it can be handed over at now_s (within SimGrid's
+  // timing precision, as a sleep ends).
+  std::optional<std::pair<double, T>> pop_due(double now_s, double precision_s)
+  {
+    if (next_due_s() - now_s >= precision_s)
+      return std::nullopt;
+    std::pair<double, T> out{heap_.top().arrival_s, heap_.top().item};
+    heap_.pop();
+    return out;
+  }
+
+private:
+  struct Held {
+    double arrival_s;
+    std::uint64_t order;
+    T item;
+    bool operator>(const Held& o) const { return arrival_s != o.arrival_s ? arrival_s > o.arrival_s : order > o.order; }
+  };
+  double min_latency_s_;
+  std::uint64_t pushed_ = 0;
+  std::priority_queue<Held, std::vector<Held>, std::greater<>> heap_;
 };
 
 } // namespace sgdsim

@@ -32,12 +32,6 @@ std::string ring_replay_refusal(const Scenario& sc, bool sliced, bool platform_c
  *  chunks in 170 s, 2026-11-29), 2e7 are about two minutes. */
 constexpr double kRingMessagesWarning = 2e7;
 
-/** The PS runs' counterpart (sim/simulation.cpp): from this many connections (workers x PS) on, a PS run that the PS
- *  dispatcher refuses for unequal latencies alone is warned of. On a 1,024-node generated fat-tree 1,016 workers and
- *  8 PS (8,128 connections, ResNet-50, 3 steps) took 29 s through the actors where a star took 1.6 s through the
- *  dispatcher (the development machine, 2026-11-29); 248 x 8 took 4.5 s. */
-constexpr long kPsConnectionsWarning = 4096;
-
 /** The warning's line (without "sgdsim: warning: "): the count, the ring's size, why no step is replayed and what
  *  to do instead. */
 std::string ring_cost_warning(double messages, int members, const std::string& why_not_replayed);

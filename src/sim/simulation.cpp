@@ -212,21 +212,13 @@ SimResult simulate(const SimInputs& in)
   // PS architectures run through the PS dispatcher where it applies (ps_dispatcher.hpp), otherwise through the
   // actors of the PS, its connections and the workers.
   std::optional<PsDispatcher> ps_dispatcher;
-  std::string unequal_latencies;
-  if (scenario.is_ps() && ps_dispatcher_applies(ctx, placement, prep.varying_speed_hosts,
-                                                platform_declares_profiles(in.platform_path), &unequal_latencies)) {
+  if (scenario.is_ps() &&
+      ps_dispatcher_applies(ctx, placement, prep.varying_speed_hosts, platform_declares_profiles(in.platform_path))) {
     std::vector<sg4::Host*> ps_hosts;
     for (const std::string& h : placement.ps_hosts)
       ps_hosts.push_back(engine.host_by_name(h));
     ps_dispatcher.emplace(ctx, recorder, ps_hosts);
   } else {
-    const long connections = static_cast<long>(scenario.workers) * scenario.ps;
-    if (in.warnings && !unequal_latencies.empty() && connections >= in.ps_connections_warning)
-      std::cerr << "sgdsim: warning: the PS dispatcher, which simulates a connection's busy period as one flow, does "
-                   "not apply because "
-                << unequal_latencies << ": the actors simulate every tensor of the " << connections
-                << " connections, much slower (docs/design.md \"PS dispatcher\"); PS hosts that reach every worker "
-                   "alike (on a fat-tree, leaves of their own) keep it\n";
     for (int p = 0; p < scenario.ps; p++)
       sg4::Actor::create("ps" + std::to_string(p), engine.host_by_name(placement.ps_hosts[static_cast<std::size_t>(p)]),
                          [&ctx, &recorder, p] { run_parameter_server(ctx, recorder, p); });

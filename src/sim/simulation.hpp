@@ -28,9 +28,6 @@ struct SimInputs {
   /** A steps-mode ring that would simulate more chunk messages than this, none replayed, is warned of on stderr
    *  (with `warnings`; ring_cost.hpp). Tests lower it. */
   double ring_messages_warning = kRingMessagesWarning;
-  /** A PS run of at least this many connections (workers x PS) that the PS dispatcher refuses only because a PS
-   *  reaches its workers with different latencies is warned of on stderr (with `warnings`). Tests lower it. */
-  long ps_connections_warning = kPsConnectionsWarning;
 };
 
 /** What the analytic models need from the platform, read without simulating. */

@@ -1,7 +1,6 @@
 // The ring all-reduce on a physical ring (1-D torus) and on a two-level fat-tree: with neighbours one link apart
 // (torus) or full bisection (fat-tree), every ring edge gets a full link, so eq. 11 holds (issue #4).
 #include "analytic/ring.hpp"
-#include "platform/platform_generator.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
 
@@ -53,14 +52,7 @@ TEST(RingTopologies, StreamModePaysTheSlowestEdgesLatencyOnEveryMember)
   // spine (4 links, 20 us), the other edges their leaf (10 us). One small all-reduce (8 kB, no compute): its 14
   // steps are paced by the slow edges, 14 x 20 us and the bytes; steps mode shows it, and stream mode, which pays
   // each member's own edge for the 13 steps it does not simulate, now ends every member with the slowest.
-  PlatformSpec s;
-  s.nodes                = 8;
-  s.topology             = Topology::FAT_TREE;
-  s.nic                  = "1GBps";
-  s.latency              = "5us";
-  s.speed                = "1Tf";
-  s.leaf_size            = 4;
-  const std::string plat = tiny::write_file("stream-fat-tree.xml", generate_platform_xml(s));
+  const std::string plat = tiny::fat_tree_platform(8, 4);
   const auto step        = [&plat](RingMode mode) {
     Scenario sc  = tiny::scenario(Arch::RING, 8, Sharing::FAIR, false, 3, 1);
     sc.ps        = 0;

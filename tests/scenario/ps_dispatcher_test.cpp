@@ -1,7 +1,8 @@
 // The PS dispatcher (sim/ps_dispatcher.hpp, issue #23) against the actors of the workers, the PS and its connections
 // (worker.cpp, parameter_server.cpp): the same simulated times on Sync-PS and Async-PS with several PS, without
 // overlap, with PS updates on a FIFO CPU, a release quantum, compute jitter, uneven hosts and NICs, LV08's network
-// model, NICs that change mid-run, and the dispatcher used exactly where it applies.
+// model, NICs that change mid-run, a PS that reaches its workers with unequal latencies, and the dispatcher used
+// exactly where it applies.
 #include "support/same_times.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
@@ -133,6 +134,64 @@ TEST(PsDispatcher, SameTimesOnUnevenHostsAndLv08)
                     "LV08");
 }
 
+TEST(PsDispatcher, SameTimesWhenAPsReachesItsWorkersWithUnequalLatencies)
+{
+  // A fat-tree of 4 hosts per leaf (10 us within a leaf, 20 us through the spine) and automatic placement: the PS on
+  // the first hosts, so that node-2 and node-3 share their leaf and reach it sooner than the others. A gradient sent
+  // later by them can arrive before one sent earlier from another leaf: both paths hand them over in arrival order.
+  for (const Arch arch : {Arch::PS_SYNC, Arch::PS_ASYNC})
+    for (const int ps : {1, 2}) {
+      Scenario sc = tiny::scenario(arch, 8 - ps, Sharing::FAIR, true, 3, 1);
+      sc.ps       = ps;
+      const std::string what =
+          std::string(arch == Arch::PS_SYNC ? "sync" : "async") + ", " + std::to_string(ps) + " PS on a fat-tree";
+      expect_same_times(with_full(tiny::inputs(tiny::fat_tree_platform(8, 4),
+                                               tiny::layered_workload(6, "300kB", "1ms", "2ms", "0.5ms"), sc)),
+                        what);
+      sc.compute_jitter_cv = 0.2;
+      expect_same_times(with_full(tiny::inputs(tiny::fat_tree_platform(8, 4),
+                                               tiny::layered_workload(6, "300kB", "1ms", "2ms", "0.5ms"), sc, false)),
+                        what + ", jitter, LV08");
+    }
+  // 16 hosts, 3 PS: PS 0-2 and worker node-3 on leaf 0, 12 workers on three other leaves.
+  Scenario sc = tiny::scenario(Arch::PS_ASYNC, 13, Sharing::FAIR, true, 3, 1);
+  sc.ps       = 3;
+  expect_same_times(with_full(tiny::inputs(tiny::fat_tree_platform(16, 4),
+                                           tiny::layered_workload(5, "1MB", "2ms", "3ms", "0.2ms"), sc)),
+                    "async, 3 PS, 16 hosts");
+}
+
+TEST(PsDispatcher, AGradientSentLaterOverAShorterRouteIsAppliedFirst)
+{
+  // Async-PS, one 1 kB tensor (1 us on the wire), 1 ms of compute at the reference speed, 1 ms of PS update. Worker 0
+  // (h1, 2 Gf) is 300 us from the PS, worker 1 (h2, 1 Gf) 0 us. Worker 0 has its parameters at 0.301 ms, computes
+  // 0.5 ms and sends its gradient's last byte at 0.802 ms, which arrives at 1.102 ms; worker 1 sends its own at
+  // 1.002 ms, which arrives then, first. The PS updates in arrival order: worker 1's gradient from 1.002 to 2.002 ms,
+  // worker 0's from 2.002 to 3.002 ms (in the order they were sent: worker 0's from 1.102 to 2.102, worker 1's from
+  // 2.102 to 3.102).
+  Scenario sc  = tiny::scenario(Arch::PS_ASYNC, 2, Sharing::FAIR, true, 2, 0);
+  SimInputs in = with_full(
+      tiny::inputs(tiny::star_platform({tiny::HostSpec{"1Gf", "1GBps"}, tiny::HostSpec{"2Gf", "1GBps", "", "300us"},
+                                        tiny::HostSpec{"1Gf", "1GBps"}}),
+                   tiny::one_tensor_workload("1kB", "0.5ms", "0.5ms", "1ms"), sc));
+  expect_same_times(in, "one worker 300 us away");
+  in.timeline = true;
+  for (const bool by_actors : {false, true}) {
+    in.scenario.ps_by_actors = by_actors;
+    const SimResult r        = simulate_isolated(in);
+    std::vector<std::pair<double, double>> updates;
+    for (const TimelineEvent& e : r.timeline)
+      if (e.resource == "update")
+        updates.emplace_back(e.start_s, e.end_s);
+    std::sort(updates.begin(), updates.end());
+    ASSERT_GE(updates.size(), 2U);
+    EXPECT_NEAR(updates[0].first, 1.002e-3, 1e-9) << "actors " << by_actors;
+    EXPECT_NEAR(updates[0].second, 2.002e-3, 1e-9) << "actors " << by_actors;
+    EXPECT_NEAR(updates[1].first, 2.002e-3, 1e-9) << "actors " << by_actors;
+    EXPECT_NEAR(updates[1].second, 3.002e-3, 1e-9) << "actors " << by_actors;
+  }
+}
+
 // Every operation of the measured steps (each compute, each tensor's transfer, each PS update) at the same dates: the
 // timelines of both paths, operation by operation.
 TEST(PsDispatcher, SameTimelineAsTheActors)
@@ -151,7 +210,11 @@ TEST(PsDispatcher, SameTimelineAsTheActors)
                                               tiny::scenario(Arch::PS_ASYNC, 5, Sharing::FAIR, true, 3, 1)));
   uneven.scenario.ps = 2;
   SimInputs sync     = star(Arch::PS_SYNC, 4, 1, false);
-  for (SimInputs in : {uneven, sync}) {
+  Scenario two_ps    = tiny::scenario(Arch::PS_SYNC, 6, Sharing::FAIR, true, 3, 1);
+  two_ps.ps          = 2;
+  SimInputs fat_tree = with_full(
+      tiny::inputs(tiny::fat_tree_platform(8, 4), tiny::layered_workload(6, "300kB", "1ms", "2ms", "0.5ms"), two_ps));
+  for (SimInputs in : {uneven, sync, fat_tree}) {
     in.timeline                = true;
     const SimResult dispatched = simulate_isolated(in);
     ASSERT_TRUE(dispatched.ps_dispatcher);

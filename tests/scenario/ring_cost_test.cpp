@@ -1,9 +1,7 @@
 // The warning before a steps-mode ring run that simulates every one of its 2(K - 1)K chunks per all-reduce
 // (sim/ring_cost.hpp): the count, and why the step replay does not apply, named from the scenario or from the
-// ring's first edge unlike the others; and its PS counterpart, where the PS dispatcher is refused for a PS that
-// reaches its workers with unequal latencies. The tests lower the thresholds so that small runs show them.
+// ring's first edge unlike the others. The tests lower the threshold so that small runs show it.
 #include "cli/options.hpp"
-#include "platform/platform_generator.hpp"
 #include "sim/ring_cost.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tiny.hpp"
@@ -29,17 +27,6 @@ std::string warnings_of(const std::string& platform, const Scenario& sc, double 
   return testing::internal::GetCapturedStderr();
 }
 
-std::string fat_tree(int nodes, int leaf)
-{
-  PlatformSpec s;
-  s.nodes     = nodes;
-  s.topology  = Topology::FAT_TREE;
-  s.nic       = "1GBps";
-  s.latency   = "5us";
-  s.speed     = "1Tf";
-  s.leaf_size = leaf;
-  return tiny::write_file("ring-cost-fat-tree.xml", generate_platform_xml(s));
-}
 } // namespace
 
 TEST(RingCost, CountsTwoKMinusOneKChunksPerAllreduceOverTheRun)
@@ -65,7 +52,7 @@ TEST(RingCost, CountsTwoKMinusOneKChunksPerAllreduceOverTheRun)
 TEST(RingCost, WarnsWithTheFirstUnlikeEdgeOfAFatTree)
 {
   // 8 nodes, 4 per leaf: node-3 -> node-4 crosses the leaves' switch, 4 links where node-0 -> node-1 crosses 2.
-  const std::string err = warnings_of(fat_tree(8, 4), steps_ring(8), 1);
+  const std::string err = warnings_of(tiny::fat_tree_platform(8, 4), steps_ring(8), 1);
   EXPECT_NE(err.find("sgdsim: warning: this steps-mode ring of 8 members simulates about"), std::string::npos) << err;
   EXPECT_NE(err.find("ring edge node-3 -> node-4 crosses 4 links with 20 us of latency, node-0 -> node-1 2 with "
                      "10 us"),
@@ -73,7 +60,7 @@ TEST(RingCost, WarnsWithTheFirstUnlikeEdgeOfAFatTree)
       << err;
   EXPECT_NE(err.find("--ring-mode stream"), std::string::npos) << err;
   // Below the threshold, nothing.
-  EXPECT_EQ(warnings_of(fat_tree(8, 4), steps_ring(8), 1e12).find("warning"), std::string::npos);
+  EXPECT_EQ(warnings_of(tiny::fat_tree_platform(8, 4), steps_ring(8), 1e12).find("warning"), std::string::npos);
 }
 
 TEST(RingCost, NoWarningWhereTheStepsAreReplayedOrStreamed)
@@ -82,7 +69,7 @@ TEST(RingCost, NoWarningWhereTheStepsAreReplayedOrStreamed)
   EXPECT_EQ(warnings_of(star, steps_ring(6), 1).find("warning"), std::string::npos);
   Scenario stream  = steps_ring(8);
   stream.ring_mode = RingMode::STREAM;
-  EXPECT_EQ(warnings_of(fat_tree(8, 4), stream, 1).find("warning"), std::string::npos);
+  EXPECT_EQ(warnings_of(tiny::fat_tree_platform(8, 4), stream, 1).find("warning"), std::string::npos);
 }
 
 TEST(RingCost, NamesWhatInTheScenarioKeepsTheReplayOff)
@@ -97,31 +84,4 @@ TEST(RingCost, NamesWhatInTheScenarioKeepsTheReplayOff)
   EXPECT_EQ(ring_replay_refusal(steps_ring(6), false, false), "");
   EXPECT_NE(ring_replay_refusal(steps_ring(6), true, false).find("slices"), std::string::npos);
   EXPECT_NE(ring_replay_refusal(steps_ring(6), false, true).find("--background"), std::string::npos);
-}
-
-TEST(RingCost, APsThatReachesItsWorkersUnequallyIsWarnedOf)
-{
-  // 8 nodes, 4 per leaf; automatic placement puts the PS first: with 2 PS, node-0 and node-1 share their leaf with
-  // workers node-2 and node-3 (10 us away) while node-4..7 are 20 us away, so the dispatcher is refused.
-  const auto stderr_of = [](int ps, long threshold) {
-    Scenario sc  = tiny::scenario(Arch::PS_SYNC, 8 - ps, Sharing::FAIR, true, 3, 1);
-    sc.ps        = ps;
-    SimInputs in = tiny::inputs(fat_tree(8, 4), tiny::layered_workload(4, "4MB", "2ms", "4ms", "0.5ms"), sc, false);
-    in.scenario.simgrid_cfg   = default_simgrid_cfg();
-    in.ps_connections_warning = threshold;
-    testing::internal::CaptureStderr();
-    const SimResult r = simulate_isolated(in);
-    EXPECT_GT(r.step_time_mean_s, 0);
-    EXPECT_EQ(r.ps_dispatcher, ps == 4) << ps << " PS";
-    return testing::internal::GetCapturedStderr();
-  };
-  const std::string err = stderr_of(2, 1);
-  EXPECT_NE(err.find("sgdsim: warning: the PS dispatcher, which simulates a connection's busy period as one flow, "
-                     "does not apply because PS 0 (node-0) reaches node-2 with 10 us of latency, node-4 with 20 us: "
-                     "the actors simulate every tensor of the 12 connections"),
-            std::string::npos)
-      << err;
-  EXPECT_EQ(stderr_of(2, 13).find("warning"), std::string::npos); // below the threshold
-  // 4 PS fill leaf 0: every worker is 20 us from every PS, and the dispatcher runs.
-  EXPECT_EQ(stderr_of(4, 1).find("warning"), std::string::npos);
 }

@@ -1,5 +1,7 @@
 #include "support/tiny.hpp"
 
+#include "platform/platform_generator.hpp"
+
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -42,6 +44,18 @@ std::string write_file(const std::string& name, const std::string& content)
   return path;
 }
 
+std::string fat_tree_platform(int nodes, int leaf)
+{
+  PlatformSpec s;
+  s.nodes     = nodes;
+  s.topology  = Topology::FAT_TREE;
+  s.nic       = "1GBps";
+  s.latency   = "5us";
+  s.speed     = "1Tf";
+  s.leaf_size = leaf;
+  return write_file("fat-tree.xml", generate_platform_xml(s));
+}
+
 std::string deployment(const std::vector<std::string>& ps_hosts, const std::vector<std::string>& worker_hosts)
 {
   // Appends only: GCC 12 warns falsely on "literal" + std::string (-Wrestrict, GCC PR105329).
@@ -68,8 +82,8 @@ std::string star_platform(const std::vector<HostSpec>& hosts, const std::string&
       x += "/>\n";
     else
       x += "><prop id=\"price_per_hour_usd\" value=\"" + hosts[i].price + "\"/></host>\n";
-    x += "  <link id=\"nic" + std::to_string(i) + "\" bandwidth=\"" + hosts[i].nic + "\" latency=\"" + latency +
-         "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
+    x += "  <link id=\"nic" + std::to_string(i) + "\" bandwidth=\"" + hosts[i].nic + "\" latency=\"" +
+         (hosts[i].latency.empty() ? latency : hosts[i].latency) + "\" sharing_policy=\"SPLITDUPLEX\"/>\n";
   }
   if (!flow_cap.empty())
     x += "  <link id=\"cap\" bandwidth=\"" + flow_cap + "\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n";

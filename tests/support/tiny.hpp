@@ -11,9 +11,10 @@ namespace sgdsim::tiny {
 std::string temp_dir();
 
 struct HostSpec {
-  std::string speed = "1Gf";
-  std::string nic   = "1GBps"; // full duplex
-  std::string price = "";      // the host's price_per_hour_usd property; empty: none
+  std::string speed   = "1Gf";
+  std::string nic     = "1GBps"; // full duplex
+  std::string price   = "";      // the host's price_per_hour_usd property; empty: none
+  std::string latency = "";      // its NIC link's latency; empty: the star's
 };
 
 /** A star: every host has its own NIC link to one non-blocking switch (SimGrid Full routing, explicit routes
@@ -23,6 +24,11 @@ std::string star_platform(const std::vector<HostSpec>& hosts, const std::string&
                           const std::string& flow_cap = "");
 std::string star_platform(int n_hosts, const std::string& nic, const std::string& latency = "0s",
                           const std::string& flow_cap = "");
+
+/** A generated fat-tree (sgdsim platform --topology fat-tree) of `nodes` hosts of 1 Tf, `leaf` per leaf switch,
+ *  1 GB/s NICs and 5 us per link: hosts of one leaf are 2 links (10 us) apart, of two leaves 4 links (20 us) through
+ *  the spine. Hosts are named node-0, node-1, ... */
+std::string fat_tree_platform(int nodes, int leaf);
 
 /** Hosts that alternate full and half speed (1 and 0.5 Gf), with NICs of 0.25 GB/s on every third host from h0 and
  *  1 GB/s elsewhere: members of a collective enter each call at different dates and transfers end at different

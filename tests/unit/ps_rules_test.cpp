@@ -1,9 +1,12 @@
 // The PS's gradient rules (src/sim/ps_rules.hpp), which the PS actor and the PS dispatcher both follow, checked
-// apart from any simulation: who is released, when, and after which update.
+// apart from any simulation: who is released, when, and after which update; and the order in which gradients are
+// handed over.
 
 #include "sim/ps_rules.hpp"
 
 #include <gtest/gtest.h>
+#include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -82,4 +85,29 @@ TEST(ComputedUpdateQueue, UpdatesRunOneAtATimeInArrivalOrder)
   EXPECT_EQ(q.push(1e9, 1.0), (std::pair<double, double>{1.0, 1.5}));
   EXPECT_EQ(q.push(2e9, 1.2), (std::pair<double, double>{1.5, 2.5})); // waits for the first
   EXPECT_EQ(q.push(1e9, 3.0), (std::pair<double, double>{3.0, 3.5})); // the CPU was idle
+}
+
+TEST(ArrivalOrder, HandsOverInArrivalOrderOnceNothingOnTheWireCanComeFirst)
+{
+  // Latencies of 1 and 3 s to the PS: a gradient arriving at A is handed over from A - 1.
+  ArrivalOrder<char> held(1.0);
+  EXPECT_EQ(held.next_due_s(), std::numeric_limits<double>::infinity());
+  held.push(13.0, 'a'); // last byte at 10, over the 3 s route
+  held.push(12.0, 'b'); // last byte at 11, over the 1 s route: arrives first
+  EXPECT_EQ(held.next_due_s(), 11.0);
+  EXPECT_FALSE(held.pop_due(10.5, 1e-9)); // a gradient sent before 11 over the 1 s route would arrive before b
+  const auto b = held.pop_due(11.0, 1e-9);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(*b, (std::pair<double, char>{12.0, 'b'}));
+  EXPECT_FALSE(held.pop_due(11.0, 1e-9)); // a is due at 12
+  EXPECT_TRUE(held.pop_due(12.0 - 1e-10, 1e-9)) << "within the timing precision, as a sleep ends";
+  EXPECT_EQ(held.next_due_s(), std::numeric_limits<double>::infinity());
+  // Equal arrival dates go in the order they were held.
+  held.push(5.0, 'x');
+  held.push(5.0, 'y');
+  held.push(4.0, 'z');
+  std::string order;
+  while (auto g = held.pop_due(10.0, 1e-9))
+    order += g->second;
+  EXPECT_EQ(order, "zxy");
 }
