@@ -313,3 +313,33 @@ TEST(PsDispatcher, SameTimesOnRandomScenarios)
     expect_same_times(with_full(tiny::inputs(platform, workload, sc, ideal)), what);
   }
 }
+
+TEST(PsDispatcher, SameTimesOnRandomFatTrees)
+{
+  // 12 scenarios drawn with a fixed seed on generated fat-trees of 2 or 4 hosts per leaf, so that a PS reaches its
+  // workers with two latencies (its leaf's and the spine's): sync or async, 1-3 PS, overlap or not, jitter, a
+  // release quantum, ideal network or LV08.
+  std::mt19937 rng(1129);
+  const auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 12; trial++) {
+    const int leaf    = pick(0, 1) == 1 ? 4 : 2;
+    const int ps      = pick(1, 3);
+    const int workers = pick(2, 12);
+    const int nodes   = (workers + ps + leaf - 1) / leaf * leaf;
+    Scenario sc       = tiny::scenario(pick(0, 1) == 1 ? Arch::PS_SYNC : Arch::PS_ASYNC, workers, Sharing::FAIR,
+                                 pick(0, 3) > 0, pick(1, 4), pick(0, 2));
+    sc.ps             = ps;
+    if (pick(0, 2) == 0)
+      sc.compute_jitter_cv = 0.05 * pick(1, 8);
+    if (pick(0, 3) == 0)
+      sc.release_quantum_s = 1e-4 * pick(1, 20);
+    const std::string workload =
+        tiny::layered_workload(pick(1, 8), std::to_string(pick(1, 60) * 100) + "kB", std::to_string(pick(0, 5)) + "ms",
+                               std::to_string(pick(0, 8)) + "ms", std::to_string(pick(0, 3)) + "ms");
+    const bool ideal = pick(0, 1) == 1;
+    expect_same_times(with_full(tiny::inputs(tiny::fat_tree_platform(nodes, leaf), workload, sc, ideal)),
+                      "random fat-tree " + std::to_string(trial) + " (" +
+                          (sc.arch == Arch::PS_SYNC ? "sync" : "async") + ", " + std::to_string(workers) +
+                          " workers, " + std::to_string(ps) + " PS, " + std::to_string(leaf) + " per leaf)");
+  }
+}
