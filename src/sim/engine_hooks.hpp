@@ -53,7 +53,8 @@ void connect_dispatcher(D* const& current)
 }
 
 /** add_clock_model for a dispatcher type D whose live instance `current` points to (none when null): its
- *  next_date_delay(now) and clock_advanced(now) (sliced_ring.hpp, ps_dispatcher.hpp). */
+ *  next_date_delay(now) and clock_advanced(now, delta), delta the engine's increment (sliced_ring.hpp,
+ *  ps_dispatcher.hpp). */
 template <class D>
 void add_dispatcher_clock(const std::string& name, D* const& current);
 
@@ -76,9 +77,9 @@ void add_dispatcher_clock(const std::string& name, D* const& current)
 {
   add_clock_model(
       name, [&current](double now) { return current != nullptr ? current->next_date_delay(now) : -1.0; },
-      [&current](double now, double /*delta*/) {
+      [&current](double now, double delta) {
         if (current != nullptr)
-          current->clock_advanced(now);
+          current->clock_advanced(now, delta);
       });
 }
 

@@ -67,7 +67,9 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
     : ctx_(ctx), recorder_(recorder), workers_(ctx.scenario.workers)
 {
   xbt_assert(current_dispatcher == nullptr, "one PsDispatcher at a time");
-  surf_precision_ = simgrid::config::get_value<double>("surf/precision");
+  keep_flows_      = ctx.scenario.arch == Arch::PS_SYNC;
+  surf_precision_  = simgrid::config::get_value<double>("surf/precision");
+  bytes_precision_ = simgrid::config::get_value<double>("maxmin/precision") * surf_precision_;
   for (simgrid::kernel::resource::Model* model : sg4::Engine::get_instance()->get_all_models())
     if (dynamic_cast<simgrid::kernel::resource::NetworkModelIntf*>(model) != nullptr)
       network_ = model;
@@ -141,8 +143,8 @@ void PsDispatcher::on_flow_end(const Action& flow)
   auto it = by_flow_.find(flow.get_activity());
   if (it == by_flow_.end())
     return;
+  // A kept flow does not end here (its tail): only where SimGrid ends a flow at once, on a route without links.
   Conn& k    = conns_[static_cast<std::size_t>(it->second)];
-  k.ended    = true;
   k.rate_Bps = flow.get_rate(); // the rate of the step that ended it
   k.action   = nullptr;
   by_flow_.erase(it);
@@ -150,17 +152,42 @@ void PsDispatcher::on_flow_end(const Action& flow)
 
 double PsDispatcher::next_date_delay(double now) const
 {
-  return timers_.empty() ? -1.0 : std::max(0.0, timers_.top().date_s - now);
+  double next_s = timers_.empty() ? -1.0 : std::max(0.0, timers_.top().date_s - now);
+  if (!keep_flows_)
+    return next_s; // SimGrid ends the flows
+  // A kept flow's bytes end before its tail, at the date SimGrid would end a flow of those bytes alone: its bytes left
+  // over its rate (Model::next_occurring_event_full, asked after the network model has solved).
+  for (const int c : busy_) {
+    const Conn& k = conns_[static_cast<std::size_t>(c)];
+    if (const double rate_Bps = k.action->get_rate(); rate_Bps > 0) {
+      const double delay_s = k.left > 0 ? k.left / rate_Bps : 0.0;
+      if (next_s < 0 || delay_s < next_s)
+        next_s = delay_s;
+    }
+  }
+  return next_s;
 }
 
-void PsDispatcher::clock_advanced(double now)
+void PsDispatcher::clock_advanced(double now, double delta)
 {
   std::size_t kept = 0;
   for (const int c : busy_) {
     Conn& k = conns_[static_cast<std::size_t>(c)];
     // Arrivals of this step: the bytes left at the previous step over the rate since (the flow's end is this date).
-    const double rate_Bps = k.ended ? k.rate_Bps : k.action->get_rate();
-    const double done     = k.ended ? k.put_bytes : k.put_bytes - k.action->get_remains_no_update();
+    // The flow's rate is the one of the step just ended (the engine solves again after the models' updates).
+    double rate_Bps = k.rate_Bps;
+    if (k.action == nullptr) // SimGrid ended the flow (on_flow_end)
+      k.left = 0;
+    else if (rate_Bps = k.action->get_rate(); keep_flows_) {
+      // A kept flow: SimGrid's update of a flow's remaining bytes, and its end, on the bytes without the tail
+      // (NetworkCm02Model::update_actions_state_full, Action::update_remains).
+      k.left -= rate_Bps * delta;
+      if (k.left < bytes_precision_)
+        k.left = 0;
+    } else
+      k.left = k.action->get_remains_no_update();
+    k.ended           = k.left <= 0;
+    const double done = k.ended ? k.put_bytes : k.put_bytes - k.left;
     while (!k.in_flow.empty() && k.in_flow.front().end_bytes <= done) {
       const Msg& m  = k.in_flow.front();
       double date_s = now;
@@ -174,6 +201,8 @@ void PsDispatcher::clock_advanced(double now)
     k.last_done = done;
     if (k.ended) {
       xbt_assert(k.in_flow.empty(), "a PS connection's flow ended before its last message");
+      if (k.action != nullptr)
+        k.action->suspend(); // kept: out of the sharing from the next solve on, as a flow that ended
       k.listed = false;
       ended_.push_back(c);
       continue;
@@ -183,6 +212,7 @@ void PsDispatcher::clock_advanced(double now)
       Msg m = k.waiting.front();
       k.waiting.pop_front();
       k.action->set_remains(k.action->get_remains_no_update() + m.bytes);
+      k.left += m.bytes;
       k.put_bytes += m.bytes;
       m.end_bytes = k.put_bytes;
       k.in_flow.push_back(m);
@@ -200,9 +230,12 @@ void PsDispatcher::clock_advanced(double now)
 // A link's bandwidth changed (a --background schedule): SimGrid keeps, for a flow that runs, the bound it gave it when
 // it started (its route's smallest bandwidth then) and, under LV08, the penalty change of links it only ACKs on
 // (docs/design.md, SimGrid fact 17), where a message that starts later gets a flow of its own: each running flow ends
-// with the message it sends now, and the next ones start a new flow then.
+// with the message it sends now, and the next ones start a new flow then. Suspended flows, made under the old
+// bandwidths, are replaced at their next busy period.
 void PsDispatcher::on_bandwidth_change()
 {
+  for (Conn& k : conns_)
+    k.stale = k.action != nullptr;
   for (const int c : busy_) {
     Conn& k = conns_[static_cast<std::size_t>(c)];
     if (k.ended || k.in_flow.size() < 2) {
@@ -211,6 +244,7 @@ void PsDispatcher::on_bandwidth_change()
     }
     const double after = k.put_bytes - k.in_flow.front().end_bytes;
     k.action->set_remains(k.action->get_remains_no_update() - after);
+    k.left -= after;
     k.put_bytes = k.in_flow.front().end_bytes;
     while (k.in_flow.size() > 1) {
       k.waiting.push_front(k.in_flow.back());
@@ -278,9 +312,10 @@ void PsDispatcher::dispatch()
   ended.swap(ended_);
   std::sort(ended.begin(), ended.end(), std::greater<>());
   for (const int c : ended) {
-    Conn& k         = conns_[static_cast<std::size_t>(c)];
-    k.ended         = false;
-    k.comm          = nullptr;
+    Conn& k = conns_[static_cast<std::size_t>(c)];
+    k.ended = false;
+    if (k.action == nullptr) // SimGrid ended it
+      k.comm = nullptr;
     const int w     = k.worker;
     WorkerState& ws = workers_state_[static_cast<std::size_t>(w)];
     k.cut           = false;
@@ -427,7 +462,7 @@ void PsDispatcher::schedule_compute(int w)
     if (!overlap)
       for (Msg& m : k.waiting)
         m.ready_s = cur_s; // every uplink waits for the whole backward
-    xbt_assert(k.action == nullptr && !k.timed, "worker %d: an uplink of the previous step still runs", w);
+    xbt_assert(!k.listed && !k.timed, "worker %d: an uplink of the previous step still runs", w);
     if (k.waiting.front().ready_s - now < surf_precision_)
       start_flow(c);
     else {
@@ -474,7 +509,7 @@ void PsDispatcher::start_flow(int c)
 {
   Conn& k          = conns_[static_cast<std::size_t>(c)];
   const double now = sg4::Engine::get_clock();
-  xbt_assert(k.action == nullptr, "a PS connection started a second flow");
+  xbt_assert(!k.listed, "a PS connection started a second flow");
   k.put_bytes = 0;
   if (!k.up && k.waiting.empty()) {
     for (const int t : ctx_.ps_tensors[static_cast<std::size_t>(k.ps)]) {
@@ -496,9 +531,25 @@ void PsDispatcher::start_flow(int c)
   k.last_s     = now;
   k.last_done  = 0;
   k.prev_end_s = now;
-  k.comm       = sg4::Comm::sendto_async(k.src, k.dst, static_cast<std::uint64_t>(k.put_bytes));
-  k.action     = find_action(k.comm->get_impl());
-  by_flow_.emplace(k.comm->get_impl(), c);
+  k.left       = k.put_bytes;
+  if (keep_flows_ && k.action != nullptr && !k.stale) { // the connection's flow, suspended since its last busy period
+    k.action->set_remains(k.put_bytes + kTailBytes);
+    k.action->resume();
+  } else {
+    if (k.comm != nullptr) { // kept, made before a link changed: SimGrid keeps the bound it gave it then
+      by_flow_.erase(k.comm->get_impl());
+      k.comm->cancel();
+    }
+    if (keep_flows_) { // detached on the s4u side too: it never completes, and s4u would report a started comm freed
+      k.comm = sg4::Comm::sendto_init();
+      k.comm->set_payload_size(static_cast<std::uint64_t>(k.put_bytes + kTailBytes))->detach();
+      k.comm->set_source(k.src)->set_destination(k.dst);
+    } else
+      k.comm = sg4::Comm::sendto_async(k.src, k.dst, static_cast<std::uint64_t>(k.put_bytes));
+    k.action = find_action(k.comm->get_impl());
+    k.stale  = false;
+    by_flow_.emplace(k.comm->get_impl(), c);
+  }
   if (!k.listed) {
     k.listed = true;
     busy_.push_back(c);

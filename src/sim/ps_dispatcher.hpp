@@ -51,6 +51,13 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
 
 class PsDispatcher {
 public:
+  /** Sync-PS: bytes a connection's flow keeps beyond those it sends, so that SimGrid never ends it; the dispatcher
+   *  suspends it when its bytes are sent (next_date_delay gives that date, from Conn::left) and resumes it for the
+   *  next busy period, because SimGrid 3.32 takes each ended flow off a list of every flow in flight, one pass over
+   *  the list per end (docs/design.md "PS dispatcher", kept flows; SimGrid fact 21). One byte: far above SimGrid's
+   *  precision on remaining bytes (1e-14), far below a message. */
+  static constexpr double kTailBytes = 1.0;
+
   PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const std::vector<simgrid::s4u::Host*>& ps_hosts);
   ~PsDispatcher();
   PsDispatcher(const PsDispatcher&)            = delete;
@@ -59,7 +66,7 @@ public:
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
   void on_flow_end(const simgrid::kernel::resource::Action& flow);
   double next_date_delay(double now) const;
-  void clock_advanced(double now);
+  void clock_advanced(double now, double delta);
   void on_time_advance();
   void on_bandwidth_change();
 
@@ -76,12 +83,12 @@ private:
     int ps                  = 0;
     int worker              = 0;
     bool up                 = false;
-    simgrid::s4u::CommPtr comm; // the flow of the current busy period
+    simgrid::s4u::CommPtr comm; // the flow of the busy period (Sync-PS: of the run, suspended between busy periods)
     simgrid::kernel::resource::Action* action = nullptr;
     double put_bytes                          = 0; // bytes given to the flow so far
+    double rate_Bps                           = 0; // a flow SimGrid ended: its rate over the last interval
     double last_s                             = 0; // the last engine date seen, and the flow's bytes sent then
     double last_done                          = 0;
-    double rate_Bps                           = 0; // at the flow's end: its rate over the last interval
     double prev_end_s                         = 0; // when the previous message's last byte was sent (a message's start)
     std::deque<Msg> in_flow;                       // given to the flow, last byte not yet sent
     std::deque<Msg> waiting;                       // not given to the flow yet (uplinks)
@@ -89,6 +96,10 @@ private:
     bool timed  = false;                           // a timer starts the next flow
     bool listed = false;                           // in busy_
     bool cut    = false;                           // ends with its current message (a link changed): no more joins
+    bool stale  = false;                           // its flow was made before a link changed
+    // The busy period's bytes not sent yet, as SimGrid would have them in a flow of those bytes alone: the flow's
+    // remaining bytes less its tail, without the rounding the tail brings.
+    double left = 0;
   };
   struct Crossing {
     double date_s;
@@ -148,6 +159,8 @@ private:
   int workers_;
   int finished_ = 0;
   double surf_precision_;
+  double bytes_precision_; // SimGrid's on a flow's remaining bytes (Action::update_remains)
+  bool keep_flows_;        // a connection keeps its flow between busy periods (kTailBytes)
   std::vector<Conn> conns_;
   std::vector<int> busy_; // conns with a flow
   std::vector<WorkerState> workers_state_;

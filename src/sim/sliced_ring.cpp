@@ -223,7 +223,7 @@ double SlicedRing::next_date_delay(double now) const
 
 // A date is due when the engine's clock is within SimGrid's precision of it, as a sleep ends (an action's
 // max_duration left below surf/precision counts as 0).
-void SlicedRing::clock_advanced(double now)
+void SlicedRing::clock_advanced(double now, double /*delta*/)
 {
   while (!timers_.empty() && timers_.top().date_s - now < surf_precision_) {
     due_.push_back(timers_.top());

@@ -59,7 +59,7 @@ public:
   void on_flow_end(const simgrid::kernel::resource::Action& flow); // a part of a slice ended
   void on_time_advance();
   double next_date_delay(double now) const;
-  void clock_advanced(double now);
+  void clock_advanced(double now, double delta);
 
 private:
   struct Member {
