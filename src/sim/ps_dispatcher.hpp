@@ -3,10 +3,11 @@
 // worker's CPU runs only that worker's compute at a constant speed, what the actors of worker.cpp and
 // parameter_server.cpp do reduces to dates: a worker's compute is a chain of known durations, a connection sends its
 // messages back to back, the PS's updates are a FIFO queue. The dispatcher computes those dates and leaves SimGrid only
-// the flows: one flow per connection and busy period, to which the messages that become ready while it runs are
-// added (its remaining bytes grow), so that SimGrid re-solves its max-min sharing only when a flow starts or ends, not
-// at each of the hundreds of messages of a step. A message's arrival is the date the flow's sent bytes reached its
-// end, from the flow's rate between two engine steps, the arithmetic SimGrid applies to a flow's end.
+// the flows: one flow per connection and busy period (Sync-PS: one per connection, suspended between its busy
+// periods, kTailBytes), to which the messages that become ready while it runs are added (its remaining bytes grow),
+// so that SimGrid re-solves its max-min sharing only when a flow starts or ends, not at each of the hundreds of
+// messages of a step. A message's arrival is the date the flow's sent bytes reached its end, from the flow's rate
+// between two engine steps, the arithmetic SimGrid applies to a flow's end.
 #pragma once
 
 #include "sim/ps_rules.hpp"
