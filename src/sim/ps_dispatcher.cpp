@@ -175,10 +175,10 @@ void PsDispatcher::clock_advanced(double now, double delta)
     Conn& k = conns_[static_cast<std::size_t>(c)];
     // Arrivals of this step: the bytes left at the previous step over the rate since (the flow's end is this date).
     // The flow's rate is the one of the step just ended (the engine solves again after the models' updates).
-    double rate_Bps = k.rate_Bps;
+    const double rate_Bps = k.action != nullptr ? k.action->get_rate() : k.rate_Bps;
     if (k.action == nullptr) // SimGrid ended the flow (on_flow_end)
       k.left = 0;
-    else if (rate_Bps = k.action->get_rate(); keep_flows_) {
+    else if (keep_flows_) {
       // A kept flow: SimGrid's update of a flow's remaining bytes, and its end, on the bytes without the tail
       // (NetworkCm02Model::update_actions_state_full, Action::update_remains).
       k.left -= rate_Bps * delta;
@@ -186,12 +186,12 @@ void PsDispatcher::clock_advanced(double now, double delta)
         k.left = 0;
     } else
       k.left = k.action->get_remains_no_update();
-    k.ended           = k.left <= 0;
-    const double done = k.ended ? k.put_bytes : k.put_bytes - k.left;
+    const bool ended  = k.left <= 0;
+    const double done = ended ? k.put_bytes : k.put_bytes - k.left;
     while (!k.in_flow.empty() && k.in_flow.front().end_bytes <= done) {
       const Msg& m  = k.in_flow.front();
       double date_s = now;
-      if (!(k.ended && k.in_flow.size() == 1) && rate_Bps > 0)
+      if (!(ended && k.in_flow.size() == 1) && rate_Bps > 0)
         date_s = std::clamp(k.last_s + (m.end_bytes - k.last_done) / rate_Bps, k.last_s, now);
       crossings_.push_back(Crossing{date_s, std::max(m.ready_s, k.prev_end_s), c, m.tensor});
       k.prev_end_s = date_s;
@@ -199,7 +199,7 @@ void PsDispatcher::clock_advanced(double now, double delta)
     }
     k.last_s    = now;
     k.last_done = done;
-    if (k.ended) {
+    if (ended) {
       xbt_assert(k.in_flow.empty(), "a PS connection's flow ended before its last message");
       if (k.action != nullptr)
         k.action->suspend(); // kept: out of the sharing from the next solve on, as a flow that ended
@@ -238,8 +238,8 @@ void PsDispatcher::on_bandwidth_change()
     k.stale = k.action != nullptr;
   for (const int c : busy_) {
     Conn& k = conns_[static_cast<std::size_t>(c)];
-    if (k.ended || k.in_flow.size() < 2) {
-      k.cut = !k.ended;
+    if (k.in_flow.size() < 2) { // ends with its current message anyway (ended flows have left busy_)
+      k.cut = true;
       continue;
     }
     const double after = k.put_bytes - k.in_flow.front().end_bytes;
@@ -313,7 +313,6 @@ void PsDispatcher::dispatch()
   std::sort(ended.begin(), ended.end(), std::greater<>());
   for (const int c : ended) {
     Conn& k = conns_[static_cast<std::size_t>(c)];
-    k.ended = false;
     if (k.action == nullptr) // SimGrid ended it
       k.comm = nullptr;
     const int w     = k.worker;

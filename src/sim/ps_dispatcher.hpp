@@ -93,7 +93,6 @@ private:
     double prev_end_s                         = 0; // when the previous message's last byte was sent (a message's start)
     std::deque<Msg> in_flow;                       // given to the flow, last byte not yet sent
     std::deque<Msg> waiting;                       // not given to the flow yet (uplinks)
-    bool ended  = false;                           // the flow ended at this date
     bool timed  = false;                           // a timer starts the next flow
     bool listed = false;                           // in busy_
     bool cut    = false;                           // ends with its current message (a link changed): no more joins
