@@ -60,6 +60,21 @@ void expect_same_times(SimInputs in, const std::string& what)
   }
 }
 
+// A scenario drawn by `pick(lo, hi)` for the random comparisons: sync or async, overlap or not, 1-4 steps and 0-2
+// warm-up steps, compute jitter one time in three, a release quantum one time in four.
+template <class Pick>
+Scenario drawn_scenario(Pick& pick, int workers, int ps)
+{
+  Scenario sc = tiny::scenario(pick(0, 1) == 1 ? Arch::PS_SYNC : Arch::PS_ASYNC, workers, Sharing::FAIR, pick(0, 3) > 0,
+                               pick(1, 4), pick(0, 2));
+  sc.ps       = ps;
+  if (pick(0, 2) == 0)
+    sc.compute_jitter_cv = 0.05 * pick(1, 8);
+  if (pick(0, 3) == 0)
+    sc.release_quantum_s = 1e-4 * pick(1, 20);
+  return sc;
+}
+
 bool dispatched(const SimInputs& in)
 {
   return simulate_isolated(in).ps_dispatcher;
@@ -284,15 +299,9 @@ TEST(PsDispatcher, SameTimesOnRandomScenarios)
   std::mt19937 rng(2026);
   const auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int trial = 0; trial < 30; trial++) {
-    const int workers = pick(1, 12);
-    const int ps      = pick(1, 3);
-    Scenario sc       = tiny::scenario(pick(0, 1) == 1 ? Arch::PS_SYNC : Arch::PS_ASYNC, workers, Sharing::FAIR,
-                                 pick(0, 3) > 0, pick(1, 4), pick(0, 2));
-    sc.ps             = ps;
-    if (pick(0, 2) == 0)
-      sc.compute_jitter_cv = 0.05 * pick(1, 8);
-    if (pick(0, 3) == 0)
-      sc.release_quantum_s = 1e-4 * pick(1, 20);
+    const int workers          = pick(1, 12);
+    const int ps               = pick(1, 3);
+    Scenario sc                = drawn_scenario(pick, workers, ps);
     const std::string latency  = std::to_string(pick(0, 100)) + "us";
     const std::string platform = pick(0, 1) == 1 ? tiny::star_platform(tiny::uneven_hosts(workers + ps), latency)
                                                  : tiny::star_platform(workers + ps, "1GBps", latency);
@@ -326,13 +335,7 @@ TEST(PsDispatcher, SameTimesOnRandomFatTrees)
     const int ps      = pick(1, 3);
     const int workers = pick(2, 12);
     const int nodes   = (workers + ps + leaf - 1) / leaf * leaf;
-    Scenario sc       = tiny::scenario(pick(0, 1) == 1 ? Arch::PS_SYNC : Arch::PS_ASYNC, workers, Sharing::FAIR,
-                                 pick(0, 3) > 0, pick(1, 4), pick(0, 2));
-    sc.ps             = ps;
-    if (pick(0, 2) == 0)
-      sc.compute_jitter_cv = 0.05 * pick(1, 8);
-    if (pick(0, 3) == 0)
-      sc.release_quantum_s = 1e-4 * pick(1, 20);
+    Scenario sc       = drawn_scenario(pick, workers, ps);
     const std::string workload =
         tiny::layered_workload(pick(1, 8), std::to_string(pick(1, 60) * 100) + "kB", std::to_string(pick(0, 5)) + "ms",
                                std::to_string(pick(0, 8)) + "ms", std::to_string(pick(0, 3)) + "ms");
