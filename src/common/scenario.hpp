@@ -189,6 +189,10 @@ struct Scenario {
    *  dispatcher could replay the steps of a lockstep ring (docs/design.md "Ring step replay"). Not a CLI option:
    *  tests check that both give the same results. */
   bool ring_every_step_simulated = false;
+  /** Steps mode through the ring dispatcher: every chunk is a comm of its own, even where the ring's edges could keep
+   *  their flows (docs/design.md "Kept flows in the ring"). Not a CLI option: tests check that both give the same
+   *  results. */
+  bool ring_fresh_flows = false;
   /** PS updates are executions on the PS host even where their dates could be computed (SimContext::
    *  ps_cpu_exclusive). Not a CLI option: tests check that both give the same simulated times. */
   bool ps_updates_as_executions = false;

@@ -9,8 +9,10 @@
 #include <simgrid/s4u/Semaphore.hpp>
 #include <simgrid/simix.hpp>
 #include <simgrid/version.h>
+#include <xbt/asserts.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -38,6 +40,18 @@ simgrid::kernel::resource::Action* flow_of(simgrid::kernel::resource::Model& net
     if (it->get_activity() == impl)
       return &*it;
   return nullptr;
+}
+
+KeptFlow start_kept_flow(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
+                         simgrid::kernel::resource::Model& network)
+{
+  KeptFlow flow;
+  flow.comm = simgrid::s4u::Comm::sendto_init();
+  flow.comm->set_payload_size(static_cast<std::uint64_t>(bytes + kKeptFlowTailBytes))->detach();
+  flow.comm->set_source(from)->set_destination(to); // starts it
+  flow.action = flow_of(network, flow.comm->get_impl());
+  xbt_assert(flow.action != nullptr, "a kept flow is not among the network's started flows");
+  return flow;
 }
 
 namespace {

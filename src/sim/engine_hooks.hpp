@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <simgrid/forward.h>
+#include <simgrid/s4u/Comm.hpp>
 #include <string>
 
 namespace simgrid::kernel::resource {
@@ -21,6 +22,23 @@ simgrid::kernel::resource::Model* network_model();
  *  3.32 keeps it private to the CommImpl; the started set holds it). Null when the other end is not posted yet. */
 simgrid::kernel::resource::Action* flow_of(simgrid::kernel::resource::Model& network,
                                            const simgrid::kernel::activity::ActivityImpl* impl);
+
+/** Bytes a kept flow holds beyond those it sends, so that SimGrid never ends it: its dispatcher keeps the bytes left
+ *  itself, gives the engine the date they end (its clock), suspends the flow then and resumes it with the next
+ *  message's bytes, because SimGrid 3.32 takes each ended flow off a list of every flow in flight, one pass over the
+ *  list per end (docs/design.md, SimGrid fact 21). One byte: far above SimGrid's precision on remaining bytes
+ *  (1e-14), far below a message. */
+constexpr double kKeptFlowTailBytes = 1.0;
+
+/** A kept flow: the comm (hold it: detached on the s4u side too, it never completes) and its network action. */
+struct KeptFlow {
+  simgrid::s4u::CommPtr comm;
+  simgrid::kernel::resource::Action* action = nullptr;
+};
+
+/** Starts a kept flow of `bytes` (plus kKeptFlowTailBytes) from `from` to `to`, in maestro's context. */
+KeptFlow start_kept_flow(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
+                         simgrid::kernel::resource::Model& network);
 
 /** Calls `on_end` with every network flow that finishes (Link::on_communication_state_change, state FINISHED), as
  *  its Action. SimGrid's signals are global and cannot be disconnected: connect once per process, and reach the run

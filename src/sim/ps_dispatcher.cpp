@@ -128,16 +128,6 @@ PsDispatcher::~PsDispatcher()
   current_dispatcher = nullptr;
 }
 
-Action* PsDispatcher::find_action(const simgrid::kernel::activity::ActivityImpl* comm) const
-{
-  // A flow is created started and appended to its model's set: the newest is at the end.
-  auto* started = network_->get_started_action_set();
-  for (auto it = started->rbegin(); it != started->rend(); ++it)
-    if (it->get_activity() == comm)
-      return &*it;
-  xbt_die("the flow of a PS connection is not among the network's started flows");
-}
-
 void PsDispatcher::on_flow_end(const Action& flow)
 {
   auto it = by_flow_.find(flow.get_activity());
@@ -532,21 +522,23 @@ void PsDispatcher::start_flow(int c)
   k.prev_end_s = now;
   k.left       = k.put_bytes;
   if (keep_flows_ && k.action != nullptr && !k.stale) { // the connection's flow, suspended since its last busy period
-    k.action->set_remains(k.put_bytes + kTailBytes);
+    k.action->set_remains(k.put_bytes + kKeptFlowTailBytes);
     k.action->resume();
   } else {
     if (k.comm != nullptr) { // kept, made before a link changed: SimGrid keeps the bound it gave it then
       by_flow_.erase(k.comm->get_impl());
       k.comm->cancel();
     }
-    if (keep_flows_) { // detached on the s4u side too: it never completes, and s4u would report a started comm freed
-      k.comm = sg4::Comm::sendto_init();
-      k.comm->set_payload_size(static_cast<std::uint64_t>(k.put_bytes + kTailBytes))->detach();
-      k.comm->set_source(k.src)->set_destination(k.dst);
-    } else
-      k.comm = sg4::Comm::sendto_async(k.src, k.dst, static_cast<std::uint64_t>(k.put_bytes));
-    k.action = find_action(k.comm->get_impl());
-    k.stale  = false;
+    if (keep_flows_) {
+      const KeptFlow kept = start_kept_flow(k.src, k.dst, k.put_bytes, *network_);
+      k.comm              = kept.comm;
+      k.action            = kept.action;
+    } else {
+      k.comm   = sg4::Comm::sendto_async(k.src, k.dst, static_cast<std::uint64_t>(k.put_bytes));
+      k.action = flow_of(*network_, k.comm->get_impl());
+      xbt_assert(k.action != nullptr, "the flow of a PS connection is not among the network's started flows");
+    }
+    k.stale = false;
     by_flow_.emplace(k.comm->get_impl(), c);
   }
   if (!k.listed) {

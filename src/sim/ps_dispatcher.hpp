@@ -4,10 +4,10 @@
 // parameter_server.cpp do reduces to dates: a worker's compute is a chain of known durations, a connection sends its
 // messages back to back, the PS's updates are a FIFO queue. The dispatcher computes those dates and leaves SimGrid only
 // the flows: one flow per connection and busy period (Sync-PS: one per connection, suspended between its busy
-// periods, kTailBytes), to which the messages that become ready while it runs are added (its remaining bytes grow),
-// so that SimGrid re-solves its max-min sharing only when a flow starts or ends, not at each of the hundreds of
-// messages of a step. A message's arrival is the date the flow's sent bytes reached its end, from the flow's rate
-// between two engine steps, the arithmetic SimGrid applies to a flow's end.
+// periods: kept flows, engine_hooks.hpp), to which the messages that become ready while it runs are added (its
+// remaining bytes grow), so that SimGrid re-solves its max-min sharing only when a flow starts or ends, not at each of
+// the hundreds of messages of a step. A message's arrival is the date the flow's sent bytes reached its end, from the
+// flow's rate between two engine steps, the arithmetic SimGrid applies to a flow's end.
 #pragma once
 
 #include "sim/ps_rules.hpp"
@@ -52,13 +52,6 @@ bool ps_dispatcher_applies(const SimContext& ctx, const Placement& placement,
 
 class PsDispatcher {
 public:
-  /** Sync-PS: bytes a connection's flow keeps beyond those it sends, so that SimGrid never ends it; the dispatcher
-   *  suspends it when its bytes are sent (next_date_delay gives that date, from Conn::left) and resumes it for the
-   *  next busy period, because SimGrid 3.32 takes each ended flow off a list of every flow in flight, one pass over
-   *  the list per end (docs/design.md "PS dispatcher", kept flows; SimGrid fact 21). One byte: far above SimGrid's
-   *  precision on remaining bytes (1e-14), far below a message. */
-  static constexpr double kTailBytes = 1.0;
-
   PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const std::vector<simgrid::s4u::Host*>& ps_hosts);
   ~PsDispatcher();
   PsDispatcher(const PsDispatcher&)            = delete;
@@ -152,7 +145,6 @@ private:
   void try_start_down(int ps, int worker);
   void start_flow(int c);
   void set_timer(double date_s, int kind, int a, int b);
-  simgrid::kernel::resource::Action* find_action(const simgrid::kernel::activity::ActivityImpl* comm) const;
 
   const SimContext& ctx_;
   StepRecorder& recorder_;
@@ -160,7 +152,7 @@ private:
   int finished_ = 0;
   double surf_precision_;
   double bytes_precision_; // SimGrid's on a flow's remaining bytes (Action::update_remains)
-  bool keep_flows_;        // a connection keeps its flow between busy periods (kTailBytes)
+  bool keep_flows_;        // a connection keeps its flow between busy periods (kept flows, engine_hooks.hpp)
   std::vector<Conn> conns_;
   std::vector<int> busy_; // conns with a flow
   std::vector<WorkerState> workers_state_;

@@ -15,6 +15,13 @@
 // through a resource model of the driver's (its replay clock, add_clock_model), which it asks for its next event and
 // updates like the network model, so the dates come out as they would with the K flows. The last step of the all-reduce
 // is simulated again, so that the members finish in SimGrid's order.
+//
+// Kept flows (docs/design.md "Kept flows in the ring"). Where nothing changes the platform during the run, each ring
+// edge keeps one flow for the run instead of one per chunk: SimGrid never ends it (kKeptFlowTailBytes), the driver
+// keeps, for the chunk in flight, what SimGrid would keep for a flow of that chunk alone (EmulatedChunk: its latency
+// and bytes left), suspends the flow while the chunk pays its latency and after its bytes, and gives the engine the
+// dates of both through its clock. What this saves is SimGrid's work per comm: a route and a max-min variable made and
+// freed per chunk, and at each end a pass over every comm in flight (SimGrid fact 21).
 
 #include "sim/ring_driver.hpp"
 
@@ -24,9 +31,11 @@
 #include "sim/engine_setup.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/simix.hpp>
 #include <simgrid/version.h>
 #include <xbt/asserts.h>
 #include <xbt/config.hpp>
@@ -54,7 +63,7 @@ namespace {
 // simulation per process: docs/design.md, SimGrid fact 1) and reach the live driver, if any, through this pointer.
 RingDriver* current_driver = nullptr;
 
-constexpr const char* kReplayClockName = "sgdsim-ring-replay";
+constexpr const char* kClockName = "sgdsim-ring-clock"; // the step replay's and the kept flows' dates
 } // namespace
 
 // SimGrid 3.32, NetworkCm02Model::comm_action_set_variable: a flow with a latency starts with a disabled variable,
@@ -145,7 +154,8 @@ bool ring_replay_applies(const Scenario& sc, std::string* why)
   return true;
 }
 
-RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int sockets, double connection_rate_Bps)
+RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int sockets, double connection_rate_Bps,
+                       bool keep_flows)
     : sockets_(sockets), connection_rate_Bps_(connection_rate_Bps)
 {
   xbt_assert(current_driver == nullptr, "one RingDriver at a time");
@@ -159,21 +169,36 @@ RingDriver::RingDriver(const std::vector<sg4::Host*>& hosts, bool replay, int so
   ended_.reserve(hosts.size());
   kick_ = sg4::Semaphore::create(0);
   connect_dispatcher(current_driver);
-  current_driver = this;
-  replay_ok_     = replay && sockets_ == 1 && replay_conditions(hosts); // the replay emulates one flow per chunk
+  current_driver     = this;
+  namespace cfg      = simgrid::config;
+  surf_precision_    = cfg::get_value<double>("surf/precision");
+  remains_precision_ = cfg::get_value<double>("maxmin/precision") * surf_precision_; // Action::update_remains
+  latency_factor_    = cfg::get_value<double>("network/latency-factor");
+  weight_S_          = cfg::get_value<double>("network/weight-S");
+  replay_ok_         = replay && sockets_ == 1 && replay_conditions(hosts); // the replay emulates one flow per chunk
+  // Kept flows where nothing is replayed: a suspended flow stays among those SimGrid passes over at every date, and a
+  // replayed all-reduce has some 4K dates and no flow of its own. A kept flow carries chunks of every size: it needs
+  // a network model whose factors do not depend on the size (not SMPI's), and one flow per chunk (not the parts of
+  // several sockets).
+  const auto model = cfg::get_value<std::string>("network/model");
+  keep_flows_      = keep_flows && !replay_ok_ && sockets_ == 1 && (model == "LV08" || model == "CM02");
+  network_         = network_model();
   if (replay && sockets_ > 1)
     replay_refusal_ = "each chunk between hosts is cut over " + std::to_string(sockets_) +
                       " connections (docs/models.md §10.9), and the replay emulates one flow per chunk";
-  if (replay_ok_) {
+  if (replay_ok_)
     ended_rates_.reserve(hosts.size());
-    // The replay's clock answers for the chunk that the driver replays, as the network model would for the K flows
-    // it stands for; after the platform's models, and ties between models do not matter.
+  if (replay_ok_ || keep_flows_) {
+    running_.reserve(hosts.size());
+    // The driver's clock answers for the chunk that the driver replays, as the network model would for the K flows
+    // it stands for, and for the kept flows' chunks as it would for flows of those chunks alone; after the
+    // platform's models, and ties between models do not matter.
     add_clock_model(
-        kReplayClockName,
-        [](double /*now*/) { return current_driver != nullptr ? current_driver->replay_next_event() : -1.0; },
+        kClockName,
+        [](double /*now*/) { return current_driver != nullptr ? current_driver->clock_next_event() : -1.0; },
         [](double /*now*/, double delta) {
           if (current_driver != nullptr)
-            current_driver->replay_advance(delta);
+            current_driver->clock_advance(delta);
         });
   }
   // The dispatcher: one simcall per date at which chunks ended, for all of them.
@@ -185,6 +210,8 @@ RingDriver::~RingDriver()
   current_driver = nullptr;
   if (replays_ > 0)
     XBT_VERB("step replay: %ld steps of %ld all-reduces replayed", steps_replayed_, replays_);
+  if (keep_flows_)
+    XBT_VERB("kept flows: %zu edges carried %ld chunks", kept_.size(), kept_chunks_);
 }
 
 // The static conditions of the step replay (docs/design.md "Ring step replay"), besides ring_replay_applies() and
@@ -246,9 +273,7 @@ bool RingDriver::replay_conditions(const std::vector<sg4::Host*>& hosts)
       }
   }
   // NetworkCm02Model::comm_action_set_bounds: the flow's latency_ is the route's times the latency factor.
-  latency_s_         = first_latency * cfg::get_value<double>("network/latency-factor");
-  surf_precision_    = cfg::get_value<double>("surf/precision");
-  remains_precision_ = cfg::get_value<double>("maxmin/precision") * surf_precision_; // Action::update_remains
+  latency_s_ = first_latency * latency_factor_;
   return true;
 }
 
@@ -282,15 +307,18 @@ void RingDriver::start_chunk(int self)
     return; // no replay with several sockets
   }
   const auto bytes = static_cast<std::uint64_t>(m.chunk_bytes);
-  m.out            = start_flow(m.from, to, static_cast<double>(bytes), connection_rate_Bps_);
+  m.chunk_order    = ++chunks_started_;
   m.parts_left     = 1;
-  in_flight_.emplace(m.out->get_impl(), self);
+  if (!keep_flows_ || !start_kept_chunk(self, to, static_cast<double>(bytes))) {
+    m.out = start_flow(m.from, to, static_cast<double>(bytes), connection_rate_Bps_);
+    in_flight_.emplace(m.out->get_impl(), self);
+  }
   if (!replay_ok_)
     return;
   // The step of the chunks in flight: a lockstep candidate while its chunks all start at one date with one size.
   const double now  = sg4::Engine::get_clock();
   const double cost = static_cast<double>(bytes);
-  if (in_flight_.size() == 1) {
+  if (in_flight_.size() + running_.size() == 1) {
     recording_   = true;
     step_date_   = now;
     step_cost_   = cost;
@@ -301,6 +329,123 @@ void RingDriver::start_chunk(int self)
     if (now != step_date_ || cost != step_cost_)
       recording_ = false;
   }
+}
+
+// The chunk of `bytes` that member `self` sends to `to`, on the kept flow of that edge (made at its first chunk).
+// False where the edge keeps no flow: a host to itself, or a route without links (SimGrid ends such a flow at once).
+bool RingDriver::start_kept_chunk(int self, sg4::Host* to, double bytes)
+{
+  RingMember& m = members_[static_cast<std::size_t>(self)];
+  if (to == m.from)
+    return false;
+  if (m.kept < 0 || kept_[static_cast<std::size_t>(m.kept)].to != to) {
+    m.kept = -1;
+    for (const int k : m.edges)
+      if (kept_[static_cast<std::size_t>(k)].to == to)
+        m.kept = k;
+  }
+  if (m.kept < 0) {
+    std::vector<sg4::Link*> links;
+    double latency = 0; // summed as SimGrid sums a comm's route latency (NetZoneImpl::get_global_route)
+    m.from->route_to(to, links, &latency);
+    if (links.empty())
+      return false;
+    EdgeFlow e;
+    e.to        = to;
+    e.member    = self;
+    e.latency_s = latency * latency_factor_; // NetworkCm02Model::comm_action_set_bounds
+    // The max-min penalty SimGrid gives such a flow once its latency is paid (NetworkCm02Model::communicate: the
+    // route's latency plus weight-S over each link's bandwidth); a flow without latency keeps the 1 it was made with.
+    e.penalty = 1.0;
+    if (e.latency_s > 0) {
+      e.penalty = latency;
+      if (weight_S_ > 0)
+        for (const sg4::Link* link : links)
+          e.penalty = e.penalty + weight_S_ / link->get_bandwidth();
+    }
+    simgrid::kernel::actor::simcall_answered([this, &e, &m, to, bytes] {
+      e.flow = start_kept_flow(m.from, to, bytes, *network_);
+      if (connection_rate_Bps_ > 0) // as start_flow bounds a flow (docs/models.md §10.11)
+        e.flow.action->set_bound(e.flow.action->get_bound() > 0
+                                     ? std::min(e.flow.action->get_bound(), connection_rate_Bps_)
+                                     : connection_rate_Bps_);
+      e.flow.action->suspend(); // SimGrid does not enable it when it has paid its latency: the driver does
+    });
+    m.kept = static_cast<int>(kept_.size());
+    m.edges.push_back(m.kept);
+    kept_.push_back(std::move(e));
+  }
+  EdgeFlow& e = kept_[static_cast<std::size_t>(m.kept)];
+  e.chunk.start(bytes, e.latency_s);
+  simgrid::kernel::actor::simcall_answered([&e, bytes] {
+    e.flow.action->set_remains(bytes + kKeptFlowTailBytes);
+    if (e.chunk.active) // no latency: in the sharing at once, as SimGrid makes such a flow
+      enable(e);
+  });
+  running_.push_back(m.kept);
+  kept_chunks_++;
+  return true;
+}
+
+double RingDriver::clock_next_event()
+{
+  double next = replay_next_event();
+  // Each kept chunk's next event as the network model would give it for a flow of its own: its latency left, or its
+  // bytes left over the rate of the solve just made (Model::next_occurring_event_full).
+  for (const int k : running_) {
+    EdgeFlow& e        = kept_[static_cast<std::size_t>(k)];
+    const double delay = e.chunk.solve(e.flow.action->get_rate());
+    if (delay >= 0 && (next < 0 || delay < next))
+      next = delay;
+  }
+  return next;
+}
+
+// The engine moved the clock by `delta` and the network model has updated its flows: the kept chunks are updated as
+// it would update flows of their own (NetworkCm02Model::update_actions_state_full), in the order they started, which
+// is the order in which it would go through them and end them.
+void RingDriver::clock_advance(double delta)
+{
+  std::size_t still = 0;
+  for (const int k : running_) {
+    EdgeFlow& e           = kept_[static_cast<std::size_t>(k)];
+    const bool was_active = e.chunk.active;
+    const bool ended      = e.chunk.advance(delta, surf_precision_, remains_precision_);
+    if (e.chunk.active && !was_active)
+      enable(e); // its latency is paid: in the sharing from the next solve on
+    if (!ended) {
+      running_[still++] = k;
+      continue;
+    }
+    const RingMember& m = members_[static_cast<std::size_t>(e.member)];
+    update_ends_.push_back(Ended{m.chunk_order, e.member, e.flow.action->get_rate()});
+    e.flow.action->suspend(); // out of the sharing from the next solve on, as a flow that ended
+  }
+  running_.resize(still);
+  collect_ends();
+  replay_advance(delta);
+}
+
+// The chunks that ended in this update, the kept ones and those with comms of their own (on_flow_end), in the order
+// they started: the order in which SimGrid, whose flows would all be comms of their own, would have ended them.
+void RingDriver::collect_ends()
+{
+  std::sort(update_ends_.begin(), update_ends_.end(), [](const Ended& a, const Ended& b) { return a.order < b.order; });
+  for (const Ended& e : update_ends_) {
+    ended_.push_back(e.self);
+    if (recording_)
+      ended_rates_.push_back(e.rate_Bps);
+  }
+  update_ends_.clear();
+}
+
+// Puts a kept flow back in the sharing with the penalty SimGrid would give it. Not Action::resume(): it restores the
+// penalty of Action's own member, which CM02's actions leave at 1 (theirs is NetworkAction's), and a ring whose
+// routes differ in latency would then share its links as if they were alike.
+void RingDriver::enable(EdgeFlow& e)
+{
+  e.flow.action->set_suspend_state(Action::SuspendStates::RUNNING);
+  e.flow.action->set_sharing_penalty(e.penalty);
 }
 
 void RingDriver::advance(int self)
@@ -322,8 +467,13 @@ void RingDriver::on_flow_end(const Action& flow)
     return; // another collective's or a parameter server's comm
   const int self = it->second;
   in_flight_.erase(it);
-  if (--members_[static_cast<std::size_t>(self)].parts_left > 0)
-    return; // the chunk ends with its last part
+  RingMember& m = members_[static_cast<std::size_t>(self)];
+  if (--m.parts_left > 0)
+    return;          // the chunk ends with its last part
+  if (keep_flows_) { // ordered with the kept chunks that end in this update (collect_ends)
+    update_ends_.push_back(Ended{m.chunk_order, self, flow.get_rate()});
+    return;
+  }
   ended_.push_back(self);
   if (recording_) {
     ended_rates_.push_back(flow.get_rate());
@@ -373,8 +523,8 @@ bool RingDriver::step_replayable()
   const bool was_recording = recording_;
   recording_               = false;
   const std::size_t n      = members_.size();
-  bool lockstep = !replaying_ && was_recording && in_flight_.empty() && ended_.size() == n && step_chunks_ == n &&
-                  ended_rates_.size() == n && ended_rates_.front() > 0;
+  bool lockstep = !replaying_ && was_recording && in_flight_.empty() && running_.empty() && ended_.size() == n &&
+                  step_chunks_ == n && ended_rates_.size() == n && ended_rates_.front() > 0;
   // Exchanges left to every member, the one that completes now included.
   const int steps_left = lockstep ? members_[static_cast<std::size_t>(ended_.front())].steps_left : 0;
   for (std::size_t i = 0; lockstep && i < n; i++) {

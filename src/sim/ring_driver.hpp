@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/scenario.hpp"
+#include "sim/engine_hooks.hpp"
 
 #include <simgrid/forward.h>
 #include <simgrid/s4u/Actor.hpp>
@@ -46,6 +47,9 @@ struct RingMember {
   bool sending             = false;         // its chunk of the current exchange is in flight (simulated or replayed)
   long received            = 0;             // chunks that arrived from the previous member, over the run
   long consumed            = 0;             // of which used by a completed exchange
+  long chunk_order         = 0;             // its current chunk's start, in the driver's order of chunk starts
+  int kept                 = -1;            // the kept flow of its last chunk's edge (RingDriver::kept_), -1: none
+  std::vector<int> edges;                   // its edges' kept flows (usually one: to its next member's host)
   simgrid::s4u::SemaphorePtr done;          // released when this member's all-reduce is over
 };
 
@@ -84,15 +88,21 @@ struct EmulatedChunk {
  *  ring, an all-reduce whose first steps are in lockstep (every member's chunk starts at one date and all end in one
  *  update of the engine, at one rate, exactly where the EmulatedChunk says) has its middle steps replayed: one
  *  EmulatedChunk, driven by the engine's own clock updates through a resource model of the driver's, stands for
- *  the K chunks of each step, and the last step is simulated again. */
+ *  the K chunks of each step, and the last step is simulated again.
+ *
+ *  Kept flows (docs/design.md "Kept flows in the ring"): where nothing is replayed and nothing changes the platform,
+ *  each ring edge keeps one flow for the run, suspended between its chunks; an EmulatedChunk per edge keeps what
+ *  SimGrid would keep for a flow of the current chunk alone, and the driver's clock gives the engine its dates. */
 class RingDriver {
 public:
   /** `hosts[w]`: worker w's host. Connects to SimGrid's signals and creates the dispatcher actor (a daemon).
    *  `replay`: ring_replay_applies() holds and nothing changes the platform during the run (no background file,
    *  no profile in the platform). `sockets`: the connections a chunk between two hosts is cut over
-   *  (SimContext::ring_sockets, socket_parts()); with more than one nothing is replayed. */
+   *  (SimContext::ring_sockets, socket_parts()); with more than one nothing is replayed. `keep_flows`: nothing
+   *  changes the platform during the run, so that each ring edge may keep one flow for the run (docs/design.md
+   *  "Kept flows in the ring"; with one socket per peer and the network model LV08 or CM02 only). */
   RingDriver(const std::vector<simgrid::s4u::Host*>& hosts, bool replay, int sockets = 1,
-             double connection_rate_Bps = 0);
+             double connection_rate_Bps = 0, bool keep_flows = false);
   ~RingDriver();
   RingDriver(const RingDriver&)            = delete;
   RingDriver& operator=(const RingDriver&) = delete;
@@ -106,6 +116,8 @@ public:
    *  "ring edge n-15 -> n-16 crosses 4 links with 100 us of latency, n-0 -> n-1 2 with 50 us" (empty when the
    *  replay was not asked for). */
   bool replays() const { return replay_ok_; }
+  /** Whether the ring's edges keep their flows between chunks (docs/design.md "Kept flows in the ring"). */
+  bool keeps_flows() const { return keep_flows_; }
   const std::string& replay_refusal() const { return replay_refusal_; }
 
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
@@ -113,9 +125,25 @@ public:
   void on_time_advance();
 
 private:
+  /** The flow that one ring edge (a member to the host of its next member) keeps for the run: SimGrid never ends it
+   *  (kKeptFlowTailBytes); between chunks it is suspended, and `chunk` holds what SimGrid would hold for a flow of
+   *  the current chunk alone: its latency left, bytes left and whether its latency is paid. */
+  struct EdgeFlow {
+    simgrid::s4u::Host* to = nullptr;
+    KeptFlow flow;
+    double latency_s = 0; // the route's latency times the latency factor, paid by each chunk before its bytes
+    double penalty   = 1; // its max-min penalty once its latency is paid (RingDriver::enable)
+    EmulatedChunk chunk;
+    int member = 0;
+  };
   void start_chunk(int self);
   void advance(int self); // completes the member's exchange if both of its halves are done
   void dispatch();        // in maestro's context, after SimGrid has finished the chunks that ended
+  bool start_kept_chunk(int self, simgrid::s4u::Host* to, double bytes); // false: the edge keeps no flow
+  static void enable(EdgeFlow& e);
+  double clock_next_event();
+  void clock_advance(double delta);
+  void collect_ends(); // the chunks that ended in this update of the engine, in their start order, into ended_
 
   // Step replay. The static conditions (constructor), then per step of the chunks in flight.
   bool replay_conditions(const std::vector<simgrid::s4u::Host*>& hosts);
@@ -131,7 +159,20 @@ private:
   /** Chunks in flight: the kernel activity of each, to its sender. */
   std::unordered_map<const simgrid::kernel::activity::ActivityImpl*, int> in_flight_;
   std::vector<int> ended_; // senders whose chunk ended since the last dispatch, in SimGrid's order
-  bool kicked_ = false;    // the dispatcher has been woken and has not run yet
+  // Kept flows (docs/design.md "Kept flows in the ring").
+  bool keep_flows_                           = false;
+  simgrid::kernel::resource::Model* network_ = nullptr;
+  std::vector<EdgeFlow> kept_; // every edge's kept flow, as made
+  std::vector<int> running_;   // the kept flows with a chunk in flight, in chunk start order
+  long chunks_started_ = 0;
+  long kept_chunks_    = 0; // chunks the kept flows carried, for the log
+  struct Ended {
+    long order;
+    int self;
+    double rate_Bps;
+  };
+  std::vector<Ended> update_ends_; // chunks that ended in this update of the engine, before collect_ends()
+  bool kicked_ = false;            // the dispatcher has been woken and has not run yet
   simgrid::s4u::SemaphorePtr kick_;
 
   bool replay_ok_ = false;       // the static conditions hold
@@ -139,6 +180,8 @@ private:
   double latency_s_         = 0; // every ring edge's route latency times the latency factor
   double surf_precision_    = 0;
   double remains_precision_ = 0;
+  double latency_factor_    = 1; // network/latency-factor
+  double weight_S_          = 0; // network/weight-S
   // The step whose chunks are in flight, while it may still prove lockstep.
   bool recording_          = false;
   double step_date_        = 0;     // when its chunks started

@@ -128,11 +128,13 @@ SimResult simulate(const SimInputs& in)
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());
-    // Step replay (docs/design.md "Ring step replay") needs a platform that nothing changes during the run.
+    // Step replay (docs/design.md "Ring step replay") and kept flows need a platform that nothing changes during the
+    // run (a kept flow keeps the bound SimGrid gave it when it was made, SimGrid fact 17).
     const bool platform_changes = !in.background_path.empty() || platform_declares_profiles(in.platform_path);
     if (ring_driver_applies(scenario) && !sliced) {
       const bool replay = ring_replay_applies(scenario) && !platform_changes;
-      ctx.ring_driver   = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets, scenario.connection_rate_Bps);
+      ctx.ring_driver   = &ring_driver.emplace(lane_hosts, replay, ctx.ring_sockets, scenario.connection_rate_Bps,
+                                               !platform_changes && !scenario.ring_fresh_flows);
     } else if (sliced && !scenario.ring_by_worker_actors) {
       ctx.sliced_ring = &sliced_ring.emplace(ctx, lane_hosts);
     } else if (scenario.ring_mode == RingMode::STEPS && !sliced) // sliced: mailboxes
