@@ -123,6 +123,17 @@ TEST(RingKeptFlows, SameResultsOnUnevenHostsWithJitterAndWithoutLatency)
   EXPECT_EQ(no_latency.kept_edges, 6);
 }
 
+TEST(RingKeptFlows, SameResultsWhereSomeNeighboursShareAHost)
+{
+  // Two workers per host on a 4-node fat-tree: the edges 0 -> 1 and 2 -> 3 stay within a host and keep a comm per
+  // chunk (SimGrid routes a node to itself through its NIC here); their ends are merged, in start order, with the
+  // kept flows' of the edges between hosts.
+  SimInputs in =
+      cli_inputs(tiny::fat_tree_platform(4, 2), tiny::layered_workload(4, "2MB", "1ms", "2ms"), steps_ring(4));
+  in.deployment_path = tiny::deployment({}, {"node-0", "node-0", "node-1", "node-1"});
+  EXPECT_EQ(expect_same_as_fresh_flows(in, "two per host").kept_edges, 2);
+}
+
 TEST(RingKeptFlows, SameResultsWithLanesHierarchyAndAConnectionRate)
 {
   const std::string star = tiny::star_platform(8, "1GBps", "5us");
