@@ -309,7 +309,10 @@ void RingDriver::start_chunk(int self)
   const auto bytes = static_cast<std::uint64_t>(m.chunk_bytes);
   m.chunk_order    = ++chunks_started_;
   m.parts_left     = 1;
-  if (!keep_flows_ || !start_kept_chunk(self, to, static_cast<double>(bytes))) {
+  // In maestro's context as one simcall: workers' actors start their first chunks in one scheduling round, and a
+  // reference into kept_ held across a simcall would not survive another actor's new edge.
+  if (!keep_flows_ || !simgrid::kernel::actor::simcall_answered(
+                          [this, self, to, bytes] { return start_kept_chunk(self, to, static_cast<double>(bytes)); })) {
     m.out = start_flow(m.from, to, static_cast<double>(bytes), connection_rate_Bps_);
     in_flight_.emplace(m.out->get_impl(), self);
   }
@@ -331,8 +334,9 @@ void RingDriver::start_chunk(int self)
   }
 }
 
-// The chunk of `bytes` that member `self` sends to `to`, on the kept flow of that edge (made at its first chunk).
-// False where the edge keeps no flow: a host to itself, or a route without links (SimGrid ends such a flow at once).
+// The chunk of `bytes` that member `self` sends to `to`, on the kept flow of that edge (made at its first chunk), in
+// maestro's context. False where the edge keeps no flow: a host to itself, or a route without links (SimGrid ends
+// such a flow at once).
 bool RingDriver::start_kept_chunk(int self, sg4::Host* to, double bytes)
 {
   RingMember& m = members_[static_cast<std::size_t>(self)];
@@ -363,25 +367,21 @@ bool RingDriver::start_kept_chunk(int self, sg4::Host* to, double bytes)
         for (const sg4::Link* link : links)
           e.penalty = e.penalty + weight_S_ / link->get_bandwidth();
     }
-    simgrid::kernel::actor::simcall_answered([this, &e, &m, to, bytes] {
-      e.flow = start_kept_flow(m.from, to, bytes, *network_);
-      if (connection_rate_Bps_ > 0) // as start_flow bounds a flow (docs/models.md §10.11)
-        e.flow.action->set_bound(e.flow.action->get_bound() > 0
-                                     ? std::min(e.flow.action->get_bound(), connection_rate_Bps_)
-                                     : connection_rate_Bps_);
-      e.flow.action->suspend(); // SimGrid does not enable it when it has paid its latency: the driver does
-    });
+    e.flow = start_kept_flow(m.from, to, bytes, *network_);
+    if (connection_rate_Bps_ > 0) // as start_flow bounds a flow (docs/models.md §10.11)
+      e.flow.action->set_bound(e.flow.action->get_bound() > 0
+                                   ? std::min(e.flow.action->get_bound(), connection_rate_Bps_)
+                                   : connection_rate_Bps_);
+    e.flow.action->suspend(); // SimGrid does not enable it when it has paid its latency: the driver does
     m.kept = static_cast<int>(kept_.size());
     m.edges.push_back(m.kept);
     kept_.push_back(std::move(e));
   }
   EdgeFlow& e = kept_[static_cast<std::size_t>(m.kept)];
   e.chunk.start(bytes, e.latency_s);
-  simgrid::kernel::actor::simcall_answered([&e, bytes] {
-    e.flow.action->set_remains(bytes + kKeptFlowTailBytes);
-    if (e.chunk.active) // no latency: in the sharing at once, as SimGrid makes such a flow
-      enable(e);
-  });
+  e.flow.action->set_remains(bytes + kKeptFlowTailBytes);
+  if (e.chunk.active) // no latency: in the sharing at once, as SimGrid makes such a flow
+    enable(e);
   running_.push_back(m.kept);
   kept_chunks_++;
   return true;

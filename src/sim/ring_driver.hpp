@@ -116,8 +116,6 @@ public:
    *  "ring edge n-15 -> n-16 crosses 4 links with 100 us of latency, n-0 -> n-1 2 with 50 us" (empty when the
    *  replay was not asked for). */
   bool replays() const { return replay_ok_; }
-  /** Whether the ring's edges keep their flows between chunks (docs/design.md "Kept flows in the ring"). */
-  bool keeps_flows() const { return keep_flows_; }
   const std::string& replay_refusal() const { return replay_refusal_; }
 
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
