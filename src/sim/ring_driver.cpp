@@ -321,7 +321,7 @@ void RingDriver::start_chunk(int self)
   // The step of the chunks in flight: a lockstep candidate while its chunks all start at one date with one size.
   const double now  = sg4::Engine::get_clock();
   const double cost = static_cast<double>(bytes);
-  if (in_flight_.size() + running_.size() == 1) {
+  if (in_flight_.size() == 1) {
     recording_   = true;
     step_date_   = now;
     step_cost_   = cost;
@@ -418,7 +418,7 @@ void RingDriver::clock_advance(double delta)
       continue;
     }
     const RingMember& m = members_[static_cast<std::size_t>(e.member)];
-    update_ends_.push_back(Ended{m.chunk_order, e.member, e.flow.action->get_rate()});
+    update_ends_.push_back(Ended{m.chunk_order, e.member});
     e.flow.action->suspend(); // out of the sharing from the next solve on, as a flow that ended
   }
   running_.resize(still);
@@ -431,11 +431,8 @@ void RingDriver::clock_advance(double delta)
 void RingDriver::collect_ends()
 {
   std::sort(update_ends_.begin(), update_ends_.end(), [](const Ended& a, const Ended& b) { return a.order < b.order; });
-  for (const Ended& e : update_ends_) {
+  for (const Ended& e : update_ends_) // no step is recorded: kept flows and the replay exclude each other
     ended_.push_back(e.self);
-    if (recording_)
-      ended_rates_.push_back(e.rate_Bps);
-  }
   update_ends_.clear();
 }
 
@@ -471,7 +468,7 @@ void RingDriver::on_flow_end(const Action& flow)
   if (--m.parts_left > 0)
     return;          // the chunk ends with its last part
   if (keep_flows_) { // ordered with the kept chunks that end in this update (collect_ends)
-    update_ends_.push_back(Ended{m.chunk_order, self, flow.get_rate()});
+    update_ends_.push_back(Ended{m.chunk_order, self});
     return;
   }
   ended_.push_back(self);
@@ -523,8 +520,8 @@ bool RingDriver::step_replayable()
   const bool was_recording = recording_;
   recording_               = false;
   const std::size_t n      = members_.size();
-  bool lockstep = !replaying_ && was_recording && in_flight_.empty() && running_.empty() && ended_.size() == n &&
-                  step_chunks_ == n && ended_rates_.size() == n && ended_rates_.front() > 0;
+  bool lockstep = !replaying_ && was_recording && in_flight_.empty() && ended_.size() == n && step_chunks_ == n &&
+                  ended_rates_.size() == n && ended_rates_.front() > 0;
   // Exchanges left to every member, the one that completes now included.
   const int steps_left = lockstep ? members_[static_cast<std::size_t>(ended_.front())].steps_left : 0;
   for (std::size_t i = 0; lockstep && i < n; i++) {

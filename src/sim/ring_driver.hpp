@@ -167,7 +167,6 @@ private:
   struct Ended {
     long order;
     int self;
-    double rate_Bps;
   };
   std::vector<Ended> update_ends_; // chunks that ended in this update of the engine, before collect_ends()
   bool kicked_ = false;            // the dispatcher has been woken and has not run yet
