@@ -180,7 +180,8 @@ int calibrate_command(const std::vector<std::string>& args)
   std::vector<AllreduceTimeFit> queued_fits;
   if (!queued.empty()) {
     check_not_an_input("-o", out, {queued});
-    queued_fits = fit_allreduce_by_nodes(read_comm_measurements(queued, {}, size_column, time_column));
+    queued_fits =
+        fit_allreduce_by_nodes(read_comm_measurements(queued, {}, size_column, time_column), f.bandwidth_from_bytes);
     if (queued_fits.size() < 2)
       throw InputError(queued, 0,
                        "--queued: eq. (37) fits " + std::to_string(queued_fits.size()) +
@@ -292,14 +293,17 @@ int calibrate_command(const std::vector<std::string>& args)
       << "%\n";
   auto fits_table = [&o](const std::vector<AllreduceTimeFit>& fits, const std::string& title) {
     o << "\n  " << title << "\n"
-      << "  nodes   a1 s/log2(B)         b1 s  threshold B     a2 s/B         b2 s   mean err    max err\n";
+      << "  nodes   a1 s/log2(B)         b1 s  threshold B     a2 s/B         b2 s   mean err    max err  as measured "
+         "from B\n";
     for (const AllreduceTimeFit& a : fits) {
       char row[200];
-      std::snprintf(row, sizeof row, "  %5d %12.4g %12.4g %12.4g %10.4g %12.4g %9.2f%% %9.2f%%\n", a.nodes, a.eq.a1_s,
-                    a.eq.b1_s, a.eq.threshold_bytes, a.eq.a2_s_per_byte, a.eq.b2_s, 100 * a.mean_error,
-                    100 * a.max_error);
+      std::snprintf(row, sizeof row, "  %5d %12.4g %12.4g %12.4g %10.4g %12.4g %9.2f%% %9.2f%% %14.4g\n", a.nodes,
+                    a.eq.a1_s, a.eq.b1_s, a.eq.threshold_bytes, a.eq.a2_s_per_byte, a.eq.b2_s, 100 * a.mean_error,
+                    100 * a.max_error, a.measured.empty() ? 0.0 : a.measured.front().bytes);
       o << row;
     }
+    o << "  (errors of eq. (37), what `run` charges; from the last column's size on, `run --measured-sizes on` takes "
+         "the measured times instead, made non-decreasing: docs/models.md §10.7 \"The large sizes as measured\")\n";
   };
   if (!f.by_nodes.empty())
     fits_table(f.by_nodes,
@@ -309,10 +313,12 @@ int calibrate_command(const std::vector<std::string>& args)
     // at sizes 16 times apart across the sizes measured, so that the figure extrapolated is seen before it is used.
     const auto [lo, hi] = std::minmax_element(
         m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
+    // What `run` charges by default: the fits' lines (--measured-sizes off leaves out the measured sizes).
+    std::vector<AllreduceTimeFit> lines = f.by_nodes;
+    for (AllreduceTimeFit& a : lines)
+      a.measured.clear();
     o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, each ring step more adds (docs/models.md §10.7):";
-    const auto at = [&](double d) {
-      return fmt("%.0f", d) + " B " + format_us(step_excess_beyond_s(f, f.by_nodes, d));
-    };
+    const auto at = [&](double d) { return fmt("%.0f", d) + " B " + format_us(step_excess_beyond_s(f, lines, d)); };
     for (double d = 4096; d < hi->bytes; d *= 16)
       if (d >= lo->bytes)
         o << " " << at(d) << ",";

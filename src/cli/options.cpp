@@ -423,6 +423,26 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                      std::string(to_string(sc.collective)));
   sc.measured_allreduce =
       !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
+  // The microbenchmark's own times at its large sizes: off by default (docs/models.md §10.7 "The large sizes as
+  // measured" says why); off, they are left out and eq. (37) gives every size.
+  sc.measured_sizes =
+      vm.count("measured-sizes") && parse_on_off(vm["measured-sizes"].as<std::string>(), "--measured-sizes");
+  const auto has_sizes = [](const std::vector<AllreduceTimeFit>& fits) {
+    return std::any_of(fits.begin(), fits.end(), [](const AllreduceTimeFit& f) { return !f.measured.empty(); });
+  };
+  if (sc.measured_sizes && !sc.measured_allreduce)
+    throw InputError("--measured-sizes on: needs the measured all-reduce (a platform with sgdsim.allreduce_time, "
+                     "--collective ring, --measured-allreduce on)");
+  if (sc.measured_sizes && !has_sizes(sc.allreduce_time))
+    throw InputError("--measured-sizes on: the platform " + opts.platform +
+                     "'s sgdsim.allreduce_time carries no measured sizes (';bytes=s' after a node count's fit: "
+                     "calibrate --kind allreduce -o writes them since 2026-11-29)");
+  if (!sc.measured_sizes) {
+    for (AllreduceTimeFit& f : sc.allreduce_time)
+      f.measured.clear();
+    for (AllreduceTimeFit& f : sc.allreduce_queued_time)
+      f.measured.clear();
+  }
 }
 } // namespace
 
@@ -540,7 +560,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                                               "reduce-cost-per-byte", "allreduce-unit",        "bucket-size",
                                               "first-bucket-size",    "collectives-in-flight", "sockets-per-peer",
                                               "ring-slice",           "ring-slices-in-flight", "ring-min-slices",
-                                              "fusion-batches",       "connection-rate",       "egress-fifo"};
+                                              "fusion-batches",       "connection-rate",       "egress-fifo",
+                                              "measured-sizes"};
   for (const char* ring_only : kRingOnly)
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));

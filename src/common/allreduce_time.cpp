@@ -12,22 +12,51 @@ double PiecewiseTime::value_s(double bytes) const
 
 double AllreduceTimeFit::time_s(double bytes) const
 {
+  if (!measured.empty() && bytes >= measured.front().bytes) {
+    const auto above   = std::upper_bound(measured.begin(), measured.end(), bytes,
+                                          [](double d, const SizeTime& x) { return d < x.bytes; });
+    const SizeTime& lo = *(above - 1);
+    if (above == measured.end())
+      return lo.time_s + eq.a2_s_per_byte * (bytes - lo.bytes);
+    return lo.time_s + (above->time_s - lo.time_s) * (bytes - lo.bytes) / (above->bytes - lo.bytes);
+  }
   return std::max(0.0, eq.value_s(std::max(bytes, smallest_bytes)));
 }
 
-double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes)
+namespace {
+// Linear interpolation in K of time(fit) between the two nearest node counts, the nearest one's beyond the range.
+template <class Time>
+double across_nodes(const std::vector<AllreduceTimeFit>& fits, int nodes, Time time)
 {
   if (nodes <= fits.front().nodes)
-    return fits.front().time_s(bytes);
+    return time(fits.front());
   if (nodes >= fits.back().nodes)
-    return fits.back().time_s(bytes);
+    return time(fits.back());
   std::size_t hi = 1;
   while (fits[hi].nodes < nodes)
     hi++;
   const AllreduceTimeFit& a = fits[hi - 1];
   const AllreduceTimeFit& b = fits[hi];
   const double t            = static_cast<double>(nodes - a.nodes) / (b.nodes - a.nodes);
-  return (1 - t) * a.time_s(bytes) + t * b.time_s(bytes);
+  return (1 - t) * time(a) + t * time(b);
+}
+} // namespace
+
+double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes)
+{
+  return across_nodes(fits, nodes, [bytes](const AllreduceTimeFit& f) { return f.time_s(bytes); });
+}
+
+double queued_allreduce_s(const std::vector<AllreduceTimeFit>& queued, const std::vector<AllreduceTimeFit>& alone,
+                          int nodes, double bytes)
+{
+  return across_nodes(queued, nodes, [&](const AllreduceTimeFit& q) {
+    if (q.measured.empty() || bytes <= q.measured.back().bytes || alone.empty())
+      return q.time_s(bytes);
+    const double last = q.measured.back().bytes;
+    return q.time_s(last) +
+           std::max(0.0, measured_allreduce_s(alone, q.nodes, bytes) - measured_allreduce_s(alone, q.nodes, last));
+  });
 }
 
 double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s)

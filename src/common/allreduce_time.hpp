@@ -18,6 +18,12 @@ struct PiecewiseTime {
   double value_s(double bytes) const;
 };
 
+/** One size's measured time (a microbenchmark's row, or the median of its rows). */
+struct SizeTime {
+  double bytes  = 0;
+  double time_s = 0;
+};
+
 /** Eq. (37) for one node count of an all-reduce microbenchmark: the measured time that `run` charges beyond the
  *  network (platform/platform_costs.hpp, sgdsim.allreduce_time). */
 struct AllreduceTimeFit {
@@ -28,7 +34,13 @@ struct AllreduceTimeFit {
   double smallest_bytes = 0;
   double mean_error     = 0; // of the fit on this node count's rows, relative
   double max_error      = 0;
-  /** The fitted time of `bytes` (of smallest_bytes if it is smaller), never negative. */
+  /** The microbenchmark's own times where the bytes decide them (docs/models.md §10.7 "The large sizes as
+   *  measured"): sizes increasing, times not decreasing. From the first one on, a size between two takes the time
+   *  interpolated linearly between them, one beyond the last that time plus a2 per byte more. Empty: eq. (37) at
+   *  every size. */
+  std::vector<SizeTime> measured;
+  /** The time of `bytes`: from the first measured size on, the measured times; below it the fit (of smallest_bytes
+   *  if `bytes` is smaller); never negative. */
   double time_s(double bytes) const;
 };
 
@@ -36,6 +48,13 @@ struct AllreduceTimeFit {
  *  linear interpolation in K between the two nearest node counts, the nearest one's beyond the range
  *  (docs/models.md §10.7). */
 double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes, double bytes);
+
+/** The time per call of K-rank all-reduces of `bytes` launched back to back, from `queued`'s fits (the back-to-back
+ *  microbenchmark), as measured_allreduce_s; beyond the largest size a node count's back-to-back table measured,
+ *  that size's time there plus what a call alone (`alone`'s fits) takes more at `bytes` than at that size, where the
+ *  line of the back-to-back table would extrapolate (docs/models.md §10.8 "Beyond the sizes measured back to back"). */
+double queued_allreduce_s(const std::vector<AllreduceTimeFit>& queued, const std::vector<AllreduceTimeFit>& alone,
+                          int nodes, double bytes);
 
 /** A ring's software cost per step beyond the network, from the excess over the network that the microbenchmark shows
  *  at each node count measured (docs/models.md §10.7): the least-squares slope of excess_s[i] against the 2(K_i - 1)

@@ -123,6 +123,10 @@ struct Scenario {
    *  exceeds the network's time by, spread over its 2(K - 1) steps (docs/models.md §10.7); set only where the
    *  platform carries one (sgdsim.allreduce_time). */
   bool measured_allreduce = false;
+  /** With measured_allreduce: whether the fits' measured sizes (AllreduceTimeFit::measured) set the time from the
+   *  threshold on (--measured-sizes on); off, options.cpp leaves them out and eq. (37) holds at every size
+   *  (docs/models.md §10.7 "The large sizes as measured"). */
+  bool measured_sizes = false;
   std::vector<AllreduceTimeFit> allreduce_time;
   /** With measured_allreduce: the time per call of all-reduces run back to back (sgdsim.allreduce_queued_time), which
    *  a call that starts beside n - 1 others in flight pays n times over (docs/models.md §10.8); empty: every call

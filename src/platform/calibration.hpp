@@ -57,8 +57,16 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
                          const std::string& source = "the measurements", double bandwidth_from_bytes = 0);
 
 /** Eq. (37) fitted to each node count's rows of `m` alone (docs/models.md §10.7), in increasing node count; a node
- *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. */
-std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m);
+ *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. Each fit also keeps the measured
+ *  times of its sizes from its threshold and `measured_from_bytes` on (AllreduceTimeFit::measured: each size's
+ *  median, made non-decreasing by pooling neighbours that fall, docs/models.md §10.7 "The large sizes as
+ *  measured"). */
+std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m,
+                                                     double measured_from_bytes = 0);
+
+/** The least squares non-decreasing sequence to `times` (pool adjacent violators, equal weights): where a time falls
+ *  below the one before, both become their mean, and so on back. */
+std::vector<double> non_decreasing(const std::vector<double>& times);
 
 /** What `run` charges for each ring step beyond the largest node count of `fits` (docs/models.md §10.7, "Beyond the
  *  node counts measured") for an all-reduce of `bytes`: the slope of each node count's excess over the network of

@@ -16,8 +16,29 @@ namespace sgdsim {
 
 namespace {
 constexpr const char* kAllreduceTimeGrammar =
-    "expected 'K:a1,b1,threshold,a2,b2[,smallest]' items separated by spaces, K an integer >= 2 in increasing "
-    "order, the others finite numbers (s, s, bytes > 0, s per byte >= 0, s, bytes >= 0)";
+    "expected 'K:a1,b1,threshold,a2,b2[,smallest][;bytes=s...]' items separated by spaces, K an integer >= 2 in "
+    "increasing order, the others finite numbers (s, s, bytes > 0, s per byte >= 0, s, bytes >= 0), the measured "
+    "sizes from the threshold on, increasing, their times >= 0 and not decreasing";
+
+// The measured sizes after an item's fit ("bytes=s" separated by ';'), checked as kAllreduceTimeGrammar says; false
+// where one is malformed or out of order.
+bool parse_measured(const std::string& text, AllreduceTimeFit& f)
+{
+  if (text.empty() || text.back() == ';') // getline would drop the empty last pair
+    return false;
+  std::istringstream pairs(text);
+  std::string pair;
+  while (std::getline(pairs, pair, ';')) {
+    SizeTime x;
+    char tail = 0;
+    if (std::sscanf(pair.c_str(), "%lf=%lf%c", &x.bytes, &x.time_s, &tail) != 2 || !std::isfinite(x.bytes) ||
+        !std::isfinite(x.time_s) || x.bytes < f.eq.threshold_bytes || x.time_s < 0 ||
+        (!f.measured.empty() && (x.bytes <= f.measured.back().bytes || x.time_s < f.measured.back().time_s)))
+      return false;
+    f.measured.push_back(x);
+  }
+  return !f.measured.empty();
+}
 
 std::vector<AllreduceTimeFit> parse_allreduce_time(const XmlSource& src, const pugi::xml_node& prop)
 {
@@ -26,19 +47,22 @@ std::vector<AllreduceTimeFit> parse_allreduce_time(const XmlSource& src, const p
   std::string item;
   while (items >> item) {
     AllreduceTimeFit f;
-    char tail = 0;
+    char tail                   = 0;
+    const std::size_t semicolon = item.find(';');
+    const std::string fit       = item.substr(0, semicolon);
     // The smallest size measured is optional (calibrations before it wrote five numbers after K).
-    const bool with_smallest = std::count(item.begin(), item.end(), ',') == 5;
+    const bool with_smallest = std::count(fit.begin(), fit.end(), ',') == 5;
     const int got            = with_smallest
-                                   ? std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
+                                   ? std::sscanf(fit.c_str(), "%d:%lf,%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
                                                  &f.eq.threshold_bytes, &f.eq.a2_s_per_byte, &f.eq.b2_s, &f.smallest_bytes, &tail)
-                                   : std::sscanf(item.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
+                                   : std::sscanf(fit.c_str(), "%d:%lf,%lf,%lf,%lf,%lf%c", &f.nodes, &f.eq.a1_s, &f.eq.b1_s,
                                                  &f.eq.threshold_bytes, &f.eq.a2_s_per_byte, &f.eq.b2_s, &tail);
     const PiecewiseTime& e   = f.eq;
     const bool finite        = std::isfinite(e.a1_s) && std::isfinite(e.b1_s) && std::isfinite(e.threshold_bytes) &&
                         std::isfinite(e.a2_s_per_byte) && std::isfinite(e.b2_s) && std::isfinite(f.smallest_bytes);
     if (got != (with_smallest ? 7 : 6) || !finite || f.nodes < 2 || !(e.threshold_bytes > 0) || e.a2_s_per_byte < 0 ||
-        f.smallest_bytes < 0 || (!fits.empty() && f.nodes <= fits.back().nodes))
+        f.smallest_bytes < 0 || (!fits.empty() && f.nodes <= fits.back().nodes) ||
+        (semicolon != std::string::npos && !parse_measured(item.substr(semicolon + 1), f)))
       src.fail_value(prop, "value", std::string("item '") + item + "': " + kAllreduceTimeGrammar);
     fits.push_back(f);
   }
@@ -62,6 +86,10 @@ std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits)
     if (!out.empty())
       out.append(" ");
     out.append(item);
+    for (const SizeTime& x : f.measured) {
+      std::snprintf(item, sizeof item, ";%.17g=%.9g", x.bytes, x.time_s); // sizes exact: they must stay increasing
+      out.append(item);
+    }
   }
   return out;
 }

@@ -146,6 +146,8 @@ std::string measured_note(const Scenario& sc)
   if (!sc.allreduce_queued_time.empty())
     note += fmt(", and back to back at %d..%d nodes", sc.allreduce_queued_time.front().nodes,
                 sc.allreduce_queued_time.back().nodes);
+  if (sc.measured_sizes)
+    note += " (its large sizes as measured)";
   return note + ", ";
 }
 
@@ -392,6 +394,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"measured_allreduce", sc.measured_allreduce},
                           {"shared_cores", sc.shared_cores},
                           {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},
+                          {"measured_sizes", sc.measured_allreduce && sc.measured_sizes},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -350,7 +350,8 @@ private:
     const double bytes_s   = network_bytes_s(bytes, k);
     const double latency_s = network_allreduce_s(bytes, k) - bytes_s;
     const double n         = in_flight;
-    return std::max(0.0, n * measured_allreduce_s(fits, k, bytes) - latency_s - n * bytes_s);
+    return std::max(0.0,
+                    n * queued_allreduce_s(fits, ctx_.scenario.allreduce_time, k, bytes) - latency_s - n * bytes_s);
   }
 
   // Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost.

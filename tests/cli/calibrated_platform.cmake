@@ -243,3 +243,67 @@ execute_process(COMMAND ${SGDSIM} calibrate --measurements tests/data/calibratio
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--stream: applies to --kind p2p")
   message(FATAL_ERROR "--stream with --kind allreduce must be refused (${rc}): ${err}")
 endif()
+# --measured-sizes (docs/models.md §10.7 "The large sizes as measured"): calibrate keeps each node count's measured
+# times from its threshold on; the two largest sizes here are 30% above the line the smaller ones lie on, which eq.
+# (37) cannot follow. Off (the default) a call of 200 MB pays the line; on, the rows' own times, longer.
+set(rows "nodes,size_bytes,time_s\n")
+foreach(k 2 4)
+  foreach(d 4096 65536 1048576 4194304 16777216 67108864 134217728 268435456)
+    math(EXPR us "1000 * ${k} / 2 + ${d} / 50")
+    if(d GREATER 67108864)
+      math(EXPR us "${us} * 13 / 10")
+    endif()
+    string(APPEND rows "${k},${d},${us}e-6\n")
+  endforeach()
+endforeach()
+file(WRITE ${WORK}/sizes.csv "${rows}")
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/sizes.csv --kind allreduce --bandwidth-from 1MiB
+                        --speed 2Tf --nodes 4 -o ${WORK}/sizes.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/sizes.xml xml)
+if(NOT rc EQUAL 0 OR NOT xml MATCHES ";134217728=[0-9.e+-]+;268435456=[0-9.e+-]+ 4:" OR NOT out MATCHES "as measured")
+  message(FATAL_ERROR "calibrate must write each node count's measured sizes (${rc}):\n${out}${err}\n${xml}")
+endif()
+file(WRITE ${WORK}/one-tensor.xml "<workload name=\"one\" batch=\"1\" device=\"none\" reference_speed=\"1Gf\">
+  <layer name=\"a\" fwd=\"0\" bwd=\"0\"><tensor name=\"a\" size=\"200MB\"/></layer>
+</workload>
+")
+foreach(variant default off on)
+  set(extra "")
+  if(NOT variant STREQUAL "default")
+    set(extra --measured-sizes ${variant})
+  endif()
+  execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/sizes.xml --workload ${WORK}/one-tensor.xml --arch ring
+                          --workers 4 --steps 1 --warmup 0 --framework gloo ${extra}
+                  WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "step time +([0-9.e+-]+) s mean")
+    message(FATAL_ERROR "run --measured-sizes ${variant} failed (${rc}): ${out}${err}")
+  endif()
+  set(sizes_${variant} ${CMAKE_MATCH_1})
+endforeach()
+# 200 MB at K = 4 from the rows: between 128 MiB's (2000 + 2684354 us) x 1.3 and 256 MiB's, 5.2027 s; the line
+# fitted through every size from 1 MiB on gives about 5.0 s.
+if(NOT sizes_default STREQUAL sizes_off OR NOT sizes_on GREATER 5.19 OR NOT sizes_on LESS 5.22 OR
+   NOT sizes_off LESS 5.1)
+  message(FATAL_ERROR "--measured-sizes: default ${sizes_default} s must equal off ${sizes_off} s (the line), and on "
+                      "${sizes_on} s the rows' 5.20 s")
+endif()
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring --workers 3 --steps 1 --warmup 0
+                        --measured-sizes on
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "a platform calibrated now carries measured sizes; --measured-sizes on must run (${rc}): ${err}")
+endif()
+file(WRITE ${WORK}/no-sizes.xml "<?xml version='1.0'?>
+<platform version=\"4.1\">
+  <cluster id=\"c\" prefix=\"n\" radical=\"0-3\" suffix=\"\" speed=\"1Tf\" core=\"1\" bw=\"1Gbps\" lat=\"25us\">
+    <prop id=\"sgdsim.allreduce_time\" value=\"2:0,0.01,1,1e-9,0.01 4:0,0.01,1,1e-9,0.02\"/>
+  </cluster>
+</platform>
+")
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/no-sizes.xml --arch ring --workers 2 --steps 1 --warmup 0
+                        --measured-sizes on
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--measured-sizes on: the platform .*no-sizes.xml's sgdsim.allreduce_time carries no measured sizes")
+  message(FATAL_ERROR "--measured-sizes on without measured sizes must be refused (${rc}): ${err}")
+endif()

@@ -31,6 +31,13 @@ void check_fit(const CalibrationFit& f, std::size_t rows)
         !(e.threshold_bytes > 0) || !finite_non_negative(e.a2_s_per_byte) || !std::isfinite(e.b2_s) ||
         !finite_non_negative(a.smallest_bytes))
       fuzz::finding("an accepted all-reduce fit that `sgdsim run` would refuse in the platform calibrate writes");
+    for (std::size_t i = 0; i < a.measured.size(); i++) {
+      const SizeTime& x = a.measured[i];
+      if (!std::isfinite(x.bytes) || x.bytes < e.threshold_bytes || !finite_non_negative(x.time_s) ||
+          (i > 0 && (x.bytes <= a.measured[i - 1].bytes || x.time_s < a.measured[i - 1].time_s)))
+        fuzz::finding("an accepted all-reduce fit whose measured sizes `sgdsim run` would refuse (sizes from the "
+                      "threshold on, increasing, times >= 0 and not decreasing)");
+    }
   }
 }
 } // namespace

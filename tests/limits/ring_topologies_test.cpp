@@ -124,7 +124,7 @@ namespace {
 // Eq. (37) per node count with only the linear branch (threshold 1 byte) and a constant time: a2 = 0, b2 = t.
 AllreduceTimeFit constant_fit(int nodes, double t_s)
 {
-  return AllreduceTimeFit{nodes, {0, 0, 1, 0, t_s}, 0, 0};
+  return AllreduceTimeFit{nodes, {0, 0, 1, 0, t_s}, 0, 0, 0, {}};
 }
 
 double measured_step(int k, std::vector<AllreduceTimeFit> fits, int tensors = 1,

@@ -75,7 +75,7 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
   sc.ring_slices_in_flight = 2;
   sc.egress_fifo           = egress_fifo;
   if (measured) { // 2 x 2(K - 1)/K bytes / B at K = 2: a2 = 2 / B, b2 = 0 above 1 B
-    const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0};
+    const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}};
     sc.measured_allreduce = true;
     sc.allreduce_time     = {twice};
   }

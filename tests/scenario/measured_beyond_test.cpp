@@ -26,7 +26,7 @@ double step_s(int shared_cores)
   sc.ps                 = 0;
   sc.allreduce_unit     = AllreduceUnit::TENSOR;
   sc.measured_allreduce = true;
-  const AllreduceTimeFit at_50ms_2{2, {0, 0, 1, 0, 0.05}, 0, 0}, at_50ms_4{4, {0, 0, 1, 0, 0.05}, 0, 0};
+  const AllreduceTimeFit at_50ms_2{2, {0, 0, 1, 0, 0.05}, 0, 0, 0, {}}, at_50ms_4{4, {0, 0, 1, 0, 0.05}, 0, 0, 0, {}};
   sc.allreduce_time = {at_50ms_2, at_50ms_4};
   sc.shared_cores   = shared_cores;
   return simulate_isolated(

@@ -146,7 +146,7 @@ TEST(RingSlices, AMeasuredAllreduceLastsItsMeasuredTime)
   sc.allreduce_unit        = AllreduceUnit::TENSOR;
   sc.ring_slice_bytes      = 1024.0 * 1024;
   sc.ring_slices_in_flight = 4;
-  const AllreduceTimeFit at_50ms_2{2, {0, 0, 1, 0, 0.05}, 0, 0}, at_50ms_6{6, {0, 0, 1, 0, 0.05}, 0, 0};
+  const AllreduceTimeFit at_50ms_2{2, {0, 0, 1, 0, 0.05}, 0, 0, 0, {}}, at_50ms_6{6, {0, 0, 1, 0, 0.05}, 0, 0, 0, {}};
   sc.measured_allreduce = true;
   sc.allreduce_time     = {at_50ms_2, at_50ms_6};
   EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
@@ -160,4 +160,14 @@ TEST(RingSlices, AMeasuredAllreduceLastsItsMeasuredTime)
                 0.1, 1e-9)
         << "window " << window << ", at least " << min_per_step << " per step";
   }
+  // With measured sizes (docs/models.md §10.7 "The large sizes as measured") a call from the first of them on lasts
+  // the rows' time, not the line's: 16 MiB measured at 80 ms, 2 MiB interpolated between 1 MiB's 50 ms and it,
+  // 50 + 30 / 15 = 52 ms; one step 132 ms.
+  sc.ring_slices_in_flight         = 4;
+  sc.ring_min_slices_per_step      = 1;
+  const std::vector<SizeTime> rows = {{1024.0 * 1024, 0.05}, {16 * 1024.0 * 1024, 0.08}};
+  sc.allreduce_time                = {AllreduceTimeFit{2, {0, 0, 1, 0, 0.05}, 0, 0, 0, rows},
+                                      AllreduceTimeFit{6, {0, 0, 1, 0, 0.05}, 0, 0, 0, rows}};
+  EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
+              0.132, 1e-9);
 }

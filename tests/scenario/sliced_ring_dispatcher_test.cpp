@@ -66,8 +66,8 @@ TEST(SlicedRingDispatcher, SameTimesWithAMeasuredAllreduce)
   // at 3 nodes, 6 ms + 6 ns per byte at 6 (interpolated at 5, beyond the network's 1 ns per byte), on lanes.
   Scenario sc              = sliced_ring(5);
   sc.measured_allreduce    = true;
-  sc.allreduce_time        = {AllreduceTimeFit{3, {0, 0, 1, 4e-9, 2e-3}, 0, 0, 0},
-                              AllreduceTimeFit{6, {0, 0, 1, 6e-9, 6e-3}, 0, 0, 0}};
+  sc.allreduce_time        = {AllreduceTimeFit{3, {0, 0, 1, 4e-9, 2e-3}, 0, 0, 0, {}},
+                              AllreduceTimeFit{6, {0, 0, 1, 6e-9, 6e-3}, 0, 0, 0, {}}};
   sc.allreduce_unit        = AllreduceUnit::TENSOR;
   sc.collectives_in_flight = 2;
   expect_same_times(star(5, "20us", sc), "measured all-reduce");
@@ -152,7 +152,7 @@ TEST(SlicedRingDispatcher, SameTimesOnRandomScenarios)
     }
     if (sc.collective == Collective::RING && pick(0, 3) == 0) { // a measured all-reduce's excess over the steps
       sc.measured_allreduce = true;
-      sc.allreduce_time     = {AllreduceTimeFit{2, {0, 0, 1, 2e-9 * pick(1, 4), 1e-4 * pick(0, 30)}, 0, 0, 0}};
+      sc.allreduce_time     = {AllreduceTimeFit{2, {0, 0, 1, 2e-9 * pick(1, 4), 1e-4 * pick(0, 30)}, 0, 0, 0, {}}};
     }
     std::string cap;
     if (pick(0, 3) == 0) {

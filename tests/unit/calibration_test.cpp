@@ -300,7 +300,7 @@ TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
   f.bandwidth_Bps    = 1e8;
   f.alpha_s          = 1e-3;
   f.call_s           = 2e-3;
-  const auto flat    = [](int nodes, double t_s) { return AllreduceTimeFit{nodes, {0, 0, 1, 0, t_s}, 0, 0, 0}; };
+  const auto flat    = [](int nodes, double t_s) { return AllreduceTimeFit{nodes, {0, 0, 1, 0, t_s}, 0, 0, 0, {}}; };
   const double net_6 = 5.0 / 3 * 0.01 + 10e-3 + 2e-3;
   EXPECT_NEAR(step_excess_beyond_s(f, {flat(2, 0.014 + 0.01), flat(6, net_6 + 0.05)}, 1e6), 5e-3, 1e-12);
   // One node count shows no growth per step.
@@ -310,9 +310,11 @@ TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
 TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
 {
   // K = 2 carries the smallest size measured, K = 8 does not (an older platform's five numbers): both read back.
-  const std::vector<AllreduceTimeFit> fits = {{2, {1e-5, 1e-4, 65536, 1e-9, 3e-4}, 4096, 0, 0},
-                                              {8, {3e-5, 3e-4, 1048576, 1.5e-9, 9e-4}, 0, 0, 0}};
-  const std::string path                   = testing::TempDir() + "/allreduce_time.xml";
+  // K = 2 also carries measured sizes.
+  const std::vector<AllreduceTimeFit> fits = {
+      {2, {1e-5, 1e-4, 65536, 1e-9, 3e-4}, 4096, 0, 0, {{65536, 4e-4}, {1048576, 1.25e-3}}},
+      {8, {3e-5, 3e-4, 1048576, 1.5e-9, 9e-4}, 0, 0, 0, {}}};
+  const std::string path = testing::TempDir() + "/allreduce_time.xml";
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <zone id=\"z\" routing=\"Full\">\n"
                       << "    <host id=\"h\" speed=\"1Gf\"><prop id=\"sgdsim.allreduce_time\" value=\""
                       << format_allreduce_time(fits) << "\"/></host>\n  </zone>\n</platform>\n";
@@ -324,7 +326,78 @@ TEST(Calibration, AllreduceTimeRoundTripsThroughThePlatform)
   EXPECT_DOUBLE_EQ(costs.allreduce_time[0].eq.b1_s, 1e-4);
   EXPECT_DOUBLE_EQ(costs.allreduce_time[0].smallest_bytes, 4096);
   EXPECT_DOUBLE_EQ(costs.allreduce_time[1].smallest_bytes, 0);
+  ASSERT_EQ(costs.allreduce_time[0].measured.size(), 2u);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[0].measured[1].bytes, 1048576);
+  EXPECT_DOUBLE_EQ(costs.allreduce_time[0].measured[1].time_s, 1.25e-3);
+  EXPECT_TRUE(costs.allreduce_time[1].measured.empty());
   EXPECT_EQ(format_allreduce_time(costs.allreduce_time), format_allreduce_time(fits));
+}
+
+TEST(Calibration, MeasuredSizesGiveTheirOwnTimes)
+{
+  // The fit says 1 + 1e-9 D s from 1 MB on; the sizes measured say otherwise, and win from the first of them on.
+  const AllreduceTimeFit f{4, {0, 0.5, 1e6, 1e-9, 1.0}, 0, 0, 0, {{1e6, 2.0}, {3e6, 4.0}, {5e6, 10.0}}};
+  EXPECT_DOUBLE_EQ(f.time_s(5e5), 0.5);                     // below the first measured size: the fit's log2 branch
+  EXPECT_DOUBLE_EQ(f.time_s(1e6), 2.0);                     // a size measured: its time
+  EXPECT_DOUBLE_EQ(f.time_s(2e6), 3.0);                     // between two: interpolated
+  EXPECT_DOUBLE_EQ(f.time_s(4e6), 7.0);                     // between the next two
+  EXPECT_DOUBLE_EQ(f.time_s(7e6), 10.0 + 1e-9 * 2e6);       // beyond the last: a2 per byte more
+  EXPECT_DOUBLE_EQ(measured_allreduce_s({f}, 4, 2e6), 3.0); // what the ring pays
+}
+
+TEST(Calibration, BackToBackBeyondItsSizesGrowsAsACallAlone)
+{
+  // Back to back measured up to 2 MB (1 s there, a line of 1e-9 s/B); alone measured to 8 MB, 3 s more from 2 to 6 MB.
+  const AllreduceTimeFit queued{4, {0, 0, 1e6, 1e-9, 0}, 0, 0, 0, {{1e6, 0.5}, {2e6, 1.0}}};
+  const AllreduceTimeFit alone{4, {0, 0, 1e6, 1e-9, 0}, 0, 0, 0, {{1e6, 0.6}, {2e6, 1.2}, {8e6, 5.7}}};
+  EXPECT_DOUBLE_EQ(queued_allreduce_s({queued}, {alone}, 4, 1.5e6), 0.75);    // within its sizes: its own
+  EXPECT_DOUBLE_EQ(queued_allreduce_s({queued}, {alone}, 4, 6e6), 1.0 + 3.0); // beyond: what a call alone adds
+  EXPECT_DOUBLE_EQ(queued.time_s(6e6), 1.0 + 4e-3);                           // where its line would have given this
+  EXPECT_DOUBLE_EQ(queued_allreduce_s({queued}, {}, 4, 6e6), queued.time_s(6e6)); // nothing alone: the line
+  // A fit without measured sizes (an older platform): its line everywhere.
+  const AllreduceTimeFit old{4, {0, 0, 1e6, 1e-9, 0.5}, 0, 0, 0, {}};
+  EXPECT_DOUBLE_EQ(queued_allreduce_s({old}, {alone}, 4, 6e6), old.time_s(6e6));
+}
+
+TEST(Calibration, NonDecreasingPoolsFallingNeighbours)
+{
+  EXPECT_EQ(non_decreasing({1, 2, 3}), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(non_decreasing({1, 3, 2, 4}), (std::vector<double>{1, 2.5, 2.5, 4}));
+  // A fall that reaches back over a pooled block pools it too: (3 + 2) / 2 = 2.5 > 1, then (3 + 2 + 1) / 3 = 2.
+  EXPECT_EQ(non_decreasing({0, 3, 2, 1, 5}), (std::vector<double>{0, 2, 2, 2, 5}));
+  EXPECT_TRUE(non_decreasing({}).empty());
+}
+
+TEST(Calibration, ByNodesKeepsTheLargeSizesAsMeasured)
+{
+  // One node count: a line from 64 KiB on, the two largest sizes 20% above it (the bus bandwidth falling with the
+  // size, as on the 2-core testbed), and 32 MiB faster than 16 MiB (noise): the fit cannot follow the largest sizes;
+  // the measured table does, from max(threshold, measured_from) on, made non-decreasing.
+  const auto line  = [](double d) { return 2e-3 + 1e-8 * d; };
+  const double mib = 1048576, d16 = 16 * mib, d32 = 32 * mib, d256 = 256 * mib;
+  std::vector<CommMeasurement> m;
+  for (double d = 4096; d <= d256; d *= 2)
+    m.push_back({8, d, d < 65536 ? 1e-3 + 1e-4 * std::log2(d) : d >= 128 * mib ? 1.2 * line(d) : line(d), 0});
+  for (CommMeasurement& x : m)
+    if (x.bytes == d32)
+      x.time_s = 0.9 * line(d16);
+  const std::vector<AllreduceTimeFit> fits = fit_allreduce_by_nodes(m, mib);
+  ASSERT_EQ(fits.size(), 1u);
+  const AllreduceTimeFit& f = fits[0];
+  ASSERT_LE(f.eq.threshold_bytes, d16);
+  ASSERT_FALSE(f.measured.empty());
+  const double first = std::max(f.eq.threshold_bytes, mib);
+  EXPECT_DOUBLE_EQ(f.measured.front().bytes, first);
+  EXPECT_EQ(f.measured.size(), static_cast<std::size_t>(std::log2(d256 / first)) + 1); // every size from there on
+  // 16 and 32 MiB pooled: the mean of the two.
+  const double pooled = (line(d16) + 0.9 * line(d16)) / 2;
+  EXPECT_DOUBLE_EQ(f.time_s(d16), pooled);
+  EXPECT_DOUBLE_EQ(f.time_s(d32), pooled);
+  EXPECT_DOUBLE_EQ(f.time_s(d256), 1.2 * line(d256));   // the row itself
+  EXPECT_LT(f.eq.value_s(d256), 0.95 * f.time_s(d256)); // where the line alone falls short
+  EXPECT_DOUBLE_EQ(f.time_s(512 * mib), 1.2 * line(d256) + f.eq.a2_s_per_byte * d256);
+  // Without a measured-from size the table starts at the fit's threshold.
+  EXPECT_DOUBLE_EQ(fit_allreduce_by_nodes(m).front().measured.front().bytes, f.eq.threshold_bytes);
 }
 
 TEST(Calibration, NodeSeriesGivesTheCostOfARingStep)
