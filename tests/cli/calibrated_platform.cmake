@@ -264,6 +264,11 @@ file(READ ${WORK}/sizes.xml xml)
 if(NOT rc EQUAL 0 OR NOT xml MATCHES ";134217728=[0-9.e+-]+;268435456=[0-9.e+-]+ 4:" OR NOT out MATCHES "as measured")
   message(FATAL_ERROR "calibrate must write each node count's measured sizes (${rc}):\n${out}${err}\n${xml}")
 endif()
+# Its table says how far the line lies below the largest size (30% above the line of the others): a signed
+# percentage, negative, last on each node count's row.
+if(NOT out MATCHES "eq. \\(37\\) at the largest\n +2 [^\n]* -[1-9][0-9.]*%\n +4 [^\n]* -[1-9][0-9.]*%\n")
+  message(FATAL_ERROR "calibrate must print eq. (37) against the largest size, below it here:\n${out}")
+endif()
 file(WRITE ${WORK}/one-tensor.xml "<workload name=\"one\" batch=\"1\" device=\"none\" reference_speed=\"1Gf\">
   <layer name=\"a\" fwd=\"0\" bwd=\"0\"><tensor name=\"a\" size=\"200MB\"/></layer>
 </workload>
