@@ -104,10 +104,10 @@ po::options_description scenario_options()
      "from several node counts): each all-reduce pays, spread over its ring steps, what the microbenchmark measured "
      "for its node count and size beyond the network's time; off: the network alone (docs/models.md §10.7)")
     ("measured-sizes", po::value<std::string>(),
-     "ring, with the measured all-reduce: on: from the sizes where the bytes decide the time, a call takes the "
-     "microbenchmark's own times (interpolated between the sizes measured) instead of eq. (37)'s line; off "
-     "(default): the line. Not the default: a large call's excess is then paid as gaps between its steps, which "
-     "lets small calls pass that measured wait (docs/models.md §10.7 \"The large sizes as measured\")")
+     "ring, with the measured all-reduce: on (default where the platform carries them, calibrate -o since "
+     "2026-11-29): from the sizes where the bytes decide the time, a call takes the microbenchmark's own times "
+     "(interpolated between the sizes measured) instead of eq. (37)'s line, what they add above the line paid as a "
+     "slower rate of its bytes; off: the line (docs/models.md §10.7 \"The large sizes as measured\")")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("stream", po::value<std::string>(),

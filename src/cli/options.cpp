@@ -423,13 +423,14 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                      std::string(to_string(sc.collective)));
   sc.measured_allreduce =
       !sc.allreduce_time.empty() && sc.collective == Collective::RING && (asked_on || !vm.count("measured-allreduce"));
-  // The microbenchmark's own times at its large sizes: off by default (docs/models.md §10.7 "The large sizes as
-  // measured" says why); off, they are left out and eq. (37) gives every size.
-  sc.measured_sizes =
-      vm.count("measured-sizes") && parse_on_off(vm["measured-sizes"].as<std::string>(), "--measured-sizes");
+  // The microbenchmark's own times at its large sizes (docs/models.md §10.7 "The large sizes as measured"): on by
+  // default where the platform has them; off, they are left out and eq. (37) gives every size.
   const auto has_sizes = [](const std::vector<AllreduceTimeFit>& fits) {
     return std::any_of(fits.begin(), fits.end(), [](const AllreduceTimeFit& f) { return !f.measured.empty(); });
   };
+  sc.measured_sizes = vm.count("measured-sizes")
+                          ? parse_on_off(vm["measured-sizes"].as<std::string>(), "--measured-sizes")
+                          : sc.measured_allreduce && has_sizes(sc.allreduce_time);
   if (sc.measured_sizes && !sc.measured_allreduce)
     throw InputError("--measured-sizes on: needs the measured all-reduce (a platform with sgdsim.allreduce_time, "
                      "--collective ring, --measured-allreduce on)");

@@ -134,14 +134,16 @@ struct Message {
 };
 
 // The message's parts, put in the pair's mailbox now.
-Message post(const SimContext& ctx, int src, int dst, double bytes, int lane = 0)
+// `byte_scale`: the parts' bytes scaled, their number that of `bytes` (docs/models.md §10.7 "What they add, paid as
+// a slower rate": the receiver's count of them does not depend on the sender's rate).
+Message post(const SimContext& ctx, int src, int dst, double bytes, int lane = 0, double byte_scale = 1)
 {
   sg4::Mailbox* const box = sg4::Mailbox::by_name(pair_mailbox(src, dst, lane));
   Message m;
   const sg4::Host* const from = ctx.worker_host_ptrs[static_cast<std::size_t>(src)];
   const sg4::Host* const to   = ctx.worker_host_ptrs[static_cast<std::size_t>(dst)];
   for (double part : message_parts(ctx, src, dst, bytes))
-    m.parts.push_back(start_put(box, token(ctx), part, from, to, ctx.scenario.connection_rate_Bps));
+    m.parts.push_back(start_put(box, token(ctx), part * byte_scale, from, to, ctx.scenario.connection_rate_Bps));
   return m;
 }
 
@@ -200,7 +202,7 @@ void exchange(const SimContext& ctx, int self, int to, int from, double bytes, i
 // those whose credit came back (a slice's credit returns one latency after it arrived, NCCL's FIFO of NCCL_STEPS
 // buffers). So a step's latency overlaps the transfers of the slices before it instead of adding to each step.
 void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int n, double bytes, int lane,
-                       double step_cost_s)
+                       double step_cost_s, double byte_scale)
 {
   const Scenario& sc = ctx.scenario;
   const RingSlicing cut(bytes, n, sc);
@@ -243,7 +245,7 @@ void sliced_ring_steps(const SimContext& ctx, int self, int right, int left, int
       sg4::this_actor::sleep_until(ready_s);
     if (sent % per_step == 0 && step_cost_s > 0) // the sender's cost of each step's message
       sg4::this_actor::sleep_for(step_cost_s);
-    const Message out = post(ctx, self, right, slice, lane);
+    const Message out = post(ctx, self, right, slice, lane, byte_scale);
     sg4::Comm::wait_all(out.parts); // a connection sends one slice after the other
     credit_s[static_cast<std::size_t>(sent)] = sg4::Engine::get_clock() + 2 * out_lat_s; // arrived, credit back
     sent++;
@@ -267,7 +269,7 @@ void receive_sliced_ring(const SimContext& ctx, int rank, int lane)
 }
 
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
-                    double extra_latency_s, int lane, double step_extra_s)
+                    double extra_latency_s, int lane, double step_extra_s, double byte_scale)
 {
   if (n <= 1 || bytes <= 0)
     return;
@@ -277,7 +279,7 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
     // With several sockets, a stream between two hosts is cut as each step's chunk would be (docs/models.md §10.9).
     if (step_extra_s > 0) // no steps: all of them first
       sg4::this_actor::sleep_for(2.0 * (n - 1) * step_extra_s);
-    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes, lane, bytes / n);
+    exchange(ctx, self, right, (me + n - 1) % n * stride, 2.0 * (n - 1) / n * bytes * byte_scale, lane, bytes / n);
     reduce_cost(ctx, (n - 1.0) / n * bytes);
     if (extra_latency_s > 0)
       sg4::this_actor::sleep_for(extra_latency_s);
@@ -290,13 +292,13 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   if (!ctx.ring_latency_s.empty()) {                                         // a sliced ring (docs/models.md §10.10)
     const int left = (me + n - 1) % n * stride;
     if (ctx.sliced_ring != nullptr) // through its dispatcher (sliced_ring.hpp)
-      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes, step_cost_s);
+      ctx.sliced_ring->allreduce(lane_base + self, lane_base + right, self, left, n, bytes, step_cost_s, byte_scale);
     else
-      sliced_ring_steps(ctx, self, right, left, n, bytes, lane, step_cost_s);
+      sliced_ring_steps(ctx, self, right, left, n, bytes, lane, step_cost_s, byte_scale);
     return;
   }
   if (ctx.ring_driver != nullptr) { // steps mode without per-message software costs (ring_driver.hpp)
-    xbt_assert(step_extra_s == 0, "the ring dispatcher has no per-step cost (ring_driver_applies)");
+    xbt_assert(step_extra_s == 0 && byte_scale == 1, "the ring dispatcher has no measured cost (ring_driver_applies)");
     ctx.ring_driver->allreduce(lane_base + self, lane_base + right, n, bytes);
     return;
   }
@@ -307,13 +309,15 @@ void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double byt
   // less, with the same simulated times on a homogeneous ring (bench/README.md). With several sockets per peer, a
   // chunk between two hosts travels in parts, one comm each (docs/models.md §10.9; NCCL moves data inside a node
   // without sockets); the sender hands all the parts to the inbox at once, so that a woken receiver finds them all.
-  const double chunk              = bytes / n;
-  sg4::Host* const from           = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
-  sg4::Host* const to             = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
-  const std::vector<double> parts = message_parts(ctx, self, right, chunk);
-  const std::size_t parts_in      = message_parts(ctx, (me + n - 1) % n * stride, self, chunk).size(); // the left's cut
-  RingInbox& inbox                = ctx.ring_inbox[static_cast<std::size_t>(lane_base + self)];
-  RingInbox& theirs               = ctx.ring_inbox[static_cast<std::size_t>(lane_base + right)];
+  const double chunk        = bytes / n;
+  sg4::Host* const from     = ctx.worker_host_ptrs[static_cast<std::size_t>(self)];
+  sg4::Host* const to       = ctx.worker_host_ptrs[static_cast<std::size_t>(right)];
+  std::vector<double> parts = message_parts(ctx, self, right, chunk);
+  for (double& part : parts) // as many parts, of the bytes scaled (post())
+    part *= byte_scale;
+  const std::size_t parts_in = message_parts(ctx, (me + n - 1) % n * stride, self, chunk).size(); // the left's cut
+  RingInbox& inbox           = ctx.ring_inbox[static_cast<std::size_t>(lane_base + self)];
+  RingInbox& theirs          = ctx.ring_inbox[static_cast<std::size_t>(lane_base + right)];
   std::vector<sg4::CommPtr> outs(parts.size());
   // The receiver waits for a chunk with wait_any, the sender with wait: in SimGrid 3.32 a host-to-host comm (no
   // actor at either end) records every waiter's timeout as its receiver's, so a second wait() on it while it runs

@@ -16,9 +16,11 @@ namespace sgdsim {
  *  `lane`: which of the worker's all-reduces in flight at once this is (ctx.lanes(); each lane is a ring of its
  *  own, whose messages never match another lane's). `step_extra_s`: a software cost paid before each step's message
  *  beside the per-message cost (the measured all-reduce's excess, docs/models.md §10.7); stream mode, which has no
- *  steps, pays 2(n-1) of them before its flow. */
+ *  steps, pays 2(n-1) of them before its flow. `byte_scale`: the bytes each message carries on the network, scaled
+ *  (a measured bandwidth shortfall, docs/models.md §10.7 "What they add, paid as a slower rate"; not the summation's).
+ */
 void ring_allreduce(const SimContext& ctx, int stride, int n, int me, double bytes, RingMode mode,
-                    double extra_latency_s, int lane = 0, double step_extra_s = 0);
+                    double extra_latency_s, int lane = 0, double step_extra_s = 0, double byte_scale = 1);
 
 /** A sliced ring moved by the workers' actors (ctx.sliced_ring null): makes the calling actor, worker `rank`'s
  *  collective actor for `lane`, the permanent receiver of its previous ring member's mailbox before its first call,

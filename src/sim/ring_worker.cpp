@@ -315,43 +315,73 @@ private:
   // plus, for each ring step more, the software cost per step that the node counts measured show, which each call in
   // flight pays; where the microbenchmark's ranks shared one machine's cores, the excess there times the steps and
   // the ranks per core.
-  double measured_excess_s(double bytes, int in_flight = 1) const
+  // `line`: from eq. (37)'s lines alone, without the measured sizes (--measured-sizes on only).
+  double measured_excess_s(double bytes, int in_flight = 1, bool line = false) const
   {
     const Scenario& sc = ctx_.scenario;
     if (!sc.measured_allreduce || bytes <= 0)
       return 0;
-    const bool queued                         = in_flight > 1 && !sc.allreduce_queued_time.empty();
-    const std::vector<AllreduceTimeFit>& fits = queued ? sc.allreduce_queued_time : sc.allreduce_time;
-    const int calls                           = queued ? in_flight : 1;
-    const int k_hi                            = fits.back().nodes;
+    const std::vector<AllreduceTimeFit>& alone = line ? ctx_.allreduce_line_time : sc.allreduce_time;
+    const bool queued                          = in_flight > 1 && !sc.allreduce_queued_time.empty();
+    const std::vector<AllreduceTimeFit>& fits =
+        queued ? (line ? ctx_.allreduce_queued_line_time : sc.allreduce_queued_time) : alone;
+    const int calls = queued ? in_flight : 1;
+    const int k_hi  = fits.back().nodes;
     if (k_ <= k_hi)
-      return excess_at_s(fits, k_, bytes, calls);
+      return excess_at_s(fits, alone, k_, bytes, calls);
     if (sc.shared_cores > 0) {
       // Ranks sharing one machine's cores: each step's software time grows with the ranks per core, so the excess
       // grows with the steps times the ranks per core (docs/models.md §10.7, "Ranks sharing cores").
       const double c = sc.shared_cores;
-      return excess_at_s(fits, k_hi, bytes, calls) * (k_ - 1.0) / (k_hi - 1.0) * std::max<double>(k_, c) /
+      return excess_at_s(fits, alone, k_hi, bytes, calls) * (k_ - 1.0) / (k_hi - 1.0) * std::max<double>(k_, c) /
              std::max<double>(k_hi, c);
     }
     std::vector<int> nodes;
     std::vector<double> per_call_s; // one call's excess at each node count measured
     for (const AllreduceTimeFit& f : fits) {
       nodes.push_back(f.nodes);
-      per_call_s.push_back(excess_at_s(fits, f.nodes, bytes, 1));
+      per_call_s.push_back(excess_at_s(fits, alone, f.nodes, bytes, 1));
     }
-    return excess_at_s(fits, k_hi, bytes, calls) + calls * 2.0 * (k_ - k_hi) * excess_per_step_s(nodes, per_call_s);
+    return excess_at_s(fits, alone, k_hi, bytes, calls) +
+           calls * 2.0 * (k_ - k_hi) * excess_per_step_s(nodes, per_call_s);
   }
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8).
-  double excess_at_s(const std::vector<AllreduceTimeFit>& fits, int k, double bytes, int in_flight) const
+  double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
+                     double bytes, int in_flight) const
   {
     if (in_flight <= 1)
       return std::max(0.0, measured_allreduce_s(fits, k, bytes) - network_allreduce_s(bytes, k));
     const double bytes_s   = network_bytes_s(bytes, k);
     const double latency_s = network_allreduce_s(bytes, k) - bytes_s;
     const double n         = in_flight;
-    return std::max(0.0,
-                    n * queued_allreduce_s(fits, ctx_.scenario.allreduce_time, k, bytes) - latency_s - n * bytes_s);
+    return std::max(0.0, n * queued_allreduce_s(fits, alone, k, bytes) - latency_s - n * bytes_s);
+  }
+
+  // How a call pays its measured software cost (measured_allreduce is the ring's only): spread over its ring steps,
+  // before each step's message (docs/models.md §10.7 "Over the steps"), except what the microbenchmark's large sizes
+  // add above eq. (37)'s line (--measured-sizes on): a bandwidth the call's bytes lack, paid as a slower rate of them
+  // (their bytes scaled), so that they hold the host's egress the while (docs/models.md §10.7 "What they add, paid as
+  // a slower rate"). With `in_flight` calls back to back the link is shared, so a byte more of this call's costs that
+  // many times its time alone.
+  struct CallCost {
+    double step_extra_s = 0;
+    double byte_scale   = 1;
+  };
+  CallCost call_cost(double bytes, int in_flight) const
+  {
+    double excess_s   = measured_excess_s(bytes, in_flight);
+    double byte_scale = 1;
+    if (ctx_.scenario.measured_sizes) {
+      const double line_s = measured_excess_s(bytes, in_flight, true);
+      const bool queued   = in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty();
+      const double calls  = queued ? in_flight : 1;
+      if (excess_s > line_s) {
+        byte_scale = 1 + (excess_s - line_s) / (calls * network_bytes_s(bytes));
+        excess_s   = line_s;
+      }
+    }
+    return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
   }
 
   // Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost.
@@ -384,11 +414,11 @@ private:
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
-    // The call's measured software cost, spread over its ring steps (measured_allreduce is the ring's only).
-    const double step_extra_s = measured_excess_s(bytes, in_flight) / (2.0 * (k_ - 1));
+    const CallCost cost = call_cost(bytes, in_flight);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
-      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_, step_extra_s);
+      ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_, cost.step_extra_s,
+                     cost.byte_scale);
       break;
     case Collective::TREE:
       tree_allreduce(ctx_, rank_, bytes);

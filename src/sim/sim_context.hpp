@@ -148,6 +148,9 @@ struct SimContext {
   /** Sliced ring: what one all-reduce takes alone on the network (sliced_ring_alone_s) by bytes, members, latency
    *  and rate, computed once for every worker (adaFusion asks for it at every layer of every step). */
   mutable std::map<std::tuple<double, int, double, double>, double> sliced_alone_s = {};
+  /** With scenario.measured_sizes: the fits of scenario.allreduce_time and allreduce_queued_time without their
+   *  measured sizes (eq. (37)'s lines), to tell what the sizes add (ring_worker.cpp, call_cost); empty otherwise. */
+  std::vector<AllreduceTimeFit> allreduce_line_time = {}, allreduce_queued_line_time = {};
 };
 
 } // namespace sgdsim

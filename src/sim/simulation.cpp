@@ -125,6 +125,14 @@ SimResult simulate(const SimInputs& in)
     ctx.grad_units = plan_grad_units(in.workload, scenario.unit(), scenario.bucket_bytes, scenario.first_bucket_bytes,
                                      scheduled_fusion_bytes);
     sliced         = ring_sliced_run(in.workload, scenario, ctx.grad_units);
+    if (scenario.measured_sizes) {
+      ctx.allreduce_line_time        = scenario.allreduce_time;
+      ctx.allreduce_queued_line_time = scenario.allreduce_queued_time;
+      for (AllreduceTimeFit& f : ctx.allreduce_line_time)
+        f.measured.clear();
+      for (AllreduceTimeFit& f : ctx.allreduce_queued_line_time)
+        f.measured.clear();
+    }
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
       lane_hosts.insert(lane_hosts.end(), ctx.worker_host_ptrs.begin(), ctx.worker_host_ptrs.end());

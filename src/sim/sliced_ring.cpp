@@ -61,12 +61,14 @@ SlicedRing::~SlicedRing()
   current_ring = nullptr;
 }
 
-void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_cost_s)
+void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_cost_s,
+                           double byte_scale)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
   xbt_assert(!m.in_call, "member %d entered a sliced all-reduce before its previous one ended", self);
   m.next          = next;
   m.step_cost_s   = step_cost_s;
+  m.byte_scale    = byte_scale;
   m.out_latency_s = ctx_.ring_latency_s[static_cast<std::size_t>(rank)];
   m.in_latency_s  = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
   m.cut           = RingSlicing(bytes, n, ctx_.scenario);
@@ -182,7 +184,7 @@ void SlicedRing::start_slice(int self)
   for (; m.credit_base < m.started - window && !m.credit_s.empty(); m.credit_base++)
     m.credit_s.pop_front();
   for (const double part : socket_parts(m.cut.slice_bytes, to != m.host ? ctx_.ring_sockets : 1)) {
-    m.parts.push_back(start_flow(m.host, to, part, ctx_.scenario.connection_rate_Bps));
+    m.parts.push_back(start_flow(m.host, to, part * m.byte_scale, ctx_.scenario.connection_rate_Bps));
     in_flight_.emplace(m.parts.back()->get_impl(), self);
   }
   m.parts_left = static_cast<int>(m.parts.size());

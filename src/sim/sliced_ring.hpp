@@ -52,8 +52,10 @@ public:
    *  (worker `rank`) sending to member `next` and receiving from worker `prev_rank`. Blocks the actor until this
    *  member's part is over. Every member of the ring makes the same calls in the same order. `step_cost_s`: what
    *  this member pays before each step's message (the per-message cost, plus the measured all-reduce's excess
-   *  spread over the steps, docs/models.md §10.7). */
-  void allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_cost_s);
+   *  spread over the steps, docs/models.md §10.7); `byte_scale`: its slices' bytes scaled (what the measured large
+   *  sizes add, §10.7 "What they add, paid as a slower rate"). */
+  void allreduce(int self, int next, int rank, int prev_rank, int n, double bytes, double step_cost_s,
+                 double byte_scale = 1);
 
   // Called from SimGrid's engine (engine_hooks.hpp); public for the hooks only.
   void on_flow_end(const simgrid::kernel::resource::Action& flow); // a part of a slice ended
@@ -104,6 +106,7 @@ private:
     std::vector<Waiter> behind;
     int fifo_waits     = 0;
     double step_cost_s = 0; // this call's, before each step's message
+    double byte_scale  = 1; // this call's slices' bytes scaled
   };
   enum class TimerKind { START_SLICE, CREDIT_ISSUED };
   struct Timer {

@@ -63,9 +63,11 @@ TEST(EgressFifo, OnlyCreditsSentAsMessagesWait)
 namespace {
 // Two lanes (Gloo's two threads): the backward's first unit, 4 MiB, goes to one and a 1 KiB unit to the other
 // `small_bwd` later; the worker 0's all-reduce events of the measured step, by tensor name. `measured`: the platform
-// has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7).
+// has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7); with
+// `measured_sizes`, eq. (37)'s line is the network's time and the sizes measured from 1 MiB on take twice it
+// (§10.7 "The large sizes as measured").
 std::map<std::string, double> call_durations_s(bool egress_fifo, const std::string& small_bwd = "0s",
-                                               bool measured = false)
+                                               bool measured = false, bool measured_sizes = false)
 {
   Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
   sc.ps                    = 0;
@@ -78,6 +80,13 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
     const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}};
     sc.measured_allreduce = true;
     sc.allreduce_time     = {twice};
+  }
+  if (measured_sizes) { // at K = 2 the network takes bytes / B: the line's a2 = 1 / B; the rows twice that
+    const double mib      = 1024.0 * 1024;
+    sc.measured_allreduce = true;
+    sc.measured_sizes     = true;
+    sc.allreduce_time     = {
+            AllreduceTimeFit{2, {0, 0, 1, 1 / kB, 0}, 0, 0, 0, {{mib, 2 * mib / kB}, {4 * mib, 8 * mib / kB}}}};
   }
   const std::string workload = tiny::write_file(
       "fifo_beside.xml", "<workload name=\"fifo_beside\" batch=\"1\" device=\"test\" reference_speed=\"1Gf\">\n"
@@ -131,4 +140,20 @@ TEST(EgressFifo, AMeasuredCallsSoftwareCostIsPaidBeforeEachStepsMessage)
   EXPECT_NEAR(fifo.at("1024 B"), 4 * kTau - start_s, 10e-6);
   EXPECT_NEAR(fair.at("4194304 B"), 8 * kTau, 10e-6);
   EXPECT_LT(fair.at("1024 B"), 10e-6); // fair sharing: its 512 B share the NIC with s0
+}
+
+TEST(EgressFifo, WhatTheMeasuredSizesAddHoldsTheEgress)
+{
+  // The 4 MiB call's rows take twice its line (the network's 4 tau): the 4 tau they add are a bandwidth its bytes
+  // lack, paid as a slower rate of them (docs/models.md §10.7 "The large sizes as measured"), not as waits before its
+  // steps: each 1 MiB slice takes 2 tau, s0 and s1 back to back, then s2 and s3, and the call still lasts 8 tau. The
+  // 1 KiB call starting at 2.5 tau finds s1 in flight and s2 queued (its step's input arrived with s0, its credit
+  // back): its first message leaves when s2 has, at 6 tau, and its second behind s3, at 8 tau: 5.5 tau, where the same
+  // 4 tau paid before each step let it through in 1.5 tau (AMeasuredCallsSoftwareCostIsPaidBeforeEachStepsMessage).
+  const double start_s                     = 2.5 * kTau;
+  const std::string at                     = std::to_string(start_s * 1e3) + "ms";
+  const std::map<std::string, double> fifo = call_durations_s(true, at, false, true);
+  ASSERT_EQ(fifo.size(), 2U);
+  EXPECT_NEAR(fifo.at("4194304 B"), 8 * kTau, 10e-6);
+  EXPECT_NEAR(fifo.at("1024 B"), 8 * kTau - start_s, 10e-6);
 }
