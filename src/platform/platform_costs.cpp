@@ -76,12 +76,14 @@ std::string format_allreduce_time(const std::vector<AllreduceTimeFit>& fits)
 {
   std::string out;
   for (const AllreduceTimeFit& f : fits) {
+    // The threshold exact as the sizes below: rounded to 9 digits it could pass its first measured size (a size of
+    // 11 digits or more), which the reader refuses.
     char item[200];
     if (f.smallest_bytes > 0)
-      std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s,
+      std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.17g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s,
                     f.eq.threshold_bytes, f.eq.a2_s_per_byte, f.eq.b2_s, f.smallest_bytes);
     else
-      std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.9g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s,
+      std::snprintf(item, sizeof item, "%d:%.9g,%.9g,%.17g,%.9g,%.9g", f.nodes, f.eq.a1_s, f.eq.b1_s,
                     f.eq.threshold_bytes, f.eq.a2_s_per_byte, f.eq.b2_s);
     if (!out.empty())
       out.append(" ");

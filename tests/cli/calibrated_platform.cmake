@@ -320,3 +320,26 @@ execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/no-sizes.xml --arch rin
 if(NOT rc EQUAL 0 OR out MATCHES "large sizes as measured")
   message(FATAL_ERROR "a platform without measured sizes must run on its lines by default (${rc}): ${out}${err}")
 endif()
+# Sizes of 11 digits and more (tens of GB): the threshold, one of them, is written exactly as the sizes after it; at 9
+# digits 42345678951 was written 4.2345679e+10, above its own first size, and `run` refused the platform calibrate had
+# just written.
+set(rows "nodes,size_bytes,time_s\n")
+foreach(k 2 4)
+  foreach(d 12345678951 22345678951 42345678951 82345678951 162345678951)
+    math(EXPR us "1000 * ${k} + ${d} / 120")
+    string(APPEND rows "${k},${d},${us}e-6\n")
+  endforeach()
+endforeach()
+file(WRITE ${WORK}/huge.csv "${rows}")
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/huge.csv --kind allreduce --speed 1Tf --nodes 4
+                        -o ${WORK}/huge.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "calibrate of sizes of 11 digits failed (${rc}): ${out}${err}")
+endif()
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/huge.xml --workload ${WORK}/one-tensor.xml --arch ring
+                        --workers 2 --steps 1 --warmup 0
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "run must read the platform calibrate wrote from sizes of 11 digits (${rc}): ${err}")
+endif()

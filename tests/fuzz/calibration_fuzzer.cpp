@@ -1,13 +1,18 @@
 // libFuzzer harness: a measurements CSV of `sgdsim calibrate` (docs/fuzzing.md), read and fitted as both kinds. The
 // input's first lines may be the harness's own options, as calibrate's command line gives them: "%where COLUMN=VALUE"
 // (repeatable), "%size COLUMN", "%time COLUMN", "%bandwidth-from BYTES". A fit that calibrate accepts is written into a
-// platform (-o), which `sgdsim run` reads back: its numbers must be finite and within the platform reader's grammar.
+// platform (-o), which the platform reader (`sgdsim run`) must read back as it was written.
 // The rows are also fitted as a node series (calibrate --node-series), whose cost per step must be finite.
+#include "common/input_error.hpp"
 #include "fuzz_support.hpp"
 #include "platform/calibration.hpp"
+#include "platform/platform_costs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 using namespace sgdsim;
 
@@ -24,20 +29,40 @@ void check_fit(const CalibrationFit& f, std::size_t rows)
     fuzz::finding("an accepted fit whose bandwidth is not finite and positive, or alpha or c not finite and >= 0");
   if (f.linear_s.size() != rows)
     fuzz::finding("an accepted fit without one fitted time per measurement");
-  // What platform_costs.cpp requires of sgdsim.allreduce_time, which `calibrate -o` writes from by_nodes.
-  for (const AllreduceTimeFit& a : f.by_nodes) {
-    const PiecewiseTime& e = a.eq;
-    if (a.nodes < 2 || !std::isfinite(e.a1_s) || !std::isfinite(e.b1_s) || !(std::isfinite(e.threshold_bytes)) ||
-        !(e.threshold_bytes > 0) || !finite_non_negative(e.a2_s_per_byte) || !std::isfinite(e.b2_s) ||
-        !finite_non_negative(a.smallest_bytes))
-      fuzz::finding("an accepted all-reduce fit that `sgdsim run` would refuse in the platform calibrate writes");
-    for (std::size_t i = 0; i < a.measured.size(); i++) {
-      const SizeTime& x = a.measured[i];
-      if (!std::isfinite(x.bytes) || x.bytes < e.threshold_bytes || !finite_non_negative(x.time_s) ||
-          (i > 0 && (x.bytes <= a.measured[i - 1].bytes || x.time_s < a.measured[i - 1].time_s)))
-        fuzz::finding("an accepted all-reduce fit whose measured sizes `sgdsim run` would refuse (sizes from the "
-                      "threshold on, increasing, times >= 0 and not decreasing)");
-    }
+  // What `calibrate -o` writes from by_nodes, sgdsim.allreduce_time, must read back (`sgdsim run`) as it was: the
+  // platform reader's own grammar, the printed precision (sizes exact, the rest to 9 digits) included.
+  if (f.by_nodes.empty())
+    return;
+  for (const AllreduceTimeFit& a : f.by_nodes)
+    if (!std::isfinite(a.eq.a1_s) || !std::isfinite(a.eq.b1_s) || !std::isfinite(a.eq.b2_s) ||
+        !finite_non_negative(a.eq.a2_s_per_byte) || !finite_non_negative(a.smallest_bytes))
+      fuzz::finding("an accepted all-reduce fit with a number that is not finite (or negative where it may not be)");
+  const std::string path = fuzz::write_scratch_file(
+      "calibrated.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <cluster id=\"c\" prefix=\"n\" "
+                        "radical=\"0-1\" suffix=\"\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\">\n    "
+                        "<prop id=\"sgdsim.allreduce_time\" value=\"" +
+                            format_allreduce_time(f.by_nodes) + "\"/>\n  </cluster>\n</platform>\n");
+  std::vector<AllreduceTimeFit> back;
+  try {
+    back = read_platform_costs(path).allreduce_time;
+  } catch (const InputError& e) {
+    fuzz::finding(
+        std::string("an accepted all-reduce fit that `sgdsim run` refuses in the platform calibrate writes: ") +
+        e.what());
+  }
+  const auto near = [](double x, double y) { return std::abs(x - y) <= 1e-8 * std::max(std::abs(x), std::abs(y)); };
+  if (back.size() != f.by_nodes.size())
+    fuzz::finding("an all-reduce fit that reads back with another number of node counts");
+  for (std::size_t k = 0; k < back.size(); k++) {
+    const AllreduceTimeFit &w = f.by_nodes[k], &r = back[k];
+    bool same = r.nodes == w.nodes && near(r.eq.a1_s, w.eq.a1_s) && near(r.eq.b1_s, w.eq.b1_s) &&
+                r.eq.threshold_bytes == w.eq.threshold_bytes && near(r.eq.a2_s_per_byte, w.eq.a2_s_per_byte) &&
+                near(r.eq.b2_s, w.eq.b2_s) && near(r.smallest_bytes, w.smallest_bytes) &&
+                r.measured.size() == w.measured.size();
+    for (std::size_t i = 0; same && i < r.measured.size(); i++)
+      same = r.measured[i].bytes == w.measured[i].bytes && near(r.measured[i].time_s, w.measured[i].time_s);
+    if (!same)
+      fuzz::finding("an all-reduce fit that reads back other than calibrate wrote it");
   }
 }
 } // namespace
