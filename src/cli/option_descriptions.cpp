@@ -107,7 +107,8 @@ po::options_description scenario_options()
      "ring, with the measured all-reduce: on (default where the platform carries them, calibrate -o since "
      "2026-11-29): from the sizes where the bytes decide the time, a call takes the microbenchmark's own times "
      "(interpolated between the sizes measured) instead of eq. (37)'s line, what they add above the line paid as a "
-     "slower rate of its bytes; off: the line (docs/models.md §10.7 \"The large sizes as measured\")")
+     "slower rate of its bytes (a row faster than the simulated network as a faster one); off: the line "
+     "(docs/models.md §10.7 \"The large sizes as measured\")")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("stream", po::value<std::string>(),

@@ -315,8 +315,9 @@ private:
   // plus, for each ring step more, the software cost per step that the node counts measured show, which each call in
   // flight pays; where the microbenchmark's ranks shared one machine's cores, the excess there times the steps and
   // the ranks per core.
-  // `line`: from eq. (37)'s lines alone, without the measured sizes (--measured-sizes on only).
-  double measured_excess_s(double bytes, int in_flight = 1, bool line = false) const
+  // `line`: from eq. (37)'s lines alone, without the measured sizes (--measured-sizes on only); `clamp` false: below
+  // the network's own time, negative (within the node counts measured).
+  double measured_excess_s(double bytes, int in_flight = 1, bool line = false, bool clamp = true) const
   {
     const Scenario& sc = ctx_.scenario;
     if (!sc.measured_allreduce || bytes <= 0)
@@ -328,7 +329,7 @@ private:
     const int calls = queued ? in_flight : 1;
     const int k_hi  = fits.back().nodes;
     if (k_ <= k_hi)
-      return excess_at_s(fits, alone, k_, bytes, calls);
+      return excess_at_s(fits, alone, k_, bytes, calls, clamp);
     if (sc.shared_cores > 0) {
       // Ranks sharing one machine's cores: each step's software time grows with the ranks per core, so the excess
       // grows with the steps times the ranks per core (docs/models.md §10.7, "Ranks sharing cores").
@@ -348,22 +349,24 @@ private:
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8).
   double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
-                     double bytes, int in_flight) const
+                     double bytes, int in_flight, bool clamp = true) const
   {
+    const double floor = clamp ? 0.0 : -1e300;
     if (in_flight <= 1)
-      return std::max(0.0, measured_allreduce_s(fits, k, bytes) - network_allreduce_s(bytes, k));
+      return std::max(floor, measured_allreduce_s(fits, k, bytes) - network_allreduce_s(bytes, k));
     const double bytes_s   = network_bytes_s(bytes, k);
     const double latency_s = network_allreduce_s(bytes, k) - bytes_s;
     const double n         = in_flight;
-    return std::max(0.0, n * queued_allreduce_s(fits, alone, k, bytes) - latency_s - n * bytes_s);
+    return std::max(floor, n * queued_allreduce_s(fits, alone, k, bytes) - latency_s - n * bytes_s);
   }
 
   // How a call pays its measured software cost (measured_allreduce is the ring's only): spread over its ring steps,
-  // before each step's message (docs/models.md §10.7 "Over the steps"), except what the microbenchmark's large sizes
-  // add above eq. (37)'s line (--measured-sizes on): a bandwidth the call's bytes lack, paid as a slower rate of them
-  // (their bytes scaled), so that they hold the host's egress the while (docs/models.md §10.7 "What they add, paid as
-  // a slower rate"). With `in_flight` calls back to back the link is shared, so a byte more of this call's costs that
-  // many times its time alone.
+  // before each step's message (docs/models.md §10.7 "Over the steps"), except where the microbenchmark's large sizes
+  // differ from eq. (37)'s line (--measured-sizes on) by a rate: what they add above the line is a bandwidth the
+  // call's bytes lack, paid as a slower rate of them (their bytes scaled), so that they hold the host's egress the
+  // while; and where the row of this node count took less than the network alone, the bytes move at the row's rate
+  // (docs/models.md §10.7 "What they add, paid as a slower rate"). With `in_flight` calls back to back the link is
+  // shared, so a byte of this call's costs that many times its time alone.
   struct CallCost {
     double step_extra_s = 0;
     double byte_scale   = 1;
@@ -372,16 +375,30 @@ private:
   {
     double excess_s   = measured_excess_s(bytes, in_flight);
     double byte_scale = 1;
-    if (ctx_.scenario.measured_sizes) {
-      const double line_s = measured_excess_s(bytes, in_flight, true);
-      const bool queued   = in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty();
-      const double calls  = queued ? in_flight : 1;
-      if (excess_s > line_s) {
-        byte_scale = 1 + (excess_s - line_s) / (calls * network_bytes_s(bytes));
-        excess_s   = line_s;
-      }
+    if (!ctx_.scenario.measured_sizes)
+      return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
+    const bool queued     = in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty();
+    const double bytes_s  = (queued ? in_flight : 1) * network_bytes_s(bytes);
+    const double line_s   = measured_excess_s(bytes, in_flight, true);
+    const double signed_s = measured_excess_s(bytes, in_flight, false, false);
+    if (excess_s > line_s) {
+      byte_scale = 1 + (excess_s - line_s) / bytes_s;
+      excess_s   = line_s;
+    } else if (signed_s < 0 && among_measured_sizes(bytes)) {
+      byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
+      excess_s   = 0;
     }
     return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
+  }
+  // A row at most twice as fast as the platform's network: beyond, the platform was not calibrated from these rows.
+  static constexpr double kFastestByteScale = 0.5;
+  // Whether this node count was measured and `bytes` lies among its measured sizes (from the first on).
+  bool among_measured_sizes(double bytes) const
+  {
+    for (const AllreduceTimeFit& f : ctx_.scenario.allreduce_time)
+      if (f.nodes == k_)
+        return !f.measured.empty() && bytes >= f.measured.front().bytes;
+    return false;
   }
 
   // Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost.

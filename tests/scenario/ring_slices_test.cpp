@@ -176,4 +176,16 @@ TEST(RingSlices, AMeasuredAllreduceLastsItsMeasuredTime)
   sc.measured_sizes = true;
   EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
               0.132, 1e-8);
+  // Rows of this node count below the network's own time (the NIC fitted on every node count is slower than this
+  // one's calls ran): the bytes move at the rows' rate and the call lasts the rows' time, 16 MiB measured at 22 ms
+  // where the network alone takes more than 6 x 4 MiB / B + lambda = 25.4 ms.
+  const std::string one =
+      tiny::write_file("one-size.xml", R"(<workload name="one" batch="1" device="none" reference_speed="1Gf">
+  <layer name="a" fwd="0" bwd="0"><tensor name="a" size="16MiB"/></layer>
+</workload>
+)");
+  const std::vector<SizeTime> fast = {{1024.0 * 1024, 0.002}, {16 * 1024.0 * 1024, 0.022}};
+  sc.allreduce_time                = {AllreduceTimeFit{4, {0, 0, 1, 0, 0.01}, 0, 0, 0, fast}};
+  EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), one, sc)).step_time_mean_s,
+              0.022, 1e-8);
 }
