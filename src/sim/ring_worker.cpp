@@ -16,6 +16,7 @@
 #include "workload/step_sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -351,7 +352,7 @@ private:
   double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
                      double bytes, int in_flight, bool clamp = true) const
   {
-    const double floor = clamp ? 0.0 : -1e300;
+    const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
     if (in_flight <= 1)
       return std::max(floor, measured_allreduce_s(fits, k, bytes) - network_allreduce_s(bytes, k));
     const double bytes_s   = network_bytes_s(bytes, k);
@@ -373,12 +374,13 @@ private:
   };
   CallCost call_cost(double bytes, int in_flight) const
   {
-    double excess_s   = measured_excess_s(bytes, in_flight);
-    double byte_scale = 1;
-    if (!ctx_.scenario.measured_sizes)
+    double excess_s      = measured_excess_s(bytes, in_flight);
+    double byte_scale    = 1;
+    const bool queued    = in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty();
+    const double bytes_s = (queued ? in_flight : 1) * network_bytes_s(bytes);
+    // No rate to scale where the route to the next rank has no link (a host's own loopback): bytes_s is 0.
+    if (!ctx_.scenario.measured_sizes || !(bytes_s > 0 && std::isfinite(bytes_s)))
       return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
-    const bool queued     = in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty();
-    const double bytes_s  = (queued ? in_flight : 1) * network_bytes_s(bytes);
     const double line_s   = measured_excess_s(bytes, in_flight, true);
     const double signed_s = measured_excess_s(bytes, in_flight, false, false);
     if (excess_s > line_s) {
