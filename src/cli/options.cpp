@@ -439,10 +439,8 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                      "'s sgdsim.allreduce_time carries no measured sizes (';bytes=s' after a node count's fit: "
                      "calibrate --kind allreduce -o writes them since 2026-11-29)");
   if (!sc.measured_sizes) {
-    for (AllreduceTimeFit& f : sc.allreduce_time)
-      f.measured.clear();
-    for (AllreduceTimeFit& f : sc.allreduce_queued_time)
-      f.measured.clear();
+    sc.allreduce_time        = lines_only(std::move(sc.allreduce_time));
+    sc.allreduce_queued_time = lines_only(std::move(sc.allreduce_queued_time));
   }
 }
 } // namespace

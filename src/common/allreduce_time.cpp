@@ -59,6 +59,13 @@ double queued_allreduce_s(const std::vector<AllreduceTimeFit>& queued, const std
   });
 }
 
+std::vector<AllreduceTimeFit> lines_only(std::vector<AllreduceTimeFit> fits)
+{
+  for (AllreduceTimeFit& f : fits)
+    f.measured.clear();
+  return fits;
+}
+
 double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s)
 {
   const std::size_t n = std::min(nodes.size(), excess_s.size());

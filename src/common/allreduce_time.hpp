@@ -56,6 +56,9 @@ double measured_allreduce_s(const std::vector<AllreduceTimeFit>& fits, int nodes
 double queued_allreduce_s(const std::vector<AllreduceTimeFit>& queued, const std::vector<AllreduceTimeFit>& alone,
                           int nodes, double bytes);
 
+/** `fits` without their measured sizes: eq. (37)'s lines alone (docs/models.md §10.7 "The large sizes as measured"). */
+std::vector<AllreduceTimeFit> lines_only(std::vector<AllreduceTimeFit> fits);
+
 /** A ring's software cost per step beyond the network, from the excess over the network that the microbenchmark shows
  *  at each node count measured (docs/models.md §10.7): the least-squares slope of excess_s[i] against the 2(K_i - 1)
  *  steps of node count nodes[i], never negative (software costs do not shrink with more steps; a falling slope is the

@@ -324,7 +324,7 @@ private:
     if (!sc.measured_allreduce || bytes <= 0)
       return 0;
     const std::vector<AllreduceTimeFit>& alone = line ? ctx_.allreduce_line_time : sc.allreduce_time;
-    const bool queued                          = in_flight > 1 && !sc.allreduce_queued_time.empty();
+    const bool queued                          = back_to_back(in_flight);
     const std::vector<AllreduceTimeFit>& fits =
         queued ? (line ? ctx_.allreduce_queued_line_time : sc.allreduce_queued_time) : alone;
     const int calls = queued ? in_flight : 1;
@@ -376,22 +376,22 @@ private:
   {
     double excess_s      = measured_excess_s(bytes, in_flight);
     double byte_scale    = 1;
-    const bool queued    = in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty();
-    const double bytes_s = (queued ? in_flight : 1) * network_bytes_s(bytes);
+    const double bytes_s = (back_to_back(in_flight) ? in_flight : 1) * network_bytes_s(bytes);
     // No rate to scale where the route to the next rank has no link (a host's own loopback): bytes_s is 0.
     if (!ctx_.scenario.measured_sizes || !(bytes_s > 0 && std::isfinite(bytes_s)))
       return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
-    const double line_s   = measured_excess_s(bytes, in_flight, true);
-    const double signed_s = measured_excess_s(bytes, in_flight, false, false);
+    const double line_s = measured_excess_s(bytes, in_flight, true);
     if (excess_s > line_s) {
       byte_scale = 1 + (excess_s - line_s) / bytes_s;
       excess_s   = line_s;
-    } else if (signed_s < 0 && among_measured_sizes(bytes)) {
-      byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
-      excess_s   = 0;
+    } else if (excess_s == 0 && among_measured_sizes(bytes)) { // the rows' time may lie below the network's
+      if (const double signed_s = measured_excess_s(bytes, in_flight, false, false); signed_s < 0)
+        byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
     }
     return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
   }
+  // Whether a call started with `in_flight` calls under way pays the back-to-back microbenchmark's time (§10.8).
+  bool back_to_back(int in_flight) const { return in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty(); }
   // A row at most twice as fast as the platform's network: beyond, the platform was not calibrated from these rows.
   static constexpr double kFastestByteScale = 0.5;
   // Whether this node count was measured and `bytes` lies among its measured sizes (from the first on).

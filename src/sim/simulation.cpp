@@ -126,12 +126,8 @@ SimResult simulate(const SimInputs& in)
                                      scheduled_fusion_bytes);
     sliced         = ring_sliced_run(in.workload, scenario, ctx.grad_units);
     if (scenario.measured_sizes) {
-      ctx.allreduce_line_time        = scenario.allreduce_time;
-      ctx.allreduce_queued_line_time = scenario.allreduce_queued_time;
-      for (AllreduceTimeFit& f : ctx.allreduce_line_time)
-        f.measured.clear();
-      for (AllreduceTimeFit& f : ctx.allreduce_queued_line_time)
-        f.measured.clear();
+      ctx.allreduce_line_time        = lines_only(scenario.allreduce_time);
+      ctx.allreduce_queued_line_time = lines_only(scenario.allreduce_queued_time);
     }
     std::vector<sg4::Host*> lane_hosts;
     for (int lane = 0; lane < ctx.lanes(); lane++)
