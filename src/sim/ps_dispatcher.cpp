@@ -74,6 +74,13 @@ PsDispatcher::PsDispatcher(const SimContext& ctx, StepRecorder& recorder, const 
     if (dynamic_cast<simgrid::kernel::resource::NetworkModelIntf*>(model) != nullptr)
       network_ = model;
   xbt_assert(network_ != nullptr, "no network model");
+  // A kept flow comes back with Action::resume(), which gives it the penalty 1 that CM02 gives a flow without latency
+  // (docs/design.md, SimGrid fact 19): right only while the streams leave every link without one (make_streams).
+  if (keep_flows_)
+    for (const sg4::Link* link : sg4::Engine::get_instance()->get_all_links())
+      xbt_assert(link->get_latency() == 0,
+                 "PS dispatcher: link '%s' kept a latency; resumed flows would share it with penalty 1",
+                 link->get_cname());
   const auto n_ps = static_cast<int>(ctx.ps_tensors.size());
   conns_.resize(static_cast<std::size_t>(2 * n_ps * workers_));
   for (int p = 0; p < n_ps; p++)
