@@ -374,9 +374,11 @@ private:
   };
   CallCost call_cost(double bytes, int in_flight) const
   {
-    double excess_s      = measured_excess_s(bytes, in_flight);
-    double byte_scale    = 1;
-    const double bytes_s = (back_to_back(in_flight) ? in_flight : 1) * network_bytes_s(bytes);
+    // Unclamped: where the rows' time lies below the network's own, negative (the excess itself is never).
+    const double signed_s = measured_excess_s(bytes, in_flight, false, false);
+    double excess_s       = std::max(0.0, signed_s);
+    double byte_scale     = 1;
+    const double bytes_s  = (back_to_back(in_flight) ? in_flight : 1) * network_bytes_s(bytes);
     // No rate to scale where the route to the next rank has no link (a host's own loopback): bytes_s is 0.
     if (!ctx_.scenario.measured_sizes || !(bytes_s > 0 && std::isfinite(bytes_s)))
       return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
@@ -384,10 +386,8 @@ private:
     if (excess_s > line_s) {
       byte_scale = 1 + (excess_s - line_s) / bytes_s;
       excess_s   = line_s;
-    } else if (excess_s == 0 && among_measured_sizes(bytes)) { // the rows' time may lie below the network's
-      if (const double signed_s = measured_excess_s(bytes, in_flight, false, false); signed_s < 0)
-        byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
-    }
+    } else if (signed_s < 0 && among_measured_sizes(bytes)) // the rows' time below the network's
+      byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
     return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
   }
   // Whether a call started with `in_flight` calls under way pays the back-to-back microbenchmark's time (§10.8).
