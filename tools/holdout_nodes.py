@@ -65,6 +65,8 @@ def main():
     ap.add_argument("--upto", type=int, default=5, help="the largest node count calibrated on (default 5)")
     ap.add_argument("--sgdsim", default=os.path.join(ROOT, "build", "src", "sgdsim"), help="the binary")
     ap.add_argument("--case", action="append", default=[], help="only cases whose name contains this (repeatable)")
+    ap.add_argument("--sgdsim-arg", action="append", default=[], metavar="ARG",
+                    help="an argument added to every sgdsim run (repeatable; write --sgdsim-arg=--option)")
     ap.add_argument("--guard", default="", metavar="MEAN,MAX",
                     help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
     args = ap.parse_args()
@@ -90,7 +92,7 @@ def main():
             for p in case["points"]:
                 if int(p["args"][p["args"].index("--workers") + 1]) <= args.upto:
                     continue
-                cmd = [args.sgdsim, "run", *run, *p["args"], "--json", out_json, "--force", "-q"]
+                cmd = [args.sgdsim, "run", *run, *p["args"], *args.sgdsim_arg, "--json", out_json, "--force", "-q"]
                 r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
                 if r.returncode:
                     sys.exit(f"holdout_nodes: {case['name']}, {p['label']}: {r.stderr.strip()}")

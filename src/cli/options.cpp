@@ -438,6 +438,17 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
     throw InputError("--measured-sizes on: the platform " + opts.platform +
                      "'s sgdsim.allreduce_time carries no measured sizes (';bytes=s' after a node count's fit: "
                      "calibrate --kind allreduce -o writes them since 2026-11-29)");
+  if (vm.count("measured-node-window")) {
+    const int window = vm["measured-node-window"].as<int>();
+    if (window < 1 || window > Scenario::kMaxNodeWindow)
+      throw InputError("--measured-node-window " + std::to_string(window) + ": must be in [1, " +
+                       std::to_string(Scenario::kMaxNodeWindow) + "]");
+    if (window > 1 && !sc.measured_allreduce)
+      throw InputError("--measured-node-window " + std::to_string(window) +
+                       ": needs the measured all-reduce (a platform with sgdsim.allreduce_time, --collective ring, "
+                       "--measured-allreduce on)");
+    sc.measured_node_window = window;
+  }
   if (!sc.measured_sizes) {
     sc.allreduce_time        = lines_only(std::move(sc.allreduce_time));
     sc.allreduce_queued_time = lines_only(std::move(sc.allreduce_queued_time));
@@ -560,7 +571,7 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                                               "first-bucket-size",    "collectives-in-flight", "sockets-per-peer",
                                               "ring-slice",           "ring-slices-in-flight", "ring-min-slices",
                                               "fusion-batches",       "connection-rate",       "egress-fifo",
-                                              "measured-sizes"};
+                                              "measured-sizes",       "measured-node-window"};
   for (const char* ring_only : kRingOnly)
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));

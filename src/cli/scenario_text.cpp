@@ -87,8 +87,10 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "ada-fusion = true\n";
     out << "allreduce-overhead = " << sc.allreduce_overhead_s << "s\n";
     out << "measured-allreduce = " << (sc.measured_allreduce ? "on" : "off") << "\n";
-    if (sc.measured_allreduce)
+    if (sc.measured_allreduce) {
       out << "measured-sizes = " << (sc.measured_sizes ? "on" : "off") << "\n";
+      out << "measured-node-window = " << sc.measured_node_window << "\n";
+    }
     out << "message-overhead = " << sc.message_overhead_s << "s\n";
     out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";
   }

@@ -136,8 +136,15 @@ struct Scenario {
    *  (sgdsim.shared_cores), so a ring step's software time grew with the ranks per core; beyond the node counts
    *  measured it keeps growing so (docs/models.md §10.7, "Ranks sharing cores"). 0: a machine per rank. */
   int shared_cores = 0;
+  /** With measured_allreduce: how many of the node counts measured, the nearest to K, set a K-rank call's software
+   *  cost: 1, that node count's own microbenchmark (interpolated between two); more, a least-squares line of the
+   *  cost per ring step against the node count through them (--measured-node-window, docs/models.md §10.7
+   *  "Neighbouring node counts pooled"). */
+  int measured_node_window = 1;
   /** sgdsim.shared_cores' bound: more cores than any one machine has. */
   static constexpr int kMaxSharedCores = 4096;
+  /** measured_node_window's bound: more node counts than a microbenchmark measures. */
+  static constexpr int kMaxNodeWindow = 64;
   /** The unit of each all-reduce without fusion (tensor, layer or bucket): read it through unit(). */
   AllreduceUnit allreduce_unit = AllreduceUnit::LAYER;
   double bucket_bytes          = 25.0 * 1024 * 1024; // BUCKET: DDP's bucket_cap_mb = 25 (MiB)

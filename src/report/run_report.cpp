@@ -148,6 +148,8 @@ std::string measured_note(const Scenario& sc)
                 sc.allreduce_queued_time.back().nodes);
   if (sc.measured_sizes)
     note += " (its large sizes as measured)";
+  if (sc.measured_node_window > 1) // docs/models.md §10.7, "Neighbouring node counts pooled"
+    note += fmt(" (per ring step, a line through the %d nearest node counts)", sc.measured_node_window);
   return note + ", ";
 }
 
@@ -395,6 +397,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"shared_cores", sc.shared_cores},
                           {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},
                           {"measured_sizes", sc.measured_allreduce && sc.measured_sizes},
+                          {"measured_node_window", sc.measured_allreduce ? sc.measured_node_window : 0},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -330,22 +330,53 @@ private:
     const int calls = queued ? in_flight : 1;
     const int k_hi  = fits.back().nodes;
     if (k_ <= k_hi)
-      return excess_at_s(fits, alone, k_, bytes, calls, clamp);
+      return pooled_excess_s(fits, alone, k_, bytes, calls, clamp);
     if (sc.shared_cores > 0) {
       // Ranks sharing one machine's cores: each step's software time grows with the ranks per core, so the excess
       // grows with the steps times the ranks per core (docs/models.md §10.7, "Ranks sharing cores").
       const double c = sc.shared_cores;
-      return excess_at_s(fits, alone, k_hi, bytes, calls) * (k_ - 1.0) / (k_hi - 1.0) * std::max<double>(k_, c) /
+      return pooled_excess_s(fits, alone, k_hi, bytes, calls) * (k_ - 1.0) / (k_hi - 1.0) * std::max<double>(k_, c) /
              std::max<double>(k_hi, c);
     }
     std::vector<int> nodes;
     std::vector<double> per_call_s; // one call's excess at each node count measured
     for (const AllreduceTimeFit& f : fits) {
       nodes.push_back(f.nodes);
-      per_call_s.push_back(excess_at_s(fits, alone, f.nodes, bytes, 1));
+      per_call_s.push_back(pooled_excess_s(fits, alone, f.nodes, bytes, 1));
     }
-    return excess_at_s(fits, alone, k_hi, bytes, calls) +
+    return pooled_excess_s(fits, alone, k_hi, bytes, calls) +
            calls * 2.0 * (k_ - k_hi) * excess_per_step_s(nodes, per_call_s);
+  }
+  // The excess at node count k within the fits' range, from the measured_node_window node counts measured nearest to
+  // k (ties: the smaller): with one, excess_at_s at k; with more, a least-squares line of their excess per ring step
+  // against the node count, evaluated at k, times k's 2(k - 1) steps (docs/models.md §10.7 "Neighbouring node counts
+  // pooled"). Below the smallest node count measured, excess_at_s's (that node count's time).
+  double pooled_excess_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
+                         double bytes, int in_flight, bool clamp = true) const
+  {
+    const std::size_t window = static_cast<std::size_t>(ctx_.scenario.measured_node_window);
+    if (window <= 1 || fits.size() < 2 || k < fits.front().nodes)
+      return excess_at_s(fits, alone, k, bytes, in_flight, clamp);
+    std::vector<int> nodes;
+    for (const AllreduceTimeFit& f : fits)
+      nodes.push_back(f.nodes);
+    std::stable_sort(nodes.begin(), nodes.end(), [k](int a, int b) {
+      return std::abs(a - k) < std::abs(b - k) || (std::abs(a - k) == std::abs(b - k) && a < b);
+    });
+    nodes.resize(std::min(window, nodes.size()));
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const int n : nodes) {
+      const double per_step_s = excess_at_s(fits, alone, n, bytes, in_flight, false) / (2.0 * (n - 1));
+      sx += n;
+      sy += per_step_s;
+      sxx += static_cast<double>(n) * n;
+      sxy += n * per_step_s;
+    }
+    const double m     = static_cast<double>(nodes.size());
+    const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx); // distinct node counts: the denominator > 0
+    const double at_k  = (sy + slope * (m * k - sx)) / m;
+    const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
+    return std::max(floor, at_k * 2.0 * (k - 1));
   }
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8).
