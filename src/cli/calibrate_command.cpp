@@ -4,6 +4,7 @@
 // the software costs as platform properties (platform/platform_costs.hpp).
 #include "cli/platform_commands.hpp"
 #include "cli/subcommand.hpp"
+#include "common/allreduce_time.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/limits.hpp"
@@ -20,6 +21,7 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -315,21 +317,54 @@ int calibrate_command(const std::vector<std::string>& args)
   if (!f.by_nodes.empty())
     fits_table(f.by_nodes,
                "eq. (37) for each node count: the time `run` charges beyond the network (docs/models.md §10.7)");
+  // Sizes 16 times apart across those measured, from 4 KiB, and the largest: where the per-step figures below are
+  // shown.
+  std::vector<double> shown_sizes;
   if (f.by_nodes.size() >= 2) {
-    // A ring larger than the node counts measured pays, for each step more, what the excess grows by per step: shown
-    // at sizes 16 times apart across the sizes measured, so that the figure extrapolated is seen before it is used.
     const auto [lo, hi] = std::minmax_element(
         m.begin(), m.end(), [](const CommMeasurement& a, const CommMeasurement& b) { return a.bytes < b.bytes; });
+    for (double d = 4096; d < hi->bytes; d *= 16)
+      if (d >= lo->bytes)
+        shown_sizes.push_back(d);
+    shown_sizes.push_back(hi->bytes);
+  }
+  if (f.by_nodes.size() >= 2) {
+    // A ring larger than the node counts measured pays, for each step more, what the excess grows by per step: shown
+    // so that the figure extrapolated is seen before it is used.
     // What `run` charges by default: the fits' lines (--measured-sizes off leaves out the measured sizes).
     std::vector<AllreduceTimeFit> lines = f.by_nodes;
     for (AllreduceTimeFit& a : lines)
       a.measured.clear();
     o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, each ring step more adds (docs/models.md §10.7):";
-    const auto at = [&](double d) { return fmt("%.0f", d) + " B " + format_us(step_excess_beyond_s(f, lines, d)); };
-    for (double d = 4096; d < hi->bytes; d *= 16)
-      if (d >= lo->bytes)
-        o << " " << at(d) << ",";
-    o << " " << at(hi->bytes) << "\n";
+    for (std::size_t j = 0; j < shown_sizes.size(); j++)
+      o << " " << fmt("%.0f", shown_sizes[j]) << " B " << format_us(step_excess_beyond_s(f, lines, shown_sizes[j]))
+        << (j + 1 < shown_sizes.size() ? "," : "\n");
+  }
+  if (f.by_nodes.size() >= 3) {
+    // Each node count's excess per step beside the line through its neighbours', which `run --measured-node-window 3`
+    // charges: a node count far from it is the microbenchmark's noise more than a property of that K.
+    constexpr std::size_t kWindow = 3;
+    o << "\n  excess per ring step over eq. (41)'s network, ms: each node count's own -> the line through the "
+      << kWindow << " nearest\n  (run --measured-node-window " << kWindow
+      << ", docs/models.md §10.7 \"Neighbouring node counts pooled\")\n  nodes";
+    for (const double d : shown_sizes)
+      o << fmt("%22.0f B", d);
+    o << "\n";
+    std::vector<int> nodes;
+    for (const AllreduceTimeFit& a : f.by_nodes)
+      nodes.push_back(a.nodes);
+    std::vector<std::vector<double>> own(shown_sizes.size());
+    for (std::size_t j = 0; j < shown_sizes.size(); j++)
+      for (const AllreduceTimeFit& a : f.by_nodes)
+        own[j].push_back(step_excess_s(f, a, shown_sizes[j]));
+    for (std::size_t i = 0; i < nodes.size(); i++) {
+      o << "  " << std::setw(5) << nodes[i];
+      for (std::size_t j = 0; j < shown_sizes.size(); j++)
+        o << "  " << std::setw(22)
+          << fmt("%.3g", 1e3 * own[j][i]) + " -> " +
+                 fmt("%.3g", 1e3 * nearest_line_at(nodes, own[j], nodes[i], kWindow));
+      o << "\n";
+    }
   }
   if (!queued_fits.empty())
     fits_table(queued_fits,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <numeric>
 
 namespace sgdsim {
 
@@ -85,6 +87,32 @@ double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double
     sxx += dx * dx;
   }
   return sxx > 0 ? std::max(0.0, sxy / sxx) : 0.0;
+}
+
+double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>& per_step_s, int k, std::size_t window)
+{
+  std::vector<std::size_t> order(std::min(nodes.size(), per_step_s.size()));
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const int da = std::abs(nodes[a] - k), db = std::abs(nodes[b] - k);
+    return da < db || (da == db && nodes[a] < nodes[b]);
+  });
+  order.resize(std::min(std::max<std::size_t>(window, 1), order.size()));
+  if (order.empty())
+    return 0;
+  double mean_x = 0, mean_y = 0;
+  for (const std::size_t i : order) {
+    mean_x += nodes[i];
+    mean_y += per_step_s[i];
+  }
+  mean_x /= static_cast<double>(order.size());
+  mean_y /= static_cast<double>(order.size());
+  double sxy = 0, sxx = 0;
+  for (const std::size_t i : order) {
+    sxy += (nodes[i] - mean_x) * (per_step_s[i] - mean_y);
+    sxx += (nodes[i] - mean_x) * (nodes[i] - mean_x);
+  }
+  return mean_y + (sxx > 0 ? sxy / sxx * (k - mean_x) : 0.0);
 }
 
 } // namespace sgdsim

@@ -3,6 +3,7 @@
 // (sgdsim.allreduce_time), and the ring's all-reduce pays what they exceed the network by as a software cost.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace sgdsim {
@@ -64,5 +65,10 @@ std::vector<AllreduceTimeFit> lines_only(std::vector<AllreduceTimeFit> fits);
  *  steps of node count nodes[i], never negative (software costs do not shrink with more steps; a falling slope is the
  *  noise of a few node counts). 0 with fewer than two node counts. */
 double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s);
+
+/** The value at node count k of a least-squares line of per_step_s[i] against nodes[i] (distinct) through the `window`
+ *  node counts nearest to k (ties: the smaller one); with one of them, its value (docs/models.md §10.7 "Neighbouring
+ *  node counts pooled"). 0 without node counts. */
+double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>& per_step_s, int k, std::size_t window);
 
 } // namespace sgdsim

@@ -413,6 +413,12 @@ double step_excess_beyond_s(const CalibrationFit& f, const std::vector<Allreduce
   return excess_per_step_s(nodes, excess_s);
 }
 
+double step_excess_s(const CalibrationFit& f, const AllreduceTimeFit& a, double bytes)
+{
+  const CommMeasurement call{.nodes = a.nodes, .bytes = bytes};
+  return (a.time_s(bytes) - linear_time_s(f, call)) / (2.0 * (a.nodes - 1));
+}
+
 StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source)
 {
   // Weighted means of K - 1 and T within each size (weights (t_min / T)^2: relative errors, scaled so that none

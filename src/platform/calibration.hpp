@@ -74,6 +74,10 @@ std::vector<double> non_decreasing(const std::vector<double>& times);
  *  than two node counts. */
 double step_excess_beyond_s(const CalibrationFit& f, const std::vector<AllreduceTimeFit>& fits, double bytes);
 
+/** A node count's excess per ring step for an all-reduce of `bytes`: its time (`a`) less eq. (41)'s network with `f`'s
+ *  B, alpha and c, over its 2(K - 1) steps; signed (docs/models.md §10.7 "Neighbouring node counts pooled"). */
+double step_excess_s(const CalibrationFit& f, const AllreduceTimeFit& a, double bytes);
+
 /** What one more ring step costs, read off a collective measured at several node counts (docs/models.md §10.10,
  *  "The constant of a transfer alone"): T = a_size + (K - 1) h, one intercept per size, least squares on relative
  *  errors. Every byte-dependent part that grows with K is charged to h, so h bounds from above what a step pays

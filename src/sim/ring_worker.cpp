@@ -358,25 +358,13 @@ private:
     if (window <= 1 || fits.size() < 2 || k < fits.front().nodes)
       return excess_at_s(fits, alone, k, bytes, in_flight, clamp);
     std::vector<int> nodes;
-    for (const AllreduceTimeFit& f : fits)
+    std::vector<double> per_step_s; // unclamped: a row below the network counts as below
+    for (const AllreduceTimeFit& f : fits) {
       nodes.push_back(f.nodes);
-    std::stable_sort(nodes.begin(), nodes.end(), [k](int a, int b) {
-      return std::abs(a - k) < std::abs(b - k) || (std::abs(a - k) == std::abs(b - k) && a < b);
-    });
-    nodes.resize(std::min(window, nodes.size()));
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (const int n : nodes) {
-      const double per_step_s = excess_at_s(fits, alone, n, bytes, in_flight, false) / (2.0 * (n - 1));
-      sx += n;
-      sy += per_step_s;
-      sxx += static_cast<double>(n) * n;
-      sxy += n * per_step_s;
+      per_step_s.push_back(excess_at_s(fits, alone, f.nodes, bytes, in_flight, false) / (2.0 * (f.nodes - 1)));
     }
-    const double m     = static_cast<double>(nodes.size());
-    const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx); // distinct node counts: the denominator > 0
-    const double at_k  = (sy + slope * (m * k - sx)) / m;
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
-    return std::max(floor, at_k * 2.0 * (k - 1));
+    return std::max(floor, nearest_line_at(nodes, per_step_s, k, window) * 2.0 * (k - 1));
   }
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8).

@@ -381,3 +381,30 @@ if(NOT window_1 GREATER 0.039 OR NOT window_1 LESS 0.041 OR NOT window_3 GREATER
   message(FATAL_ERROR "--measured-node-window: K = 3 must take about 40 ms with 1 (${window_1} s) and 24.5 ms with 3 "
                       "(${window_3} s)")
 endif()
+# calibrate prints each node count's excess per ring step beside the line through the 3 nearest (what
+# --measured-node-window 3 charges): 2, 3 and 4 nodes whose 3-node calls take 10 ms where 2 and 4 nodes take 1 and
+# 3 ms at every size, so 3's own excess per step lies far above the line through the three.
+set(rows "nodes,size_bytes,time_s\n")
+foreach(k 2 3 4)
+  foreach(d 4096 16384 65536 262144 1048576 4194304 16777216)
+    if(k EQUAL 3)
+      set(ms 10)
+    else()
+      math(EXPR ms "${k} - 1")
+    endif()
+    math(EXPR us "${ms} * 1000 + ${d} / 1000")
+    string(APPEND rows "${k},${d},${us}e-6\n")
+  endforeach()
+endforeach()
+file(WRITE ${WORK}/window.csv "${rows}")
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/window.csv --kind allreduce
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "the line through the 3 nearest\n  \\(run --measured-node-window 3" OR
+   NOT out MATCHES "\n +3 +([0-9.e+-]+) -> ([0-9.e+-]+) ")
+  message(FATAL_ERROR "calibrate must print each node count's excess per step beside the line (${rc}):\n${out}${err}")
+endif()
+set(own_3 ${CMAKE_MATCH_1})
+set(line_3 ${CMAKE_MATCH_2})
+if(NOT own_3 GREATER line_3)
+  message(FATAL_ERROR "calibrate: 3 nodes' own excess per step (${own_3} ms) must lie above the line (${line_3} ms)")
+endif()

@@ -291,6 +291,25 @@ TEST(Calibration, ExcessPerStepIsTheSlopeOverTheRingSteps)
   EXPECT_EQ(excess_per_step_s({}, {}), 0);
 }
 
+TEST(Calibration, NearestLineIsTheLeastSquaresLineThroughTheNearestNodeCounts)
+{
+  const std::vector<int> nodes = {2, 3, 4, 6, 8};
+  const std::vector<double> y  = {1, 5, 2, 4, 10};
+  // One node count: the nearest one's value, and at a node count measured its own.
+  EXPECT_EQ(nearest_line_at(nodes, y, 3, 1), 5);
+  EXPECT_EQ(nearest_line_at(nodes, y, 5, 1), 2); // 4 and 6 as near: the smaller
+  // Three: at 3, the mean of 2, 3, 4; at 2, the line through them (slope 0.5) at its end, 13/6.
+  EXPECT_NEAR(nearest_line_at(nodes, y, 3, 3), 8.0 / 3, 1e-12);
+  EXPECT_NEAR(nearest_line_at(nodes, y, 2, 3), 13.0 / 6, 1e-12);
+  // At 6: 6, then 4 and 8 as near (both in), unevenly spaced from 2 and 3: the line through (4, 2), (6, 4), (8, 10).
+  EXPECT_NEAR(nearest_line_at(nodes, y, 6, 3), 16.0 / 3, 1e-12);
+  // Two at 5: 4 and 6, the line between them.
+  EXPECT_NEAR(nearest_line_at(nodes, y, 5, 2), 3, 1e-12);
+  // A window wider than the node counts takes them all; none gives 0.
+  EXPECT_NEAR(nearest_line_at(nodes, y, 3, 64), nearest_line_at(nodes, y, 3, 5), 1e-12);
+  EXPECT_EQ(nearest_line_at({}, {}, 3, 3), 0);
+}
+
 TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
 {
   // Eq. (41)'s network with B = 100 MB/s, alpha = 1 ms, c = 2 ms; a 1 MB all-reduce takes 14 ms at 2 nodes and
