@@ -328,16 +328,17 @@ int calibrate_command(const std::vector<std::string>& args)
         shown_sizes.push_back(d);
     shown_sizes.push_back(hi->bytes);
   }
-  if (f.by_nodes.size() >= 2) {
+  if (f.by_nodes.size() >= 2 && shared_cores > 0)
+    o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, a ring pays the " << f.by_nodes.back().nodes
+      << "-node excess times its steps and its ranks per core (" << shared_cores
+      << " shared cores; docs/models.md §10.7 \"Ranks sharing cores\")\n";
+  else if (f.by_nodes.size() >= 2) {
     // A ring larger than the node counts measured pays, for each step more, what the excess grows by per step: shown
-    // so that the figure extrapolated is seen before it is used.
-    // What `run` charges by default: the fits' lines (--measured-sizes off leaves out the measured sizes).
-    std::vector<AllreduceTimeFit> lines = f.by_nodes;
-    for (AllreduceTimeFit& a : lines)
-      a.measured.clear();
+    // so that the figure extrapolated is seen before it is used; from the fits as `run` takes them by default (with
+    // their measured sizes, docs/models.md §10.7 "The large sizes as measured").
     o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, each ring step more adds (docs/models.md §10.7):";
     for (std::size_t j = 0; j < shown_sizes.size(); j++)
-      o << " " << fmt("%.0f", shown_sizes[j]) << " B " << format_us(step_excess_beyond_s(f, lines, shown_sizes[j]))
+      o << " " << fmt("%.0f", shown_sizes[j]) << " B " << format_us(step_excess_beyond_s(f, f.by_nodes, shown_sizes[j]))
         << (j + 1 < shown_sizes.size() ? "," : "\n");
   }
   if (f.by_nodes.size() >= 3) {

@@ -159,6 +159,15 @@ foreach(variant shared alone)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "calibrate ${extra} failed (${rc}): ${out}${err}")
   endif()
+  # What it prints for a ring beyond 4 nodes is the rule run will apply.
+  if(variant STREQUAL "shared")
+    set(beyond "beyond 4 nodes, a ring pays the 4-node excess times its steps and its ranks per core \\(2 shared cores")
+  else()
+    set(beyond "beyond 4 nodes, each ring step more adds")
+  endif()
+  if(NOT out MATCHES "${beyond}")
+    message(FATAL_ERROR "calibrate ${extra} must print '${beyond}':\n${out}")
+  endif()
   foreach(k 4 8)
     execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/${variant}.xml --arch ring --workers ${k} --steps 1
                             --warmup 0 --framework gloo
