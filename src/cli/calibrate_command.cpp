@@ -328,11 +328,11 @@ int calibrate_command(const std::vector<std::string>& args)
         shown_sizes.push_back(d);
     shown_sizes.push_back(hi->bytes);
   }
-  if (f.by_nodes.size() >= 2 && shared_cores > 0)
+  if (f.by_nodes.size() >= 2 && shared_cores > 0) {
     o << "\n  beyond " << f.by_nodes.back().nodes << " nodes, a ring pays the " << f.by_nodes.back().nodes
       << "-node excess times its steps and its ranks per core (" << shared_cores
       << " shared cores; docs/models.md §10.7 \"Ranks sharing cores\")\n";
-  else if (f.by_nodes.size() >= 2) {
+  } else if (f.by_nodes.size() >= 2) {
     // A ring larger than the node counts measured pays, for each step more, what the excess grows by per step: shown
     // so that the figure extrapolated is seen before it is used; from the fits as `run` takes them by default (with
     // their measured sizes, docs/models.md §10.7 "The large sizes as measured").

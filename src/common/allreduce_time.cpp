@@ -68,25 +68,42 @@ std::vector<AllreduceTimeFit> lines_only(std::vector<AllreduceTimeFit> fits)
   return fits;
 }
 
+namespace {
+// The least-squares line of y against x: the means it passes through and its slope (0 where x does not vary).
+struct Line {
+  double mean_x = 0;
+  double mean_y = 0;
+  double slope  = 0;
+};
+Line fit_line(const std::vector<double>& x, const std::vector<double>& y)
+{
+  Line l;
+  for (std::size_t i = 0; i < x.size(); i++) {
+    l.mean_x += x[i];
+    l.mean_y += y[i];
+  }
+  l.mean_x /= static_cast<double>(x.size());
+  l.mean_y /= static_cast<double>(x.size());
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); i++) {
+    const double dx = x[i] - l.mean_x;
+    sxy += dx * (y[i] - l.mean_y);
+    sxx += dx * dx;
+  }
+  l.slope = sxx > 0 ? sxy / sxx : 0.0;
+  return l;
+}
+} // namespace
+
 double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s)
 {
   const std::size_t n = std::min(nodes.size(), excess_s.size());
   if (n < 2)
     return 0;
-  double mean_x = 0, mean_y = 0;
-  for (std::size_t i = 0; i < n; i++) {
-    mean_x += 2.0 * (nodes[i] - 1);
-    mean_y += excess_s[i];
-  }
-  mean_x /= static_cast<double>(n);
-  mean_y /= static_cast<double>(n);
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < n; i++) {
-    const double dx = 2.0 * (nodes[i] - 1) - mean_x;
-    sxy += dx * (excess_s[i] - mean_y);
-    sxx += dx * dx;
-  }
-  return sxx > 0 ? std::max(0.0, sxy / sxx) : 0.0;
+  std::vector<double> steps;
+  for (std::size_t i = 0; i < n; i++)
+    steps.push_back(2.0 * (nodes[i] - 1));
+  return std::max(0.0, fit_line(steps, {excess_s.begin(), excess_s.begin() + static_cast<std::ptrdiff_t>(n)}).slope);
 }
 
 double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>& per_step_s, int k, std::size_t window)
@@ -100,19 +117,13 @@ double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>&
   order.resize(std::min(std::max<std::size_t>(window, 1), order.size()));
   if (order.empty())
     return 0;
-  double mean_x = 0, mean_y = 0;
+  std::vector<double> x, y;
   for (const std::size_t i : order) {
-    mean_x += nodes[i];
-    mean_y += per_step_s[i];
+    x.push_back(nodes[i]);
+    y.push_back(per_step_s[i]);
   }
-  mean_x /= static_cast<double>(order.size());
-  mean_y /= static_cast<double>(order.size());
-  double sxy = 0, sxx = 0;
-  for (const std::size_t i : order) {
-    sxy += (nodes[i] - mean_x) * (per_step_s[i] - mean_y);
-    sxx += (nodes[i] - mean_x) * (nodes[i] - mean_x);
-  }
-  return mean_y + (sxx > 0 ? sxy / sxx * (k - mean_x) : 0.0);
+  const Line l = fit_line(x, y);
+  return l.mean_y + l.slope * (k - l.mean_x);
 }
 
 } // namespace sgdsim

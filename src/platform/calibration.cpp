@@ -401,22 +401,29 @@ std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasu
   return fits;
 }
 
+namespace {
+// A node count's time for an all-reduce of `bytes` less eq. (41)'s network with `f`'s B, alpha and c; signed.
+double excess_over_network_s(const CalibrationFit& f, const AllreduceTimeFit& a, double bytes)
+{
+  const CommMeasurement call{.nodes = a.nodes, .bytes = bytes};
+  return a.time_s(bytes) - linear_time_s(f, call);
+}
+} // namespace
+
 double step_excess_beyond_s(const CalibrationFit& f, const std::vector<AllreduceTimeFit>& fits, double bytes)
 {
   std::vector<int> nodes;
   std::vector<double> excess_s;
   for (const AllreduceTimeFit& a : fits) {
     nodes.push_back(a.nodes);
-    const CommMeasurement call{.nodes = a.nodes, .bytes = bytes};
-    excess_s.push_back(std::max(0.0, a.time_s(bytes) - linear_time_s(f, call))); // eq. (41)'s network
+    excess_s.push_back(std::max(0.0, excess_over_network_s(f, a, bytes)));
   }
   return excess_per_step_s(nodes, excess_s);
 }
 
 double step_excess_s(const CalibrationFit& f, const AllreduceTimeFit& a, double bytes)
 {
-  const CommMeasurement call{.nodes = a.nodes, .bytes = bytes};
-  return (a.time_s(bytes) - linear_time_s(f, call)) / (2.0 * (a.nodes - 1));
+  return excess_over_network_s(f, a, bytes) / (2.0 * (a.nodes - 1));
 }
 
 StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source)
