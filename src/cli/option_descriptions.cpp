@@ -69,6 +69,10 @@ po::options_description scenario_options()
      "calls have queued, and a receiver's notice that a slice's buffer is free behind the slices it has queued itself "
      "(not with a measured all-reduce, which holds it) (default off: flows share the NIC at once; docs/models.md "
      "§10.12)")
+    ("fifo-wait", po::value<std::string>(),
+     "average|exact. with --egress-fifo on: a slice behind the host's other calls' queued slices waits for their "
+     "queue's time average, (queued - 1/2) slices (average), or until they have left (exact; in a homogeneous ring "
+     "that meets them in lockstep) (default average: docs/models.md §10.12 \"The queue's average\")")
     ("connection-rate", po::value<std::string>(),
      "ring, every collective: the most one connection of the collective library moves between two hosts, e.g. "
      "2.06GBps (NCCL's socket transport before 2.4.8 with one ring, docs/models.md §10.11); each socket per peer is a "

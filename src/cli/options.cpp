@@ -409,6 +409,16 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                        sc.framework + (sc.ring_slice_bytes == 0 ? " with whole chunks" : "") +
                        (sc.ring_mode != RingMode::STEPS ? " in stream mode" : ""));
   }
+  if (vm.count("fifo-wait")) {
+    const std::string wait = vm["fifo-wait"].as<std::string>();
+    if (wait != "average" && wait != "exact")
+      throw InputError("--fifo-wait '" + wait + "': expected average or exact");
+    if (!sc.egress_fifo)
+      throw InputError("--fifo-wait " + wait +
+                       ": applies with --egress-fifo on (it says how a slice waits behind "
+                       "the host's other calls' slices in that queue)");
+    sc.fifo_wait_average = wait == "average";
+  }
   if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
     throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");
   // The measured all-reduce (docs/models.md §10.7): the ring's, by default wherever the platform has one.
@@ -564,14 +574,30 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));
-  static constexpr const char* kRingOnly[] = {"collective",           "pipeline-chunks",       "ring-mode",
-                                              "fusion-buffer",        "fusion-timeout",        "fusion-cycle",
-                                              "ada-fusion",           "allreduce-overhead",    "measured-allreduce",
-                                              "reduce-cost-per-byte", "allreduce-unit",        "bucket-size",
-                                              "first-bucket-size",    "collectives-in-flight", "sockets-per-peer",
-                                              "ring-slice",           "ring-slices-in-flight", "ring-min-slices",
-                                              "fusion-batches",       "connection-rate",       "egress-fifo",
-                                              "measured-sizes",       "measured-node-window"};
+  static constexpr const char* kRingOnly[] = {"collective",
+                                              "pipeline-chunks",
+                                              "ring-mode",
+                                              "fusion-buffer",
+                                              "fusion-timeout",
+                                              "fusion-cycle",
+                                              "ada-fusion",
+                                              "allreduce-overhead",
+                                              "measured-allreduce",
+                                              "reduce-cost-per-byte",
+                                              "allreduce-unit",
+                                              "bucket-size",
+                                              "first-bucket-size",
+                                              "collectives-in-flight",
+                                              "sockets-per-peer",
+                                              "ring-slice",
+                                              "ring-slices-in-flight",
+                                              "ring-min-slices",
+                                              "fusion-batches",
+                                              "connection-rate",
+                                              "egress-fifo",
+                                              "fifo-wait",
+                                              "measured-sizes",
+                                              "measured-node-window"};
   for (const char* ring_only : kRingOnly)
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));

@@ -177,6 +177,12 @@ struct Scenario {
    *  leaf), so a credit leaves behind the slices its host has queued for its own next member (docs/models.md
    *  §10.12). false: it leaves at once (a NIC whose flows queue apart, or an idle one). */
   bool egress_fifo = false;
+  /** With egress_fifo: a slice behind the host's other calls' queued slices waits for their queue's time average,
+   *  (queued - 1/2) of their slices at the duration of the last one that left, as a message written at a moment
+   *  unrelated to their progress does (measured: validation/testbed/README.md "Where the small call waits"); false:
+   *  until they have left, which in a homogeneous ring meets them in lockstep, one just started (docs/models.md
+   *  §10.12 "The queue's average"). A call none of whose slices has left yet is waited for until they have. */
+  bool fifo_wait_average = true;
   /** Ranks from one member of the ring to the next: the hierarchical all-reduce's ring joins the nodes' leaders. */
   int ring_stride() const { return collective == Collective::HIERARCHICAL ? gpus_per_node : 1; }
   /** A steps-mode ring, or the hierarchical all-reduce's leaders' ring, whose chunks travel in slices. */

@@ -106,8 +106,9 @@ std::string gradient_sync_note(const Scenario& sc)
   if (sc.ring_slice_bytes > 0 && sc.ring_mode == RingMode::STEPS && sc.ring_min_slices_per_step > 1)
     note += fmt(", at least %d per step", sc.ring_min_slices_per_step);
   if (sc.egress_fifo) // docs/models.md §10.12; a measured all-reduce holds the credits' wait
-    note += sc.measured_allreduce ? ", FIFO egress (other calls' slices ahead)"
-                                  : ", FIFO egress (other calls' slices and own slices ahead of credits)";
+    note += std::string(sc.measured_allreduce ? ", FIFO egress (other calls' slices ahead"
+                                              : ", FIFO egress (other calls' slices and own slices ahead of credits") +
+            (sc.fifo_wait_average ? ", their average)" : ", until they leave)");
   return note;
 }
 
@@ -384,6 +385,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ring_slices_in_flight", sc.ring_slices_in_flight},
                           {"ring_min_slices_per_step", sc.ring_min_slices_per_step},
                           {"egress_fifo", sc.egress_fifo},
+                          {"fifo_wait", sc.egress_fifo ? (sc.fifo_wait_average ? "average" : "exact") : "none"},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
                           {"fusion_batches", to_string(sc.fusion_batches)},

@@ -73,6 +73,7 @@ void SlicedRing::allreduce(int self, int next, int rank, int prev_rank, int n, d
   m.in_latency_s  = ctx_.ring_latency_s[static_cast<std::size_t>(prev_rank)];
   m.cut           = RingSlicing(bytes, n, ctx_.scenario);
   m.started = m.sent_done = m.received = 0;
+  m.last_slice_s                       = 0;
   m.arrival_s.clear();
   m.credit_s.clear();
   m.arrival_base = m.credit_base = 0;
@@ -146,12 +147,24 @@ void SlicedRing::try_send(int self)
 }
 
 // FIFO egress (docs/models.md §10.12, "Another call's segments ahead"): the slices the host's other members have
-// handed to TCP leave first; this one starts when the last of them has left (slice_left()).
+// handed to TCP leave first; this one starts after their queue's average (average_wait_s), or when the last of them
+// has left (slice_left()).
 void SlicedRing::leave_or_queue(int self)
 {
   Member& m = members_[static_cast<std::size_t>(self)];
   if (!m.same_host.empty() && off_host(m)) {
     const double now = sg4::Engine::get_clock();
+    if (ctx_.scenario.fifo_wait_average) {
+      if (const std::optional<double> wait_s = average_wait_s(m, now)) {
+        if (*wait_s < surf_precision_) {
+          start_slice(self);
+        } else {
+          m.timed = true;
+          timers_.push(Timer{now + *wait_s, timer_order_++, self, TimerKind::LEAVE_QUEUE, 0});
+        }
+        return;
+      }
+    }
     for (const int j : m.same_host) {
       Member& o        = members_[static_cast<std::size_t>(j)];
       const int queued = off_host(o) ? slices_queued(o, now) : 0;
@@ -166,6 +179,26 @@ void SlicedRing::leave_or_queue(int self)
   start_slice(self);
 }
 
+// docs/models.md §10.12 "The queue's average": a message written at a moment unrelated to the queue's progress waits
+// for its time average. A member with `queued` slices (the one in flight and those it could start back to back)
+// holds, over the time one slice takes, from `queued` down to `queued - 1` of them: (queued - 1/2) on average, each
+// taking as long as its last that left. In a homogeneous ring the exact wait meets the large call's slices in
+// lockstep, one just started, every step: `queued` whole slices.
+std::optional<double> SlicedRing::average_wait_s(const Member& m, double now) const
+{
+  double wait_s = 0;
+  for (const int j : m.same_host) {
+    const Member& o  = members_[static_cast<std::size_t>(j)];
+    const int queued = off_host(o) ? slices_queued(o, now) : 0;
+    if (queued == 0)
+      continue;
+    if (o.last_slice_s <= 0)
+      return std::nullopt; // no slice of its call has left: how long one takes is not known yet
+    wait_s += (queued - 0.5) * o.last_slice_s;
+  }
+  return wait_s;
+}
+
 bool SlicedRing::off_host(const Member& m) const
 {
   return m.in_call && members_[static_cast<std::size_t>(m.next)].host != m.host;
@@ -176,6 +209,7 @@ void SlicedRing::start_slice(int self)
   Member& m           = members_[static_cast<std::size_t>(self)];
   sg4::Host* const to = members_[static_cast<std::size_t>(m.next)].host;
   m.busy              = true;
+  m.slice_start_s     = sg4::Engine::get_clock();
   m.started++;
   // The next slices need the arrivals from started - per_step on and the credits from started - window on.
   const int window = ctx_.scenario.ring_slices_in_flight;
@@ -243,7 +277,8 @@ void SlicedRing::dispatch()
   for (const int self : ended) {
     Member& m = members_[static_cast<std::size_t>(self)];
     m.parts.clear();
-    m.busy = false;
+    m.busy         = false;
+    m.last_slice_s = now - m.slice_start_s;
     if (fifo_credits()) // of slice sent_done: issued by the next member when it arrives (docs/models.md §10.12)
       timers_.push(Timer{now + m.out_latency_s, timer_order_++, self, TimerKind::CREDIT_ISSUED, m.call});
     else
@@ -264,7 +299,10 @@ void SlicedRing::dispatch()
       continue;
     }
     members_[static_cast<std::size_t>(t.member)].timed = false;
-    leave_or_queue(t.member);
+    if (t.kind == TimerKind::LEAVE_QUEUE)
+      start_slice(t.member); // its wait behind the other members' queue at their average is over
+    else
+      leave_or_queue(t.member);
   }
 }
 

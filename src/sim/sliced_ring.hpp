@@ -107,8 +107,12 @@ private:
     int fifo_waits     = 0;
     double step_cost_s = 0; // this call's, before each step's message
     double byte_scale  = 1; // this call's slices' bytes scaled
+    // FIFO egress, waits at the queue's average: when the slice in flight started; how long this call's last slice
+    // that left took (0: none has left yet).
+    double slice_start_s = 0;
+    double last_slice_s  = 0;
   };
-  enum class TimerKind { START_SLICE, CREDIT_ISSUED };
+  enum class TimerKind { START_SLICE, CREDIT_ISSUED, LEAVE_QUEUE };
   struct Timer {
     double date_s;
     std::uint64_t order; // ties: in the order they were set
@@ -124,6 +128,9 @@ private:
   bool pays_message_overhead(const Member& m, int k) const;
   void try_send(int self);       // starts the member's next slice, or sets its date on the clock, if it may
   void leave_or_queue(int self); // the slice may leave now: starts it, or queues it behind the host's other slices
+  // How long a slice of m that may leave now waits behind the other members' queued slices at their average
+  // (scenario.fifo_wait_average); nullopt where one of them has no slice of its call's left yet.
+  std::optional<double> average_wait_s(const Member& m, double now) const;
   void start_slice(int self);
   void receive(int self, double end_s); // a slice from the previous member ended at end_s
   void take(Member& m, double end_s);   // ... and is this member's next one of the current call

@@ -65,9 +65,10 @@ namespace {
 // `small_bwd` later; the worker 0's all-reduce events of the measured step, by tensor name. `measured`: the platform
 // has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7); with
 // `measured_sizes`, eq. (37)'s line is the network's time and the sizes measured from 1 MiB on take twice it
-// (§10.7 "The large sizes as measured").
+// (§10.7 "The large sizes as measured"). `average`: a slice behind the other lane's waits for its queue's average
+// (§10.12 "The queue's average"), not until they have left.
 std::map<std::string, double> call_durations_s(bool egress_fifo, const std::string& small_bwd = "0s",
-                                               bool measured = false, bool measured_sizes = false)
+                                               bool measured = false, bool measured_sizes = false, bool average = false)
 {
   Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
   sc.ps                    = 0;
@@ -76,6 +77,7 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
   sc.ring_slice_bytes      = 1024.0 * 1024;
   sc.ring_slices_in_flight = 2;
   sc.egress_fifo           = egress_fifo;
+  sc.fifo_wait_average     = average;
   if (measured) { // 2 x 2(K - 1)/K bytes / B at K = 2: a2 = 2 / B, b2 = 0 above 1 B
     const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}};
     sc.measured_allreduce = true;
@@ -156,4 +158,34 @@ TEST(EgressFifo, WhatTheMeasuredSizesAddHoldsTheEgress)
   ASSERT_EQ(fifo.size(), 2U);
   EXPECT_NEAR(fifo.at("4194304 B"), 8 * kTau, 10e-6);
   EXPECT_NEAR(fifo.at("1024 B"), 8 * kTau - start_s, 10e-6);
+}
+
+TEST(EgressFifo, AtTheQueuesAverageASliceWaitsHalfASliceLessThanTheQueueHeld)
+{
+  // As WhatTheMeasuredSizesAddHoldsTheEgress, each of the 4 MiB call's slices taking 2 tau, waited for at their queue's
+  // average: at 2.5 tau s0 has left (it took 2 tau) and the large call holds s1 (in flight) and s2 (queued): its queue
+  // averages 1.5 slices, 3 tau, and the 1 KiB call's first message leaves at 5.5 tau. Its second (its input arrived
+  // with its peer's first, a microsecond later) finds s2 in flight and s3 queued: 3 tau more, at 8.5 tau: 6 tau in all,
+  // where the exact wait took 5.5 tau (s1 half sent at 2.5 tau, s2 mid-way at 6 tau).
+  const double start_s                        = 2.5 * kTau;
+  const std::string at                        = std::to_string(start_s * 1e3) + "ms";
+  const std::map<std::string, double> average = call_durations_s(true, at, false, true, true);
+  ASSERT_EQ(average.size(), 2U);
+  EXPECT_NEAR(average.at("4194304 B"), 8 * kTau, 10e-6);
+  EXPECT_NEAR(average.at("1024 B"), 6 * kTau, 10e-6);
+}
+
+TEST(EgressFifo, AtTheQueuesAverageACallWithNoSliceLeftIsWaitedForExactly)
+{
+  // As AMeasuredCallsSoftwareCostIsPaidBeforeEachStepsMessage: at 2.5 tau none of the large call's slices has left
+  // (s0 from 2 tau to 3 tau), so how long one takes is not known: the small call waits until s0 and s1 have left,
+  // 1.5 tau, either way.
+  const double start_s = 2.5 * kTau;
+  const std::string at = std::to_string(start_s * 1e3) + "ms";
+  EXPECT_NEAR(call_durations_s(true, at, true, false, true).at("1024 B"), 4 * kTau - start_s, 10e-6);
+  // Starting at once (ASmallCallWaitsForAnotherCallsSlicesAhead, slices of tau): its first message waits until s0 and
+  // s1 have left (2 tau) either way; its second finds s2 in flight and s3 queued, s1 having taken tau: until both have
+  // left (4 tau in all), or their average, 1.5 tau (3.5 tau in all).
+  EXPECT_NEAR(call_durations_s(true, "0s", false, false, false).at("1024 B"), 4 * kTau, 10e-6);
+  EXPECT_NEAR(call_durations_s(true, "0s", false, false, true).at("1024 B"), 3.5 * kTau, 10e-6);
 }
