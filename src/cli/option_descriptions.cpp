@@ -115,8 +115,8 @@ po::options_description scenario_options()
      "(docs/models.md §10.7 \"The large sizes as measured\")")
     ("measured-node-window", po::value<int>(),
      "ring, with the measured all-reduce: how many node counts of the microbenchmark, the nearest to K, set a call's "
-     "software cost: 1 (default), its own node count's; N > 1, a least-squares line of the cost per ring step through "
-     "the N nearest, evaluated at K (docs/models.md §10.7 \"Neighbouring node counts pooled\")")
+     "software cost: 1, its own node count's; N > 1, a least-squares line of the cost per ring step through the N "
+     "nearest, evaluated at K (default 3: docs/models.md §10.7 \"Neighbouring node counts pooled\")")
     ("reduce-cost-per-byte", po::value<std::string>(),
      "ring: time to sum one received byte during the reduce-scatter, e.g. 0.01ns (default 0)")
     ("stream", po::value<std::string>(),

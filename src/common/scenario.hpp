@@ -139,8 +139,8 @@ struct Scenario {
   /** With measured_allreduce: how many of the node counts measured, the nearest to K, set a K-rank call's software
    *  cost: 1, that node count's own microbenchmark (interpolated between two); more, a least-squares line of the
    *  cost per ring step against the node count through them (--measured-node-window, docs/models.md §10.7
-   *  "Neighbouring node counts pooled"). */
-  int measured_node_window = 1;
+   *  "Neighbouring node counts pooled"; 3, the narrowest symmetric window, since 2026-11-30). */
+  int measured_node_window = 3;
   /** sgdsim.shared_cores' bound: more cores than any one machine has. */
   static constexpr int kMaxSharedCores = 4096;
   /** measured_node_window's bound: more node counts than a microbenchmark measures. */

@@ -134,6 +134,7 @@ double measured_step(int k, std::vector<AllreduceTimeFit> fits, int tensors = 1,
   sc.ps                    = 0;
   sc.ring_mode             = mode;
   sc.measured_allreduce    = !fits.empty();
+  sc.measured_node_window  = 1; // each node count's own fits; the default pools three (measured_node_counts_test)
   sc.allreduce_time        = std::move(fits);
   sc.allreduce_queued_time = std::move(queued);
   sc.collectives_in_flight = lanes;

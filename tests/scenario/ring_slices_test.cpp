@@ -147,8 +147,9 @@ TEST(RingSlices, AMeasuredAllreduceLastsItsMeasuredTime)
   sc.ring_slice_bytes      = 1024.0 * 1024;
   sc.ring_slices_in_flight = 4;
   const AllreduceTimeFit at_50ms_2{2, {0, 0, 1, 0, 0.05}, 0, 0, 0, {}}, at_50ms_6{6, {0, 0, 1, 0, 0.05}, 0, 0, 0, {}};
-  sc.measured_allreduce = true;
-  sc.allreduce_time     = {at_50ms_2, at_50ms_6};
+  sc.measured_allreduce   = true;
+  sc.measured_node_window = 1; // each node count's own fits (the default pools three: measured_node_counts_test)
+  sc.allreduce_time       = {at_50ms_2, at_50ms_6};
   EXPECT_NEAR(simulate_isolated(tiny::inputs(tiny::star_platform(4, "1GBps", "0.25ms"), model, sc)).step_time_mean_s,
               0.1, 1e-9);
   // Where the credits bind (one slice in flight; Gloo's two slices per chunk) the network's time is the sliced steps'
