@@ -64,11 +64,11 @@ po::options_description scenario_options()
      "ring, with --ring-slice: each step's chunk travels in at least this many slices, however small (Gloo cuts "
      "every chunk into 2 or more; default 1, for every framework: docs/models.md §10.10 says why)")
     ("egress-fifo", po::value<std::string>(),
-     "on|off. ring with Gloo's slices (--framework gloo or pytorch-ddp-gloo): every host's egress is one FIFO queue, "
-     "as tc shaping makes it (netem; HTB with a pfifo leaf), so a slice leaves behind the slices the host's other "
-     "calls have queued, and a receiver's notice that a slice's buffer is free behind the slices it has queued itself "
-     "(not with a measured all-reduce, which holds it) (default off: flows share the NIC at once; docs/models.md "
-     "§10.12)")
+     "on|off. ring with Gloo's slices (--framework gloo or pytorch-ddp-gloo): a slice leaves behind the slices the "
+     "host's other calls have queued (Gloo's threads write to one connection per pair of ranks; tc's netem makes a "
+     "host's egress one FIFO too), and a receiver's notice that a slice's buffer is free behind the slices it has "
+     "queued itself (not with a measured all-reduce, which holds it) (default off: flows share the NIC at once; "
+     "docs/models.md §10.12)")
     ("fifo-wait", po::value<std::string>(),
      "average|exact. with --egress-fifo on: a slice behind the host's other calls' queued slices waits for their "
      "queue's time average, (queued - 1/2) slices (average), or until they have left (exact; in a homogeneous ring "
