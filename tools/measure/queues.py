@@ -31,8 +31,9 @@ LEAF_PARENT = "1:10"  # emulate's HTB class whose leaf FIFO holds the uplink's q
 
 
 def parse_ss(text):
-    """Connections from `ss -tinH state established` (two lines each: addresses, then TCP's info) as dicts:
-    local, peer, send_q, bytes_sent, notsent (0 where ss prints none)."""
+    """Connections from `ss -tinmH state established` (two lines each: addresses, then TCP's info) as dicts:
+    local, peer, send_q, bytes_sent, notsent, and from skmem the socket's send buffer (sndbuf, tb) and the bytes
+    queued in it (wmem_queued, w) (0 where ss prints none)."""
     conns = []
     lines = [line for line in text.splitlines() if line.strip()]
     i = 0
@@ -47,8 +48,11 @@ def parse_ss(text):
             m = re.search(r"\b" + name + r":(\d+)", info)
             return int(m.group(1)) if m else 0
 
+        skmem = re.search(r"skmem:\(([^)]*)\)", info)
+        mem = dict(re.findall(r"([a-z]+)(\d+)", skmem.group(1))) if skmem else {}
         conns.append({"local": fields[2], "peer": fields[3], "send_q": int(fields[1]),
-                      "bytes_sent": counter("bytes_sent"), "notsent": counter("notsent")})
+                      "bytes_sent": counter("bytes_sent"), "notsent": counter("notsent"),
+                      "sndbuf": int(mem.get("tb", 0)), "wmem_queued": int(mem.get("w", 0))})
     return conns
 
 
@@ -68,7 +72,7 @@ def sample_host(i, seconds, out, lock, counts):
     while time.monotonic() - start < seconds:
         t = time.monotonic() - start
         tc = subprocess.run(["tc", "-n", ns, "-s", "-j", "qdisc", "show", "dev", "eth0"], capture_output=True, text=True)
-        ss = subprocess.run(["ip", "netns", "exec", ns, "ss", "-tinH", "state", "established"], capture_output=True,
+        ss = subprocess.run(["ip", "netns", "exec", ns, "ss", "-tinmH", "state", "established"], capture_output=True,
                             text=True)
         if tc.returncode != 0 or ss.returncode != 0:
             counts[i] = f"host {ns}: {(tc.stderr or ss.stderr).strip()} (is emulate up?)"
@@ -104,8 +108,9 @@ def quantiles(values):
 
 def summarize(rows, min_sent):
     """(per connection: {(host, local, peer): quantiles of Send-Q where > 0, with "from_s" and "to_s", the first and
-    last sample with bytes queued, "empty", the samples between them with none, and "time_mean", the mean Send-Q
-    over all samples between them}, per host: quantiles of the qdisc backlog over the samples where one of its
+    last sample with bytes queued, "empty", the samples between them with none, "time_mean", the mean Send-Q over
+    all samples between them, and "full", the samples where the socket's queue held 90% of its send buffer or more
+    (a write would then wait; None where the samples carry no socket memory)}, per host: quantiles of the qdisc backlog over the samples where one of its
     connections that sent >= min_sent had bytes queued)."""
     sent = {}
     for r in rows:
@@ -113,12 +118,14 @@ def summarize(rows, min_sent):
             key = (r["host"], c["local"], c["peer"])
             sent[key] = max(sent.get(key, 0), c["bytes_sent"])
     busy = {k for k, v in sent.items() if v >= min_sent}
-    send_q, span, backlog = {}, {}, {}
+    send_q, span, backlog, full = {}, {}, {}, {}
     for r in rows:
         queued = [c for c in r["connections"] if (r["host"], c["local"], c["peer"]) in busy and c["send_q"] > 0]
         for c in queued:
             key = (r["host"], c["local"], c["peer"])
             send_q.setdefault(key, []).append(c["send_q"])
+            if c.get("sndbuf", 0) > 0:  # samples taken without ss -m (before 2026-11-30b's second run) have none
+                full[key] = full.get(key, 0) + (c.get("wmem_queued", 0) >= 0.9 * c["sndbuf"])
             first, _ = span.get(key, (r["t_s"], r["t_s"]))
             span[key] = (min(first, r["t_s"]), max(span.get(key, (0, 0))[1], r["t_s"]))
         if queued and r["backlog_bytes"] is not None:
@@ -137,6 +144,7 @@ def summarize(rows, min_sent):
         conns[k]["from_s"], conns[k]["to_s"] = span[k]
         conns[k]["empty"] = empty[k]
         conns[k]["time_mean"] = sum(v) / (len(v) + empty[k])
+        conns[k]["full"] = full.get(k)
     return conns, {h: quantiles(v) for h, v in backlog.items()}
 
 
@@ -169,11 +177,11 @@ def main():
     with (lzma.open if args.file.endswith(".xz") else open)(args.file, "rt", encoding="utf-8") as f:
         rows = [json.loads(line) for line in f if line.strip()]
     send_q, backlog = summarize(rows, args.min_sent)
-    print("| host | connection | busy (s) | samples queued / empty | Send-Q time mean | mean when queued | p10 | median "
-          "| p90 | max (kB) |")
+    print("| host | connection | busy (s) | samples queued / empty / send buffer full | Send-Q time mean | mean when "
+          "queued | p10 | median | p90 | max (kB) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for (host, local, peer), q in sorted(send_q.items(), key=lambda kv: (kv[1]["from_s"], kv[0])):
-        print(f"| h{host} | {local} -> {peer} | {q['from_s']:.1f}-{q['to_s']:.1f} | {q['n']} / {q['empty']} | "
+        print(f"| h{host} | {local} -> {peer} | {q['from_s']:.1f}-{q['to_s']:.1f} | {q['n']} / {q['empty']} / {'-' if q['full'] is None else q['full']} | "
               f"{q['time_mean'] / 1e3:.0f} | " + " | ".join(
             f"{q[k] / 1e3:.0f}" for k in ("mean", "p10", "median", "p90", "max")) + " |")
     print()
