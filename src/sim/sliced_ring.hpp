@@ -36,10 +36,11 @@ namespace sgdsim {
  *
  *  With scenario.egress_fifo (docs/models.md §10.12; the dispatcher only, not the workers' actors) every host's
  *  egress is one FIFO queue: a slice that may leave waits until the slices queued before it by the other members on
- *  its host (the other lanes' calls, the other ranks of a multi-GPU host) have left, and, with credit messages and
- *  no measured all-reduce, the credit of a slice leaves its receiver when the slice has arrived and the receiver's
- *  own slices queued before it have left. A member's queued slices: the one in flight and those it could start back
- *  to back at that date. */
+ *  its host (the other lanes' calls, the other ranks of a multi-GPU host) have left, or with scenario.fifo_wait_average
+ *  for their queue's time average ((queued - 1/2) slices each, once one of their call's slices has left), and,
+ *  with credit messages and no measured all-reduce, the credit of a slice leaves its receiver when the slice has
+ *  arrived and the receiver's own slices queued before it have left. A member's queued slices: the one in flight and
+ *  those it could start back to back at that date. */
 class SlicedRing {
 public:
   /** `members`: the host of each member (index lane * workers + rank, as the RingDriver's). */
