@@ -7,7 +7,7 @@ that platform. Their measured steps and the microbenchmark rows above N are not 
 
     tools/holdout_nodes.py                    # N = 5: predicts K = 6..8 from 2..5
     tools/holdout_nodes.py --upto 4 --sgdsim build/src/sgdsim --case alexnet
-    tools/holdout_nodes.py --guard 8.5,25     # exit 1 beyond mean 8.5% or max 25% (ctest validation.holdout_nodes)
+    tools/holdout_nodes.py --guard 7,24       # exit 1 beyond mean 7% or max 24% (ctest validation.holdout_nodes)
 
 Prints each case's errors at the held-out node counts, (simulated - measured) / measured, and their mean and max.
 """
