@@ -106,15 +106,23 @@ double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double
   return std::max(0.0, fit_line(steps, {excess_s.begin(), excess_s.begin() + static_cast<std::ptrdiff_t>(n)}).slope);
 }
 
-double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>& per_step_s, int k, std::size_t window)
+std::vector<std::size_t> nearest_node_counts(const std::vector<int>& nodes, int k, std::size_t window)
 {
-  std::vector<std::size_t> order(std::min(nodes.size(), per_step_s.size()));
+  std::vector<std::size_t> order(nodes.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const int da = std::abs(nodes[a] - k), db = std::abs(nodes[b] - k);
     return da < db || (da == db && nodes[a] < nodes[b]);
   });
   order.resize(std::min(std::max<std::size_t>(window, 1), order.size()));
+  return order;
+}
+
+double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>& per_step_s, int k, std::size_t window)
+{
+  std::vector<int> measured(nodes.begin(),
+                            nodes.begin() + static_cast<std::ptrdiff_t>(std::min(nodes.size(), per_step_s.size())));
+  const std::vector<std::size_t> order = nearest_node_counts(measured, k, window);
   if (order.empty())
     return 0;
   std::vector<double> x, y;

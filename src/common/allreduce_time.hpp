@@ -66,6 +66,9 @@ std::vector<AllreduceTimeFit> lines_only(std::vector<AllreduceTimeFit> fits);
  *  noise of a few node counts). 0 with fewer than two node counts. */
 double excess_per_step_s(const std::vector<int>& nodes, const std::vector<double>& excess_s);
 
+/** The indices of the `window` (at least 1) node counts nearest to k (ties: the smaller one), nearest first. */
+std::vector<std::size_t> nearest_node_counts(const std::vector<int>& nodes, int k, std::size_t window);
+
 /** The value at node count k of a least-squares line of per_step_s[i] against nodes[i] (distinct) through the `window`
  *  node counts nearest to k (ties: the smaller one); with one of them, its value (docs/models.md §10.7 "Neighbouring
  *  node counts pooled"). 0 without node counts. */

@@ -357,11 +357,15 @@ private:
     const std::size_t window = static_cast<std::size_t>(ctx_.scenario.measured_node_window);
     if (window <= 1 || fits.size() < 2 || k < fits.front().nodes)
       return excess_at_s(fits, alone, k, bytes, in_flight, clamp);
+    std::vector<int> measured;
+    for (const AllreduceTimeFit& f : fits)
+      measured.push_back(f.nodes);
+    // Only the window's node counts are evaluated (a call's cost is asked for on every all-reduce), nearest first.
     std::vector<int> nodes;
     std::vector<double> per_step_s; // unclamped: a row below the network counts as below
-    for (const AllreduceTimeFit& f : fits) {
-      nodes.push_back(f.nodes);
-      per_step_s.push_back(excess_at_s(fits, alone, f.nodes, bytes, in_flight, false) / (2.0 * (f.nodes - 1)));
+    for (const std::size_t i : nearest_node_counts(measured, k, window)) {
+      nodes.push_back(measured[i]);
+      per_step_s.push_back(excess_at_s(fits, alone, measured[i], bytes, in_flight, false) / (2.0 * (measured[i] - 1)));
     }
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
     return std::max(floor, nearest_line_at(nodes, per_step_s, k, window) * 2.0 * (k - 1));

@@ -308,6 +308,12 @@ TEST(Calibration, NearestLineIsTheLeastSquaresLineThroughTheNearestNodeCounts)
   // A window wider than the node counts takes them all; none gives 0.
   EXPECT_NEAR(nearest_line_at(nodes, y, 3, 64), nearest_line_at(nodes, y, 3, 5), 1e-12);
   EXPECT_EQ(nearest_line_at({}, {}, 3, 3), 0);
+  // The node counts it takes (what run evaluates, and no others): nearest first, ties the smaller, at least one.
+  EXPECT_EQ(nearest_node_counts(nodes, 5, 3), (std::vector<std::size_t>{2, 3, 1}));
+  EXPECT_EQ(nearest_node_counts(nodes, 7, 2), (std::vector<std::size_t>{3, 4}));
+  EXPECT_EQ(nearest_node_counts(nodes, 3, 0), (std::vector<std::size_t>{1}));
+  EXPECT_EQ(nearest_node_counts(nodes, 3, 64).size(), nodes.size());
+  EXPECT_TRUE(nearest_node_counts({}, 3, 3).empty());
 }
 
 TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
