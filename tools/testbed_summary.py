@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Writes the testbed's summary table (validation/testbed/README.md "Results and what is missing") from a report.
+
+    tools/testbed_summary.py [--report validation/report.json] [--readme validation/testbed/README.md] [--check]
+
+The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-k80-b32-ARCH-
+overlap-on[-20steps][-CAMPAIGN]), the simulation's mean / max error, bold where the case misses its target: one row
+per architecture, one column per model and rate, and in each cell one entry per campaign (the first campaign,
+2026-11-23, has no suffix). It replaces what lies between the README's testbed-summary markers. With --check it
+writes nothing and exits 1 if the README's table differs from the report's, so that the figures a reader sees are
+those of the last `sgdsim validate` (test repo.testbed_summary). Python 3 standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BEGIN = "<!-- testbed-summary:begin -->"
+END = "<!-- testbed-summary:end -->"
+NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9]+)-k80-b32-(?P<arch>.+?)-overlap-on"
+                  r"(?P<steps>-20steps)?(?:-(?P<campaign>\d{4}-\d{2}-\d{2}[a-z]?))?$")
+# Rows, in the order of validation/testbed/README.md's sections.
+ARCHS = [
+    ("ps-sync-ps1", "Sync-PS, 1 PS"),
+    ("ps-sync-ps2", "Sync-PS, 2 PS"),
+    ("ps-sync-ps1-per-variable", "Sync-PS, 1 PS, per-variable reads"),
+    ("ps-async-ps1", "Async-PS, 1 PS"),
+    ("ring-ddp", "ring, DDP buckets"),
+    ("ring-layer", "ring, one per layer"),
+    ("ring-tensor", "ring, one per tensor"),
+]
+MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet"}
+RATES = {"1gbit": "1 Gbit/s", "500mbit": "500 Mbit/s"}
+FIRST_CAMPAIGN = "2026-11-23"
+
+
+def table(report):
+    cells, columns = {}, []
+    for case in report["cases"]:
+        m = NAME.match(case["name"])
+        if not m or "simulation" not in case:
+            continue
+        column = (m["rate"], m["model"])
+        if column not in columns:
+            columns.append(column)
+        sim = case["simulation"]
+        figures = f"{100 * sim['mean_abs_error']:.1f}% / {100 * sim['max_abs_error']:.1f}%"
+        if not case["target_met"]:
+            figures = f"**{figures}**"
+        label = (m["campaign"] or FIRST_CAMPAIGN)[5:] + (", 20 steps" if m["steps"] else "")
+        cells.setdefault((m["arch"], column), []).append((m["campaign"] or FIRST_CAMPAIGN, label, figures))
+    unknown = {arch for arch, _ in cells} - {arch for arch, _ in ARCHS}
+    if unknown:
+        sys.exit(f"testbed_summary.py: no row for the architecture(s) {', '.join(sorted(unknown))}")
+    # Columns: by rate (fastest first), then by model in the order they first appear.
+    first_seen = {c: i for i, c in enumerate(columns)}
+    columns.sort(key=lambda c: (list(RATES).index(c[0]) if c[0] in RATES else len(RATES), first_seen[c]))
+    head = ["series"] + [f"{MODELS.get(model, model)} {RATES.get(rate, rate)}" for rate, model in columns]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for arch, title in ARCHS:
+        row = [title]
+        for column in columns:
+            entries = sorted(cells.get((arch, column), []))
+            row.append("; ".join(f"{label}: {figures}" for _, label, figures in entries))
+        if any(row[1:]):
+            lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--report", default=os.path.join(ROOT, "validation", "report.json"))
+    p.add_argument("--readme", default=os.path.join(ROOT, "validation", "testbed", "README.md"))
+    p.add_argument("--check", action="store_true", help="exit 1 if the README's table is not the report's")
+    a = p.parse_args()
+    with open(a.report, encoding="utf-8") as f:
+        new_table = table(json.load(f))
+    with open(a.readme, encoding="utf-8") as f:
+        text = f.read()
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        sys.exit(f"testbed_summary.py: {a.readme}: expected one {BEGIN} ... {END} pair")
+    before, rest = text.split(BEGIN)
+    old_table, after = rest.split(END)
+    if a.check:
+        if old_table.strip() != new_table.strip():
+            print(f"{a.readme}: the testbed summary differs from {a.report}; run tools/testbed_summary.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    with open(a.readme, "w", encoding="utf-8") as f:
+        f.write(before + BEGIN + "\n" + new_table + END + after)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
