@@ -23,6 +23,7 @@ BEGIN = "<!-- testbed-summary:begin -->"
 END = "<!-- testbed-summary:end -->"
 NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9]+)-k80-b32-(?P<arch>.+?)-overlap-on"
                   r"(?P<steps>-20steps)?(?:-(?P<campaign>\d{4}-\d{2}-\d{2}[a-z]?))?$")
+TESTBED = re.compile(r"^\d+(\.\d+)?[kmg]bit-")  # a testbed case's name starts with its emulated rate
 # Rows, in the order of validation/testbed/README.md's sections.
 ARCHS = [
     ("ps-sync-ps1", "Sync-PS, 1 PS"),
@@ -42,6 +43,9 @@ def table(report):
     cells, columns = {}, []
     for case in report["cases"]:
         m = NAME.match(case["name"])
+        if not m and TESTBED.match(case["name"]):
+            sys.exit(f"testbed_summary.py: testbed case {case['name']}: not RATE-MODEL-k80-b32-ARCH-overlap-on"
+                     "[-20steps][-CAMPAIGN]; the table would leave it out")
         if not m or "simulation" not in case:
             continue
         column = (m["rate"], m["model"])
