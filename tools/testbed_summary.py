@@ -34,7 +34,8 @@ ARCHS = [
     ("ring-layer", "ring, one per layer"),
     ("ring-tensor", "ring, one per tensor"),
 ]
-MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet"}
+MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet",
+          "resnet18": "ResNet-18"}
 RATES = {"1gbit": "1 Gbit/s", "500mbit": "500 Mbit/s"}
 FIRST_CAMPAIGN = "2026-11-23"
 
