@@ -260,10 +260,10 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                             "docs/models.md \u00a710.12)"),
         "metric": "step_time_s",
         "run": run,
-        # With the flow spreads a run is random (each step draws the connections' weights): the case reports the
+        # With the flow spreads a PS run is random (each step draws the connections' weights): the case reports the
         # mean of 8 seeds, the expectation of what one measurement samples, not one draw (a mean of 8 spreads a
-        # third as much as one run).
-        **({"seeds": 8} if spreads else {}),
+        # third as much as one run). A ring takes no spreads: one run is its result.
+        **({"seeds": 8} if spreads and not ring else {}),
         "guard": {"mean": 10, "max": 10},
         "points": points,
     }
