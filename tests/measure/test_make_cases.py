@@ -59,6 +59,18 @@ class WriteCase(unittest.TestCase):
             # A ring of one worker all-reduces nothing: K = 1 is not a point.
             self.assertEqual([p["label"] for p in case["points"]], ["2 workers", "3 workers"])
 
+    def test_ring_of_a_rate_with_spreads_runs_once(self):
+        # The spreads (from the rate's incast microbenchmark) go to the PS runs only, which they make random; a ring
+        # run does not take them and one run is its result: no seeds.
+        with tempfile.TemporaryDirectory() as out:
+            self.write(out, "x", "ring-tensor-overlap-on", [series_line(k, arch="ring") for k in (2, 3)],
+                       ["--flow-spread-in", "0.4"])
+            with open(os.path.join(out, "cases", "1gbit-m-ring-tensor-overlap-on-x", "case.json"),
+                      encoding="utf-8") as f:
+                case = json.load(f)
+            self.assertNotIn("seeds", case)
+            self.assertNotIn("--flow-spread-in", case["run"])
+
     def test_per_variable_reads_reach_the_run(self):
         # A series measured with --ps-reads per-variable is predicted with it; one without the field (measured
         # before it existed) reads by shard, sgdsim's default.
