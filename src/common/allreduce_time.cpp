@@ -122,16 +122,20 @@ double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>&
 {
   std::vector<int> measured(nodes.begin(),
                             nodes.begin() + static_cast<std::ptrdiff_t>(std::min(nodes.size(), per_step_s.size())));
-  const std::vector<std::size_t> order = nearest_node_counts(measured, k, window);
-  if (order.empty())
-    return 0;
   std::vector<double> x, y;
-  for (const std::size_t i : order) {
+  for (const std::size_t i : nearest_node_counts(measured, k, window)) {
     x.push_back(nodes[i]);
     y.push_back(per_step_s[i]);
   }
+  return line_at(x, y, k);
+}
+
+double line_at(const std::vector<double>& x, const std::vector<double>& y, double at)
+{
+  if (x.empty())
+    return 0;
   const Line l = fit_line(x, y);
-  return l.mean_y + l.slope * (k - l.mean_x);
+  return l.mean_y + l.slope * (at - l.mean_x);
 }
 
 } // namespace sgdsim

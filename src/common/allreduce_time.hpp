@@ -74,4 +74,7 @@ std::vector<std::size_t> nearest_node_counts(const std::vector<int>& nodes, int 
  *  node counts pooled"). 0 without node counts. */
 double nearest_line_at(const std::vector<int>& nodes, const std::vector<double>& per_step_s, int k, std::size_t window);
 
+/** The value at `at` of the least-squares line of y against x (x distinct); with one point, its y; 0 without. */
+double line_at(const std::vector<double>& x, const std::vector<double>& y, double at);
+
 } // namespace sgdsim

@@ -361,14 +361,14 @@ private:
     for (const AllreduceTimeFit& f : fits)
       measured.push_back(f.nodes);
     // Only the window's node counts are evaluated (a call's cost is asked for on every all-reduce), nearest first.
-    std::vector<int> nodes;
+    std::vector<double> nodes;
     std::vector<double> per_step_s; // unclamped: a row below the network counts as below
     for (const std::size_t i : nearest_node_counts(measured, k, window)) {
       nodes.push_back(measured[i]);
       per_step_s.push_back(excess_at_s(fits, alone, measured[i], bytes, in_flight, false) / (2.0 * (measured[i] - 1)));
     }
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
-    return std::max(floor, nearest_line_at(nodes, per_step_s, k, window) * 2.0 * (k - 1));
+    return std::max(floor, line_at(nodes, per_step_s, k) * 2.0 * (k - 1));
   }
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8).

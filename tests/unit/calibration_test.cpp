@@ -314,6 +314,11 @@ TEST(Calibration, NearestLineIsTheLeastSquaresLineThroughTheNearestNodeCounts)
   EXPECT_EQ(nearest_node_counts(nodes, 3, 0), (std::vector<std::size_t>{1}));
   EXPECT_EQ(nearest_node_counts(nodes, 3, 64).size(), nodes.size());
   EXPECT_TRUE(nearest_node_counts({}, 3, 3).empty());
+  // The line itself, through the points given (what run evaluates once it has picked them): one point is its value.
+  EXPECT_NEAR(line_at({2, 4}, {1, 5}, 3), 3, 1e-12);
+  EXPECT_NEAR(line_at({2, 4, 6}, {1, 5, 3}, 8), 5, 1e-12); // mean (4, 3), slope 4 / 8
+  EXPECT_EQ(line_at({4}, {7}, 9), 7);
+  EXPECT_EQ(line_at({}, {}, 3), 0);
 }
 
 TEST(Calibration, StepExcessBeyondIsWhatRunAddsPerRingStepMore)
