@@ -110,8 +110,8 @@ def summarize(rows, min_sent):
     """(per connection: {(host, local, peer): quantiles of Send-Q where > 0, with "from_s" and "to_s", the first and
     last sample with bytes queued, "empty", the samples between them with none, "time_mean", the mean Send-Q over
     all samples between them, and "full", the samples where the socket's queue held 90% of its send buffer or more
-    (a write would then wait; None where the samples carry no socket memory)}, per host: quantiles of the qdisc backlog over the samples where one of its
-    connections that sent >= min_sent had bytes queued)."""
+    (a write would then wait; None where the samples carry no socket memory)}, per host: quantiles of the qdisc
+    backlog over the samples where one of its connections that sent >= min_sent had bytes queued)."""
     sent = {}
     for r in rows:
         for c in r["connections"]:
@@ -181,7 +181,8 @@ def main():
           "queued | p10 | median | p90 | max (kB) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for (host, local, peer), q in sorted(send_q.items(), key=lambda kv: (kv[1]["from_s"], kv[0])):
-        print(f"| h{host} | {local} -> {peer} | {q['from_s']:.1f}-{q['to_s']:.1f} | {q['n']} / {q['empty']} / {'-' if q['full'] is None else q['full']} | "
+        full = "-" if q["full"] is None else q["full"]
+        print(f"| h{host} | {local} -> {peer} | {q['from_s']:.1f}-{q['to_s']:.1f} | {q['n']} / {q['empty']} / {full} | "
               f"{q['time_mean'] / 1e3:.0f} | " + " | ".join(
             f"{q[k] / 1e3:.0f}" for k in ("mean", "p10", "median", "p90", "max")) + " |")
     print()
