@@ -19,6 +19,10 @@
 #   STEPS, WARMUP, REPEAT                          [5, 2, 1]
 #   SCALE    --compute-scale                       [1]
 #   MICRO    1: run the microbenchmarks            [1]
+#   MIN_SIZE smallest all-reduce size measured      [4KiB] (smaller calls are charged its time; measuring down
+#                                                   to 64B gained nothing on campaign 2026-11-30d, docs/measure.md §3)
+#   QUEUED   calls launched together in the back-  [16] (0: not measured; rows allreduce_queued, for calibrate
+#            to-back all-reduce microbenchmark          --queued; only when ARCHS has a ring)
 #   FEEDCHECK 1: skip a rate the CPU cannot feed   [1] (0: measure it anyway, and say so in the log)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +33,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     -n) dry=1; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "campaign.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -43,6 +47,8 @@ WARMUP=${WARMUP:-2}
 REPEAT=${REPEAT:-1}
 SCALE=${SCALE:-1}
 MICRO=${MICRO:-1}
+MIN_SIZE=${MIN_SIZE:-4KiB}
+QUEUED=${QUEUED:-16}
 FEEDCHECK=${FEEDCHECK:-1}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
@@ -52,7 +58,7 @@ python=/usr/bin/python3
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
 # per launch. A rough upper bound: overlap is ignored.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO $python - "$src" <<'EOF'
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE=$MIN_SIZE QUEUED=$QUEUED $python - "$src" <<'EOF'
 import os, sys
 src = sys.argv[1]
 sys.path.insert(0, os.path.join(src, "tools", "measure"))
@@ -63,14 +69,22 @@ import importlib.machinery, importlib.util
 loader = importlib.machinery.SourceFileLoader("emulate", os.path.join(src, "tools", "measure", "emulate"))
 em = importlib.util.module_from_spec(importlib.util.spec_from_loader("emulate", loader))
 loader.exec_module(em)  # for its rate parser
+min_size = int(env["MIN_SIZE"]) if env["MIN_SIZE"].isdigit() else int(plan.parse_quantity(env["MIN_SIZE"], "size"))
 for rate in env["RATES"].split():
     B = 0.95 * em.parse_rate(rate) / 8
     if env["MICRO"] == "1":
+        lo = min_size
         sizes = [4096 * 2 ** i for i in range(17)]
+        ar_sizes = [s for s in (lo * 2 ** i for i in range(40)) if s <= 256 * 2 ** 20]
         p2p = sum(7 * s / B + 7 * 1e-3 for s in sizes) + 10
-        ar = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in sizes) + 10
+        ar = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in ar_sizes) + 10
         print(f"{rate} micro p2p - - {p2p:.0f}")
-        print(f"{rate} micro allreduce - - {ar:.0f}")
+        print(f"{rate} micro allreduce {lo} - {ar:.0f}")
+        queued = int(env["QUEUED"])
+        if queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split()):
+            q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
+            q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
+            print(f"{rate} micro allreduce-queued {lo} - {q:.0f}")
     for model in env["MODELS"].split():
         wl = plan.parse_workload(model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml"))
         tc = float(env["SCALE"]) * sum(l.fwd_s + l.bwd_s for l in wl.layers) + wl.ps_update_s
@@ -135,9 +149,15 @@ for rate in $RATES; do
     if [ "$model" = micro ]; then
       if [ "$name" = p2p ]; then
         "$here/launch" --hosts 2 --logs "$rdir/logs" -- p2p --out "$rdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
-      else
+      elif [ "$name" = allreduce ]; then
         "$here/launch" --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
-          --repeats 5 < /dev/null >> "$log" 2>&1
+          --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
+      else
+        # Calls launched together, as a backward queues them (docs/measure.md §3); sizes to 32 MiB (from there
+        # calibrate takes the calls alone's rows, docs/models.md §10.8).
+        "$here/launch" --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
+          --out "$rdir/allreduce-queued.csv" --force --min-size "$param" --max-size 32MiB --repeats 3 --warmup 1 \
+          < /dev/null >> "$log" 2>&1
       fi
       status=$?
       what="$rate $name microbenchmark"
