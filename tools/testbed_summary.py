@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BEGIN = "<!-- testbed-summary:begin -->"
 END = "<!-- testbed-summary:end -->"
-NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9]+)-k80-b32-(?P<arch>.+?)-overlap-on"
+NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-k80-b32-(?P<arch>.+?)-overlap-on"
                   r"(?P<steps>-20steps)?(?:-(?P<campaign>\d{4}-\d{2}-\d{2}[a-z]?))?$")
 TESTBED = re.compile(r"^\d+(\.\d+)?[kmg]bit-")  # a testbed case's name starts with its emulated rate
 # Rows, in the order of validation/testbed/README.md's sections.
@@ -35,7 +35,7 @@ ARCHS = [
     ("ring-tensor", "ring, one per tensor"),
 ]
 MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet",
-          "resnet18": "ResNet-18"}
+          "resnet18": "ResNet-18", "inception_v3": "Inception-v3", "bert-base": "BERT-base"}
 RATES = {"1gbit": "1 Gbit/s", "500mbit": "500 Mbit/s"}
 FIRST_CAMPAIGN = "2026-11-23"
 
