@@ -73,18 +73,17 @@ min_size = int(env["MIN_SIZE"]) if env["MIN_SIZE"].isdigit() else int(plan.parse
 for rate in env["RATES"].split():
     B = 0.95 * em.parse_rate(rate) / 8
     if env["MICRO"] == "1":
-        lo = min_size
         sizes = [4096 * 2 ** i for i in range(17)]
-        ar_sizes = [s for s in (lo * 2 ** i for i in range(40)) if s <= 256 * 2 ** 20]
+        ar_sizes = [s for s in (min_size * 2 ** i for i in range(40)) if s <= 256 * 2 ** 20]
         p2p = sum(7 * s / B + 7 * 1e-3 for s in sizes) + 10
         ar = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in ar_sizes) + 10
         print(f"{rate} micro p2p - - {p2p:.0f}")
-        print(f"{rate} micro allreduce {lo} - {ar:.0f}")
+        print(f"{rate} micro allreduce {min_size} - {ar:.0f}")
         queued = int(env["QUEUED"])
         if queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split()):
             q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
             q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
-            print(f"{rate} micro allreduce-queued {lo} - {q:.0f}")
+            print(f"{rate} micro allreduce-queued {min_size} - {q:.0f}")
     for model in env["MODELS"].split():
         wl = plan.parse_workload(model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml"))
         tc = float(env["SCALE"]) * sum(l.fwd_s + l.bwd_s for l in wl.layers) + wl.ps_update_s
