@@ -20,15 +20,15 @@ def series_line(k, arch="ps-async", steps=20):
 
 
 class WriteCase(unittest.TestCase):
-    def write(self, out, campaign_name, series, lines, spreads=()):
+    def write(self, out, campaign_name, series, lines, spreads=(), held_out=None):
         mdir = os.path.join(make_cases.campaign_data_root(out, campaign_name), "1gbit", "m")
-        os.makedirs(mdir)
+        os.makedirs(mdir, exist_ok=True)
         jsonl = os.path.join(mdir, series + ".jsonl")
         with open(jsonl, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(d) + "\n" for d in lines)
         make_cases.write_case(out, campaign_name, "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
                               os.path.join(mdir, "platform-p2p.xml"), os.path.join(mdir, "platform-allreduce.xml"),
-                              spreads)
+                              spreads, held_out)
 
     def test_later_campaign_is_suffixed_and_points_at_its_own_data(self):
         with tempfile.TemporaryDirectory() as out:
@@ -70,6 +70,26 @@ class WriteCase(unittest.TestCase):
                 case = json.load(f)
             self.assertNotIn("seeds", case)
             self.assertNotIn("--flow-spread-in", case["run"])
+
+    def test_held_out_text_ends_the_description_and_survives_a_remake(self):
+        # How a campaign was held out is decided when its cases are made; making them again (a fixed recipe, new
+        # platforms) keeps it, as it keeps the guard, and a later --held-out does not replace it.
+        with tempfile.TemporaryDirectory() as out:
+            lines = [series_line(k, arch="ring") for k in (2, 3)]
+            path = os.path.join(out, "cases", "1gbit-m-ring-tensor-overlap-on-x", "case.json")
+            self.write(out, "x", "ring-tensor-overlap-on", lines, held_out="measured after the recipe was fixed")
+            with open(path, encoding="utf-8") as f:
+                first = json.load(f)["description"]
+            self.assertTrue(first.endswith("; held out: measured after the recipe was fixed"), first)
+            self.write(out, "x", "ring-tensor-overlap-on", lines)
+            self.write(out, "x", "ring-tensor-overlap-on", lines, held_out="another text")
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["description"], first)
+        with tempfile.TemporaryDirectory() as out:  # without --held-out, nothing is added
+            self.write(out, "x", "ring-tensor-overlap-on", [series_line(k, arch="ring") for k in (2, 3)])
+            with open(os.path.join(out, "cases", "1gbit-m-ring-tensor-overlap-on-x", "case.json"),
+                      encoding="utf-8") as f:
+                self.assertNotIn("held out", json.load(f)["description"])
 
     def test_per_variable_reads_reach_the_run(self):
         # A series measured with --ps-reads per-variable is predicted with it; one without the field (measured

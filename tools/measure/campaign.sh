@@ -53,12 +53,30 @@ FEEDCHECK=${FEEDCHECK:-1}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
+case $QUEUED in
+  ''|*[!0-9]*) echo "campaign.sh: QUEUED='$QUEUED': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
+esac
+# MIN_SIZE read with the kit's own parser (a size with its unit, as sgdsim reads one); an error names the setting
+MIN_SIZE_BYTES=$($python - "$src" "$MIN_SIZE" <<'EOF'
+import os, sys
+sys.path.insert(0, os.path.join(sys.argv[1], "tools", "measure"))
+import plan
+text = sys.argv[2]
+try:
+    size = int(text) if text.isdigit() else int(plan.parse_quantity(text, "size"))
+except ValueError as e:
+    sys.exit(f"campaign.sh: MIN_SIZE={e}")
+if size < 1:
+    sys.exit(f"campaign.sh: MIN_SIZE='{text}': must be 1 byte or more")
+print(size)
+EOF
+) || exit 2
 
 # The plan, one line per run, and its estimated seconds: compute plus the bytes each worker moves at 95% of the
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
 # per launch. A rough upper bound: overlap is ignored.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE=$MIN_SIZE QUEUED=$QUEUED $python - "$src" <<'EOF'
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED $python - "$src" <<'EOF'
 import os, sys
 src = sys.argv[1]
 sys.path.insert(0, os.path.join(src, "tools", "measure"))
@@ -69,7 +87,7 @@ import importlib.machinery, importlib.util
 loader = importlib.machinery.SourceFileLoader("emulate", os.path.join(src, "tools", "measure", "emulate"))
 em = importlib.util.module_from_spec(importlib.util.spec_from_loader("emulate", loader))
 loader.exec_module(em)  # for its rate parser
-min_size = int(env["MIN_SIZE"]) if env["MIN_SIZE"].isdigit() else int(plan.parse_quantity(env["MIN_SIZE"], "size"))
+min_size = int(env["MIN_SIZE_BYTES"])
 for rate in env["RATES"].split():
     B = 0.95 * em.parse_rate(rate) / 8
     if env["MICRO"] == "1":

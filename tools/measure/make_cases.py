@@ -94,6 +94,9 @@ def main():
     ap.add_argument("--campaign-name", metavar="NAME",
                     help="a campaign beside the first one: its data go to OUT/campaign-NAME/data/ and its cases "
                          "are named RATE-MODEL-SERIES-NAME (nothing of an earlier campaign is replaced)")
+    ap.add_argument("--held-out", metavar="TEXT",
+                    help="how the campaign's series were held out (when measured, against which model and recipe): "
+                         "ends each new case's description as '; held out: TEXT' (a case made again keeps its own)")
     a = ap.parse_args()
     if a.guards:
         return set_guards(a.out, a.guards)
@@ -152,7 +155,7 @@ def main():
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
                 write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
-                           p2p_platform, ar_platform, spreads)
+                           p2p_platform, ar_platform, spreads, a.held_out)
     return 0
 
 
@@ -194,7 +197,11 @@ def campaign_data_root(out, campaign_name=None):
     return os.path.join(out, f"campaign-{campaign_name}", "data") if campaign_name else os.path.join(out, "data")
 
 
-def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=()):
+HELD_OUT = "; held out: "
+
+
+def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=(),
+               held_out=None):
     with open(jsonl, encoding="utf-8") as f:
         lines = [json.loads(line) for line in f]
     first = lines[0]
@@ -269,14 +276,21 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
     }
     cdir = os.path.join(out, "cases", name)
     os.makedirs(cdir, exist_ok=True)
-    # A case made again keeps what was decided after its first report: its guard and what is missing.
+    # A case made again keeps what was decided after its first report: its guard, what is missing and how it was
+    # held out (the description's tail from HELD_OUT on, which says when its series were measured).
     old_path = os.path.join(cdir, "case.json")
+    old = {}
     if os.path.exists(old_path):
         with open(old_path, encoding="utf-8") as f:
             old = json.load(f)
         for key in ("guard", "missing"):
             if key in old:
                 case[key] = old[key]
+    kept = old.get("description", "").partition(HELD_OUT)
+    if kept[1]:
+        case["description"] += HELD_OUT + kept[2]
+    elif held_out:
+        case["description"] += HELD_OUT + held_out
     with open(os.path.join(cdir, "case.json"), "w", encoding="utf-8") as f:
         json.dump(case, f, indent=2)
         f.write("\n")

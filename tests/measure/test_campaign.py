@@ -1,0 +1,48 @@
+"""tools/measure/campaign.sh's settings, read before anything runs: with -n (the plan only, no root or emulation
+needed) a setting that does not parse stops it with exit 2 and one line naming the setting and its value."""
+
+import os
+import subprocess
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CAMPAIGN = os.path.join(ROOT, "tools", "measure", "campaign.sh")
+
+
+def plan(**settings):
+    env = dict(os.environ, RATES="1gbit", MODELS="resnet18-k80-b32", ARCHS="ring:tensor", OVERLAPS="on", **settings)
+    return subprocess.run(["sh", CAMPAIGN, "-n"], env=env, capture_output=True, text=True, timeout=60)
+
+
+class Settings(unittest.TestCase):
+    def test_bad_settings_name_themselves(self):
+        for setting, value, reason in (("MIN_SIZE", "4k", "unknown unit"), ("MIN_SIZE", "-4KiB", "negative"),
+                                       ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
+                                       ("QUEUED", "many", "0 or more")):
+            with self.subTest(setting=setting, value=value):
+                r = plan(**{setting: value})
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, "")
+                lines = r.stderr.splitlines()
+                self.assertEqual(len(lines), 1, r.stderr)
+                self.assertTrue(lines[0].startswith(f"campaign.sh: {setting}='{value}'"), lines[0])
+                self.assertIn(reason, lines[0])
+
+    def test_sizes_with_and_without_unit(self):
+        # The all-reduce microbenchmark's row of the plan names its smallest size in bytes.
+        for value, size in (("64", "64"), ("64B", "64"), ("4KiB", "4096"), ("1kB", "1000")):
+            with self.subTest(value=value):
+                r = plan(MIN_SIZE=value)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                rows = [line.split() for line in r.stdout.splitlines() if " allreduce " in line]
+                self.assertEqual([row[3] for row in rows], [size], r.stdout)
+
+    def test_queued_row_only_when_asked(self):
+        with_queued = plan(QUEUED="16").stdout
+        self.assertIn("allreduce-queued", with_queued)
+        self.assertNotIn("allreduce-queued", plan(QUEUED="0").stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
