@@ -19,7 +19,7 @@ class Settings(unittest.TestCase):
     def test_bad_settings_name_themselves(self):
         for setting, value, reason in (("MIN_SIZE", "4k", "unknown unit"), ("MIN_SIZE", "-4KiB", "negative"),
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
-                                       ("QUEUED", "many", "0 or more")):
+                                       ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -42,6 +42,10 @@ class Settings(unittest.TestCase):
         with_queued = plan(QUEUED="16").stdout
         self.assertIn("allreduce-queued", with_queued)
         self.assertNotIn("allreduce-queued", plan(QUEUED="0").stdout)
+
+    def test_pinned_campaign_says_so(self):
+        self.assertIn("ranks pinned (PIN=1)", plan(PIN="1").stdout.splitlines()[0])
+        self.assertNotIn("pinned", plan(PIN="0").stdout)
 
 
 if __name__ == "__main__":

@@ -124,6 +124,11 @@ class SharedCores(unittest.TestCase):
         ranks = [{"rank": i, "hostname": "vm", "cpus_usable": 2} for i in range(8)]
         self.assertEqual(make_cases.shared_cores(self.write(ranks)), 2)
 
+    def test_pinned_ranks_share_the_cores_they_were_pinned_to(self):
+        # launch --pin: each rank may use one core (cpus_usable 1), the 8 of them share 2 (rank % 2).
+        ranks = [{"rank": i, "hostname": "vm", "cpus_usable": 1, "pinned_cpu": i % 2} for i in range(8)]
+        self.assertEqual(make_cases.shared_cores(self.write(ranks)), 2)
+
     def test_ranks_on_several_machines_or_unknown_share_nothing(self):
         several = [{"rank": i, "hostname": "node-%d" % i, "cpus_usable": 8} for i in range(4)]
         self.assertIsNone(make_cases.shared_cores(self.write(several)))

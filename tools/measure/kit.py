@@ -106,6 +106,7 @@ def local_info():
         "congestion_control": read_text("/proc/sys/net/ipv4/tcp_congestion_control"),
         "cpu_count": os.cpu_count(),
         "cpus_usable": len(os.sched_getaffinity(0)),
+        "pinned_cpu": int(os.environ["SGDSIM_PINNED_CPU"]) if os.environ.get("SGDSIM_PINNED_CPU") else None,
         "loadavg": list(os.getloadavg()),
     }
     if dev:

@@ -75,13 +75,17 @@ def calibrate(sgdsim, args, log):
 def shared_cores(provenance_json):
     """The cores the all-reduce microbenchmark's ranks shared where they all ran on one machine (one hostname in its
     provenance, an emulated cluster: calibrate --shared-cores, docs/models.md §10.7 "Ranks sharing cores"), the
-    fewest any rank could use; None where they ran on several machines or the provenance does not say."""
+    fewest any rank could use, or where each rank was pinned to one core (launch --pin) the cores they were pinned
+    to; None where they ran on several machines or the provenance does not say."""
     with open(provenance_json, encoding="utf-8") as f:
         ranks = json.load(f).get("provenance", {}).get("ranks", [])
     hosts = {r.get("hostname") for r in ranks}
     cores = [r.get("cpus_usable") for r in ranks]
     if len(ranks) < 2 or len(hosts) != 1 or None in hosts or None in cores:
         return None
+    pinned = [r.get("pinned_cpu") for r in ranks]
+    if None not in pinned:
+        return len(set(pinned))
     return min(cores)
 
 
