@@ -44,7 +44,8 @@ class Settings(unittest.TestCase):
         self.assertNotIn("allreduce-queued", plan(QUEUED="0").stdout)
 
     def test_pinned_campaign_says_so(self):
-        self.assertIn("ranks pinned (PIN=1)", plan(PIN="1").stdout.splitlines()[0])
+        # Pinned by default since campaign 2026-11-30f (docs/measure.md §5); PIN=0 leaves the placement to the kernel.
+        self.assertIn("ranks pinned (PIN=1)", plan().stdout.splitlines()[0])
         self.assertNotIn("pinned", plan(PIN="0").stdout)
 
 

@@ -24,8 +24,9 @@
 #   QUEUED   calls launched together in the back-  [16] (0: not measured; rows allreduce_queued, for calibrate
 #            to-back all-reduce microbenchmark          --queued; only when ARCHS has a ring)
 #   FEEDCHECK 1: skip a rate the CPU cannot feed   [1] (0: measure it anyway, and say so in the log)
-#   PIN      1: each rank pinned to one core       [0] (launch --pin, rank r on core r mod the cores; where two
-#            (round robin)                              ranks' small calls depend on their placement, docs/measure.md §5)
+#   PIN      1: each rank pinned to one core       [1] (launch --pin, rank r on core r mod the cores: K = 2's small
+#            (round robin); 0: the kernel places them   calls depend on the placement, docs/measure.md §5; campaigns
+#                                                       before 2026-11-30f ran with 0)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     -n) dry=1; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "campaign.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -52,7 +53,7 @@ MICRO=${MICRO:-1}
 MIN_SIZE=${MIN_SIZE:-4KiB}
 QUEUED=${QUEUED:-16}
 FEEDCHECK=${FEEDCHECK:-1}
-PIN=${PIN:-0}
+PIN=${PIN:-1}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
