@@ -19,7 +19,8 @@ class Settings(unittest.TestCase):
     def test_bad_settings_name_themselves(self):
         for setting, value, reason in (("MIN_SIZE", "4k", "unknown unit"), ("MIN_SIZE", "-4KiB", "negative"),
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
-                                       ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1")):
+                                       ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
+                                       ("RT", "-1", "1 to 99")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -47,6 +48,10 @@ class Settings(unittest.TestCase):
         # Pinned by default since campaign 2026-11-30f (docs/measure.md §5); PIN=0 leaves the placement to the kernel.
         self.assertIn("ranks pinned (PIN=1)", plan().stdout.splitlines()[0])
         self.assertNotIn("pinned", plan(PIN="0").stdout)
+
+    def test_real_time_campaign_says_so(self):
+        self.assertIn("ranks under SCHED_RR (RT=1)", plan(RT="1").stdout.splitlines()[0])
+        self.assertNotIn("SCHED_RR", plan(RT="0").stdout)
 
 
 if __name__ == "__main__":

@@ -107,6 +107,9 @@ def local_info():
         "cpu_count": os.cpu_count(),
         "cpus_usable": len(os.sched_getaffinity(0)),
         "pinned_cpu": int(os.environ["SGDSIM_PINNED_CPU"]) if os.environ.get("SGDSIM_PINNED_CPU") else None,
+        "scheduler": {os.SCHED_OTHER: "other", os.SCHED_RR: "rr", os.SCHED_FIFO: "fifo"}.get(
+            os.sched_getscheduler(0), str(os.sched_getscheduler(0))),
+        "rt_priority": os.sched_getparam(0).sched_priority,
         "loadavg": list(os.getloadavg()),
     }
     if dev:
