@@ -6,7 +6,8 @@
 #   busy     as plain, with two SCHED_IDLE busy loops so that no core ever idles (are idle states the cause?)
 #   onecore  both ranks on core 0 (taskset -c 0)
 #   split    rank r on core r % 2 (launch --pin; these rounds ran with a --python wrapper doing the same taskset)
-# then K = 2..4 plain against split (k2-4/), and the congestion control reno against bbr (cc/).
+# then K = 2..4 plain against split (k2-4/), the congestion control reno against bbr (cc/), and at the end the
+# scheduler (rt/).
 M=tools/measure
 D=${OUT:-placement}
 T=validation/testbed/campaign-2026-11-30c/data/1gbit/diagnosis/googlenet-tiny.xml
@@ -70,4 +71,28 @@ for cores in "0 0" "0 1"; do
     done
   done
 done >> $D/results.txt
+$M/emulate down
+# Then the scheduler (11:48-11:50 UTC): ranks pinned, under the default scheduler against SCHED_RR (launch --rt 1;
+# these rounds ran as `chrt -r 1 launch`, which the ranks inherit the same way), K = 2 (rt/alone-*, rt/q16-*) and
+# K = 2, 4, 8 of 8 ranks on the 2 cores (rt/k8-*).
+mkdir -p $D/rt
+$M/emulate up --hosts 2 --rate 1gbit
+for r in 1 2; do
+  for mode in normal rr; do
+    opt=; [ $mode = rr ] && opt="--rt 1"
+    $M/launch --pin $opt --hosts 2 --logs $D/logs -- allreduce --nodes 2 --sizes 1KiB,4KiB,64KiB --repeats 15 \
+      --warmup 1 --out $D/rt/alone-$mode-r$r.csv --force < /dev/null >> $D/log 2>&1
+    $M/launch --pin $opt --hosts 2 --logs $D/logs -- allreduce --queued 16 --nodes 2 --sizes 1KiB,4KiB,64KiB \
+      --repeats 7 --warmup 1 --out $D/rt/q16-$mode-r$r.csv --force < /dev/null >> $D/log 2>&1
+  done
+done
+$M/emulate down
+$M/emulate up --hosts 8 --rate 1gbit
+for mode in normal rr; do
+  opt=; [ $mode = rr ] && opt="--rt 1"
+  $M/launch --pin $opt --hosts 8 --logs $D/logs -- allreduce --nodes 2,4,8 --sizes 4KiB,256KiB,4MiB --repeats 7 \
+    --warmup 1 --out $D/rt/k8-alone-$mode-r1.csv --force < /dev/null >> $D/log 2>&1
+  $M/launch --pin $opt --hosts 8 --logs $D/logs -- allreduce --queued 16 --nodes 2,4,8 --sizes 4KiB,256KiB \
+    --repeats 5 --warmup 1 --out $D/rt/k8-q16-$mode-r1.csv --force < /dev/null >> $D/log 2>&1
+done
 $M/emulate down

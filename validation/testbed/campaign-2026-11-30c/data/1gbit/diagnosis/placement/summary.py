@@ -40,3 +40,16 @@ print("|---|---|---|---|---|---|---|")
 for t in ("bbr-r1", "bbr-r2", "reno-r1", "reno-r2"):
     q, a = cells(f"{D}/cc/q16-{t}.csv"), cells(f"{D}/cc/alone-{t}.csv")
     print(f"| {t} | " + " | ".join(x[2, s] for x in (q, a) for s in (1024, 4096, 65536)) + " |")
+print()
+print("| pinned, scheduler, round | back to back 1 KiB | 4 KiB | 64 KiB | alone 1 KiB | 4 KiB | 64 KiB |")
+print("|---|---|---|---|---|---|---|")
+for t in ("normal-r1", "normal-r2", "rr-r1", "rr-r2"):
+    q, a = cells(f"{D}/rt/q16-{t}.csv"), cells(f"{D}/rt/alone-{t}.csv")
+    print(f"| {t} | " + " | ".join(x[2, s] for x in (q, a) for s in (1024, 4096, 65536)) + " |")
+print()
+print("| 8 ranks pinned, scheduler | K | back to back 4 KiB | 256 KiB | alone 4 KiB | 256 KiB | 4 MiB |")
+print("|---|---|---|---|---|---|---|")
+for t in ("normal-r1", "rr-r1"):
+    q, a = cells(f"{D}/rt/k8-q16-{t}.csv"), cells(f"{D}/rt/k8-alone-{t}.csv")
+    for k in (2, 4, 8):
+        print(f"| {t} | {k} | {q[k, 4096]} | {q[k, 262144]} | {a[k, 4096]} | {a[k, 262144]} | {a[k, 4194304]} |")

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Is the round-robin slice of SCHED_RR (100 ms, kernel.sched_rr_timeslice_ms) what makes the 2026-11-30g trainings
+# longer than predicted? DenseNet-121 per tensor, K = 1..8, ranks pinned and under SCHED_RR as in the campaign, with
+# the slice at 100 ms and at 1 ms, two rounds interleaved (2026-11-30 12:18 UTC; results beside this file). Run as
+# root from the repository root; it sets the global sysctl and puts back 100 ms.
+M=tools/measure
+D=${OUT:-rr-slice}
+mkdir -p $D
+$M/emulate up --hosts 8 --rate 1gbit
+for r in 1 2; do
+  for ts in 100 1; do
+    sysctl -q -w kernel.sched_rr_timeslice_ms=$ts
+    $M/launch --pin --rt 1 --hosts 8 --logs $D/logs -- train --workload workloads/densenet121-k80-b32.xml --arch ring \
+      --granularity tensor --overlap on --workers 8 --steps 5 --warmup 2 --out $D/densenet121-tensor-slice${ts}ms-r$r.jsonl \
+      --force < /dev/null >> $D/log 2>&1
+  done
+done
+sysctl -q -w kernel.sched_rr_timeslice_ms=100
+$M/emulate down
