@@ -17,3 +17,18 @@ for r in 1 2; do
 done
 sysctl -q -w kernel.sched_rr_timeslice_ms=100
 $M/emulate down
+# Then (12:47-12:49 UTC) DenseNet-121 per tensor without compute (--compute-scale 0), pinned, under SCHED_RR and under
+# the default scheduler, and the back-to-back microbenchmark with 16 and with 128 calls launched together under
+# SCHED_RR at K = 5 and 8.
+$M/emulate up --hosts 8 --rate 1gbit
+for mode in rr normal; do
+  opt=; [ $mode = rr ] && opt="--rt 1"
+  $M/launch --pin $opt --hosts 8 --logs $D/logs -- train --workload workloads/densenet121-k80-b32.xml --arch ring \
+    --granularity tensor --overlap on --workers 8 --steps 5 --warmup 2 --compute-scale 0 \
+    --out $D/densenet121-tensor-zero-$mode.jsonl --force < /dev/null >> $D/log 2>&1
+done
+for q in 16 128; do
+  $M/launch --pin --rt 1 --hosts 8 --logs $D/logs -- allreduce --queued $q --nodes 5,8 --sizes 4KiB,64KiB --repeats 3 \
+    --warmup 1 --out $D/q$q-rr.csv --force < /dev/null >> $D/log 2>&1
+done
+$M/emulate down
