@@ -32,3 +32,8 @@ for q in 16 128; do
     --warmup 1 --out $D/q$q-rr.csv --force < /dev/null >> $D/log 2>&1
 done
 $M/emulate down
+# Last (12:54 UTC): 128 calls launched together at every node count, 4 KiB to 1 MiB, under SCHED_RR.
+$M/emulate up --hosts 8 --rate 1gbit
+$M/launch --pin --rt 1 --hosts 8 --logs $D/logs -- allreduce --queued 128 --nodes 2,3,4,5,6,7,8 --min-size 4KiB \
+  --max-size 1MiB --repeats 3 --warmup 1 --out $D/q128-all-rr.csv --force < /dev/null >> $D/log 2>&1
+$M/emulate down
