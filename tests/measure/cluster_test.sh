@@ -1,6 +1,7 @@
 #!/bin/sh
 # The measurement kit end to end (docs/measure.md): tools/measure/emulate brings up 4 hosts at 1 Gbit/s,
-# tools/measure/launch runs a small p2p and all-reduce microbenchmark, three short emulated trainings and an incast,
+# tools/measure/launch runs a small p2p and all-reduce microbenchmark (one of them pinned and real-time), three short
+# emulated trainings and an incast,
 # `sgdsim calibrate` reads the CSVs as they are, and nothing is left behind (no sgdsim-* namespace, no new link in
 # the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and about a minute, so it runs only when
 # asked: SGDSIM_MEASURE=1 ctest -L measure (or configure with -DSGDSIM_MEASURE_TESTS=ON); skipped (exit 77)
@@ -33,7 +34,8 @@ W="$src/tests/measure/tiny-workload.xml"
 "$emulate" run --hosts 4 --rate 1gbit -- sh -c "
   $launch -- p2p --out $work/p2p.csv --sizes 64KiB,256KiB,1MiB,4MiB --repeats 3 --pingpong-repeats 50 --stream 4 &&
   $launch -- allreduce --out $work/ar.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 3 &&
-  $launch -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 --warmup 1 &&
+  $launch --pin --rt 1 -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 \
+    --warmup 1 &&
   $launch -- allreduce --beside 64MiB --out $work/arb.csv --sizes 16KiB,256KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- allreduce --after 1MiB --out $work/ara.csv --sizes 16KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
@@ -55,6 +57,18 @@ ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $
 [ "$(grep -c '^allreduce,gloo,' "$work/ar.csv")" = 12 ] || fail "ar.csv: expected 4 sizes x 3 node counts"
 [ "$(grep -c '^allreduce_queued,gloo,' "$work/arq.csv")" = 12 ] || fail "arq.csv: expected 4 sizes x 3 node counts"
 grep -q '"queued_calls": 4' "$work/arq.csv.json" || fail "arq.csv.json: no queued_calls"
+# launch --pin --rt 1 (the queued run): rank r on the r-th usable CPU, under SCHED_RR at 1, as each rank's provenance
+# says; without them (the single calls) neither.
+"$python" - "$work" <<'EOF' || fail "pinned, real-time ranks' provenance"
+import json, os, sys
+cpus = sorted(os.sched_getaffinity(0))
+q = sorted(json.load(open(f"{sys.argv[1]}/arq.csv.json"))["provenance"]["ranks"], key=lambda r: r["rank"])
+assert [r["pinned_cpu"] for r in q] == [cpus[i % len(cpus)] for i in range(len(q))], q
+assert all(r["scheduler"] == "rr" and r["rt_priority"] == 1 and r["cpus_usable"] == 1 for r in q), q
+a = json.load(open(f"{sys.argv[1]}/ar.csv.json"))["provenance"]["ranks"]
+assert all(r["pinned_cpu"] is None and r["scheduler"] == "other" and r["rt_priority"] == 0 for r in a), a
+print("launch --pin --rt 1: ranks pinned round robin and under SCHED_RR; without the options neither")
+EOF
 [ "$(grep -c '^allreduce_beside,gloo,' "$work/arb.csv")" = 4 ] || fail "arb.csv: expected 2 sizes x 2 node counts"
 grep -q '"beside_bytes": 67108864' "$work/arb.csv.json" || fail "arb.csv.json: no beside_bytes"
 [ "$(grep -c '^allreduce_after,gloo,' "$work/ara.csv")" = 2 ] || fail "ara.csv: expected 1 size x 2 node counts"
