@@ -41,22 +41,26 @@ def filtered_csv(path, upto, out):
         w.writerows(r for r in rows if int(r["nodes"]) <= upto)
 
 
-def real_time(platform):
-    """Whether the microbenchmark `platform` was calibrated from ran its ranks under a real-time scheduler (its
-    provenance's ranks, tools/measure/kit.py; absent before 2026-11-30: the default scheduler)."""
+def calibration_command(platform):
+    """The `sgdsim calibrate -o` command that wrote `platform`, the first line of its .log, as a list."""
     with open(os.path.join(ROOT, platform + ".log")) as f:
         cmd = shlex.split(f.readline())
+    if cmd[1:2] != ["calibrate"] or "-o" not in cmd or "--measurements" not in cmd:
+        sys.exit(f"holdout_nodes: {platform}.log: its first line is not the sgdsim calibrate -o command")
+    return cmd
+
+
+def real_time(cmd):
+    """Whether the microbenchmark the calibration `cmd` read ran its ranks under a real-time scheduler (its
+    provenance's ranks, tools/measure/kit.py; absent before 2026-11-30: the default scheduler)."""
     with open(os.path.join(ROOT, cmd[cmd.index("--measurements") + 1] + ".json")) as f:
         ranks = json.load(f).get("provenance", {}).get("ranks", [])
     return any(r.get("scheduler") in ("rr", "fifo") for r in ranks)
 
 
-def holdout_platform(sgdsim, platform, upto, tmp):
-    """Calibrates `platform` again from node counts <= upto, as the first line of its .log says; returns the path."""
-    with open(os.path.join(ROOT, platform + ".log")) as f:
-        cmd = shlex.split(f.readline())
-    if cmd[1:2] != ["calibrate"] or "-o" not in cmd:
-        sys.exit(f"holdout_nodes: {platform}.log: its first line is not the sgdsim calibrate -o command")
+def holdout_platform(sgdsim, platform, cmd, upto, tmp):
+    """Calibrates `platform` again from node counts <= upto with its calibration command `cmd`; returns the path."""
+    cmd = list(cmd)
     out = os.path.join(tmp, platform)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     cmd[0] = sgdsim
@@ -89,7 +93,7 @@ def main():
     cases = sorted(glob.glob(os.path.join(ROOT, "validation", "testbed", "cases", "*ring*", "case.json")))
     errors, rt_errors = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        platforms = {}
+        platforms = {}  # platform: (the platform calibrated on node counts <= upto, measured under SCHED_RR)
         out_json = os.path.join(tmp, "run.json")
         for path in cases:
             with open(path) as f:
@@ -99,8 +103,9 @@ def main():
             run = list(case["run"])
             i = run.index("--platform") + 1
             if run[i] not in platforms:
-                platforms[run[i]] = holdout_platform(args.sgdsim, run[i], args.upto, tmp)
-            run[i] = platforms[run[i]]
+                cmd = calibration_command(run[i])
+                platforms[run[i]] = holdout_platform(args.sgdsim, run[i], cmd, args.upto, tmp), real_time(cmd)
+            run[i], rt = platforms[run[i]]
             row = []
             for p in case["points"]:
                 if int(p["args"][p["args"].index("--workers") + 1]) <= args.upto:
@@ -112,8 +117,7 @@ def main():
                 with open(out_json) as f:
                     simulated = json.load(f)["simulated"]["step_time_mean_s"]
                 row.append((p["label"], 100 * (simulated - p["measured"]) / p["measured"]))
-            (rt_errors if real_time(case["run"][case["run"].index("--platform") + 1]) else errors).extend(
-                e for _, e in row)
+            (rt_errors if rt else errors).extend(e for _, e in row)
             print(f"{case['name']:64s}", "  ".join(f"{label}: {e:+.1f}%" for label, e in row), flush=True)
     if rt_errors:
         print(f"{len(rt_errors)} points above {args.upto} workers of cases measured under SCHED_RR (not guarded): "

@@ -34,18 +34,20 @@ for t in ("plain-r1", "split-r1", "plain-r2", "split-r2"):
     q, a = cells(f"{D}/k2-4/q16-{t}.csv"), cells(f"{D}/k2-4/alone-{t}.csv")
     for k in (2, 3, 4):
         print(f"| {t} | {k} | {q[k, 4096]} | {q[k, 65536]} | {a[k, 4096]} | {a[k, 65536]} |")
-print()
-print("| K = 2, congestion control, round | back to back 1 KiB | 4 KiB | 64 KiB | alone 1 KiB | 4 KiB | 64 KiB |")
-print("|---|---|---|---|---|---|---|")
-for t in ("bbr-r1", "bbr-r2", "reno-r1", "reno-r2"):
-    q, a = cells(f"{D}/cc/q16-{t}.csv"), cells(f"{D}/cc/alone-{t}.csv")
-    print(f"| {t} | " + " | ".join(x[2, s] for x in (q, a) for s in (1024, 4096, 65536)) + " |")
-print()
-print("| pinned, scheduler, round | back to back 1 KiB | 4 KiB | 64 KiB | alone 1 KiB | 4 KiB | 64 KiB |")
-print("|---|---|---|---|---|---|---|")
-for t in ("normal-r1", "normal-r2", "rr-r1", "rr-r2"):
-    q, a = cells(f"{D}/rt/q16-{t}.csv"), cells(f"{D}/rt/alone-{t}.csv")
-    print(f"| {t} | " + " | ".join(x[2, s] for x in (q, a) for s in (1024, 4096, 65536)) + " |")
+
+
+def k2_sizes_table(title, folder, tags):
+    """K = 2 at 1 KiB, 4 KiB and 64 KiB, back to back and alone, one row per round of FOLDER."""
+    print()
+    print(f"| {title} | back to back 1 KiB | 4 KiB | 64 KiB | alone 1 KiB | 4 KiB | 64 KiB |")
+    print("|---|---|---|---|---|---|---|")
+    for t in tags:
+        q, a = cells(f"{D}/{folder}/q16-{t}.csv"), cells(f"{D}/{folder}/alone-{t}.csv")
+        print(f"| {t} | " + " | ".join(x[2, s] for x in (q, a) for s in (1024, 4096, 65536)) + " |")
+
+
+k2_sizes_table("K = 2, congestion control, round", "cc", ("bbr-r1", "bbr-r2", "reno-r1", "reno-r2"))
+k2_sizes_table("pinned, scheduler, round", "rt", ("normal-r1", "normal-r2", "rr-r1", "rr-r2"))
 print()
 print("| 8 ranks pinned, scheduler | K | back to back 4 KiB | 256 KiB | alone 4 KiB | 256 KiB | 4 MiB |")
 print("|---|---|---|---|---|---|---|")
