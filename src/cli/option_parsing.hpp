@@ -32,4 +32,11 @@ parse_command_line(const std::vector<std::string>& args, const boost::program_op
                    const boost::program_options::positional_options_description* positional = nullptr,
                    std::vector<std::string>* pass_through                                   = nullptr);
 
+/** The value of option `name` in `vm`, or `fallback` where it was not given. */
+template <class T>
+T get_or(const boost::program_options::variables_map& vm, const char* name, T fallback)
+{
+  return vm.count(name) ? vm[name].as<T>() : fallback;
+}
+
 } // namespace sgdsim

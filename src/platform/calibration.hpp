@@ -3,19 +3,13 @@
 #pragma once
 
 #include "common/allreduce_time.hpp"
+#include "platform/comm_measurements.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace sgdsim {
-
-struct CommMeasurement {
-  int nodes     = 2;
-  double bytes  = 0;
-  double time_s = 0;
-  int line      = 0; // in the CSV, for the report
-};
 
 enum class CommKind { P2P, ALLREDUCE };
 
@@ -91,15 +85,5 @@ struct StepCostFit {
 
 /** Throws InputError naming `source` if no size has been measured at two node counts or more. */
 StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source);
-
-/** Reads measurements from a CSV file with a header. Size column: `size_column` or the first of size_bytes, bytes,
- *  *_B, *_KB / *_KiB (x 1024), *_MB / *_MiB (x 2^20); time column: `time_column` or the first of time_s, *_s, *_ms
- *  (x 1e-3); nodes column: `nodes` (2 if absent). `where`: COLUMN=VALUE filters, all of which a row must meet.
- *  Throws InputError naming the file, line and column: not a regular file, a column named twice, a row of another
- *  number of cells than the header, a size, time or node count that is not a positive finite number (node counts:
- *  whole, at most kMaxWorkers). */
-std::vector<CommMeasurement> read_comm_measurements(const std::string& path, const std::vector<std::string>& where,
-                                                    const std::string& size_column = "",
-                                                    const std::string& time_column = "");
 
 } // namespace sgdsim
