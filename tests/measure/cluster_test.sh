@@ -42,7 +42,7 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
   $launch -- train --workload $W --arch ring --granularity ddp --workers-list 2,4 --steps 3 --warmup 1 \
-    --out $work/ring.jsonl &&
+    --call-times --out $work/ring.jsonl &&
   $launch -- incast --patterns incast-duplex,duplex-late-out,staggered-in --nodes 2 --sizes 1MiB \
     --flow-message 256KiB --repeats 2 --warmup 1 --out $work/incast.csv" > "$work/run.log" 2>&1 ||
   fail "emulate run failed: $(tail -20 "$work/run.log")"
@@ -105,6 +105,11 @@ for r in ps:
     assert r["ps_servers"][0]["bad_markers"] == 0
 for r in ring:
     assert r["allreduces_per_step"] == 2 and r["gloo_threads"] == 2, r
+    # --call-times: every worker, every measured step, each call once in launch order, launched before it ended.
+    for w in r["per_worker"]:
+        steps = w["call_times"]
+        assert len(steps) == 3 and all([row[0] for row in s] == [0, 1] for s in steps), steps
+        assert all(0 <= row[1] <= row[2] < 10 for s in steps for row in s), steps
 print("train: ps-sync K=1..3 (shard, per-variable), ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
 EOF
 

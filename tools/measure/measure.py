@@ -131,6 +131,9 @@ def main(argv):
                    help="ddp: first bucket's cap (default 1, torch's _DEFAULT_FIRST_BUCKET_BYTES, MiB)")
     p.add_argument("--ps-buffer-limit-gib", type=float, default=4,
                    help="a PS keeps a receive buffer per worker and tensor up to this size (default 4)")
+    p.add_argument("--call-times", action="store_true",
+                   help="ring: each worker's all-reduces of every measured step as [unit, launched, ended], s from "
+                        "the step's start (per_worker[i].call_times), to set beside sgdsim run --timeline")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="JSON-lines file (rank 0), plus OUT.provenance.json")
     p.add_argument("--force", action="store_true", help="overwrite --out")

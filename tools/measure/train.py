@@ -37,6 +37,7 @@ class Config:
         self.per_variable = getattr(args, "ps_reads", "shard") == "per-variable"
         self.key = f"sgdsim-measure/{args.arch}/r{repeat}/k{k}/measured"  # ps-async: workers done measuring
         self.scale = args.compute_scale
+        self.call_times = getattr(args, "call_times", False)
         self.wl = wl
         self.members = list(range(self.m)) + [self.m + w for w in range(k)]
         if self.m:
@@ -339,17 +340,26 @@ def ring_worker(cfg, w, group, start, rng):
     ends = []
     max_in_flight = 0
     allreduce_s = []
+    calls = []  # --call-times: per step, [unit, launched, ended] of each all-reduce, s from the step's start
     for _ in range(cfg.total):
         fwd, bwd = draw_times(wl, rng)
         works = []
         launched = 0
+        step_start = now()
+        times = []
 
         def launch(u):
             nonlocal max_in_flight
             if cfg.k > 1:  # sgdsim skips the all-reduce of a single worker
                 in_flight = sum(1 for x in works if not x.is_completed())
-                works.append(dist.all_reduce(bufs[u], group=group, async_op=True))
+                work = dist.all_reduce(bufs[u], group=group, async_op=True)
+                works.append(work)
                 max_in_flight = max(max_in_flight, in_flight + 1)
+                if cfg.call_times:
+                    # The future completes on Gloo's thread as the call ends; its callback notes the time there.
+                    row = [u, now() - step_start, None]
+                    times.append(row)
+                    work.get_future().then(lambda _f, row=row: row.__setitem__(2, now() - step_start))
 
         for i in range(len(wl.layers)):
             clock.run(fwd[i] * scale)
@@ -365,11 +375,18 @@ def ring_worker(cfg, w, group, start, rng):
         for work in works:
             work.wait()
         allreduce_s.append(now() - t_comm)
+        if cfg.call_times:
+            # A callback may run just after wait() returns: the end it notes is the call's, not later than now.
+            for row in times:
+                if row[2] is None:
+                    row[2] = now() - step_start
+            calls.append(times)
         clock.sync(now())
         clock.run(wl.ps_update_s * scale)
         ends.append(now())
     return {"step_ends": ends, "clock": clock.stats(), "max_queued_allreduces": max_in_flight,
-            "wait_after_backward_mean_s": plan.mean(allreduce_s)}
+            "wait_after_backward_mean_s": plan.mean(allreduce_s),
+            **({"call_times": calls[cfg.warmup:cfg.warmup + cfg.steps]} if cfg.call_times else {})}
 
 
 def file_sha256(path):
@@ -477,7 +494,8 @@ def train_record(args, cfg, wl, sha, gathered):
                         "step_time_std_s": summary["per_worker_step_time_std_s"][i], "clock": g["clock"],
                         **({"max_queued_allreduces": g["max_queued_allreduces"],
                             "wait_after_backward_mean_s": g["wait_after_backward_mean_s"]}
-                           if cfg.arch == "ring" else {})}
+                           if cfg.arch == "ring" else {}),
+                        **({"call_times": g["call_times"]} if "call_times" in g else {})}
                        for i, g in enumerate(workers)],
     }
     if cfg.m:
