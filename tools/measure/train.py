@@ -356,10 +356,12 @@ def ring_worker(cfg, w, group, start, rng):
                 works.append(work)
                 max_in_flight = max(max_in_flight, in_flight + 1)
                 if cfg.call_times:
-                    # The future completes on Gloo's thread as the call ends; its callback notes the time there.
+                    # The future completes on Gloo's thread as the call ends; its callback notes the time there
+                    # (against this step's start, bound now), unless the step has already noted it (below).
                     row = [u, now() - step_start, None]
                     times.append(row)
-                    work.get_future().then(lambda _f, row=row: row.__setitem__(2, now() - step_start))
+                    work.get_future().then(
+                        lambda _f, row=row, t0=step_start: row[2] is None and row.__setitem__(2, now() - t0))
 
         for i in range(len(wl.layers)):
             clock.run(fwd[i] * scale)
@@ -376,7 +378,7 @@ def ring_worker(cfg, w, group, start, rng):
             work.wait()
         allreduce_s.append(now() - t_comm)
         if cfg.call_times:
-            # A callback may run just after wait() returns: the end it notes is the call's, not later than now.
+            # A callback may run only after wait() has returned: such a call ended by now.
             for row in times:
                 if row[2] is None:
                     row[2] = now() - step_start
