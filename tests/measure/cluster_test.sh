@@ -38,6 +38,8 @@ W="$src/tests/measure/tiny-workload.xml"
     --warmup 1 &&
   $launch -- allreduce --beside 64MiB --out $work/arb.csv --sizes 16KiB,256KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- allreduce --after 1MiB --out $work/ara.csv --sizes 16KiB --nodes 2,4 --repeats 2 --warmup 1 &&
+  $launch -- allreduce --among 16KiB --among-calls 32 --out $work/arm.csv --sizes 1MiB --nodes 2,4 --repeats 2 \
+    --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
@@ -72,6 +74,9 @@ EOF
 [ "$(grep -c '^allreduce_beside,gloo,' "$work/arb.csv")" = 4 ] || fail "arb.csv: expected 2 sizes x 2 node counts"
 grep -q '"beside_bytes": 67108864' "$work/arb.csv.json" || fail "arb.csv.json: no beside_bytes"
 [ "$(grep -c '^allreduce_after,gloo,' "$work/ara.csv")" = 2 ] || fail "ara.csv: expected 1 size x 2 node counts"
+[ "$(grep -c '^allreduce_among,gloo,.*,1048576,' "$work/arm.csv")" = 2 ] || fail "arm.csv: expected 1 size x 2 node counts"
+grep -q '"among_bytes": 16384' "$work/arm.csv.json" && grep -q '"among_calls": 32' "$work/arm.csv.json" \
+  || fail "arm.csv.json: no among_bytes / among_calls"
 "$sgdsim" calibrate --measurements "$work/p2p.csv" --kind p2p --where op=p2p --stream op=p2p_stream \
   > "$work/cal-p2p.txt" 2>&1 \
   || fail "sgdsim calibrate --kind p2p: $(cat "$work/cal-p2p.txt")"

@@ -67,5 +67,26 @@ class EmulatedCompute(unittest.TestCase):
         self.assertGreaterEqual(kit.now(), clock.t)  # it slept until then
 
 
+class AllreduceSettings(unittest.TestCase):
+    """measure.py refuses contradicting microbenchmark settings before any rank starts: exit 2, one line."""
+
+    def run_measure(self, *args):
+        import subprocess
+        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "measure", "measure.py"), "allreduce",
+                               *args, "--out", os.path.join(tempfile.gettempdir(), "never-written.csv")],
+                              capture_output=True, text=True)
+
+    def test_among_excludes_the_other_concurrent_modes(self):
+        r = self.run_measure("--among", "4KiB", "--after", "1MiB")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--queued, --beside, --after and --among: give one at most", r.stderr)
+
+    def test_among_needs_a_call_before_and_one_after_the_timed_one(self):
+        r = self.run_measure("--among", "4KiB", "--among-calls", "1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --among-calls must be at least 2 (one "
+                                                         "before the timed call, one after)"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -63,6 +63,13 @@ def main(argv):
                    help="SIZE: time each call launched right after an all-reduce of SIZE, each repeat after a "
                         "barrier (op allreduce_after: a training's small call that follows a medium one on Gloo's "
                         "other thread; the medium call may end first)")
+    p.add_argument("--among", default="",
+                   help="SIZE: time each call while all-reduces of SIZE run one after another on Gloo's other "
+                        "thread (op allreduce_among: a training's large call beside its small ones; one of SIZE is "
+                        "launched first, the timed call next, then --among-calls - 1 more of SIZE, which must "
+                        "outlast it)")
+    p.add_argument("--among-calls", type=int, default=64,
+                   help="--among: the calls of SIZE launched around each timed one (default 64)")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
@@ -146,8 +153,10 @@ def main(argv):
                                "python3-torch; run /usr/bin/python3)")
         if not dist.is_gloo_available():
             raise MeasureError("this PyTorch has no Gloo backend")
-        if sum(bool(getattr(args, a, 0)) for a in ("queued", "beside", "after")) > 1:
-            raise MeasureError("--queued, --beside and --after: give one at most")
+        if sum(bool(getattr(args, a, 0)) for a in ("queued", "beside", "after", "among")) > 1:
+            raise MeasureError("--queued, --beside, --after and --among: give one at most")
+        if getattr(args, "among", "") and getattr(args, "among_calls", 64) < 2:
+            raise MeasureError("--among-calls must be at least 2 (one before the timed call, one after)")
         if getattr(args, "queued", 0) < 0:
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:

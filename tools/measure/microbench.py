@@ -139,9 +139,15 @@ def cmd_allreduce(args):
     calls = max(1, args.queued)
     beside = size_arg(args.beside) if getattr(args, "beside", "") else 0
     after = size_arg(args.after) if getattr(args, "after", "") else 0
+    among = size_arg(args.among) if getattr(args, "among", "") else 0
     op = ("allreduce_queued" if args.queued else "allreduce_beside" if beside else "allreduce_after" if after
-          else "allreduce")
+          else "allreduce_among" if among else "allreduce")
     big = torch.zeros(plan.elements(beside or after), dtype=torch.float32) if beside or after else None
+    # --among: one buffer per call of SIZE, as a training's units have.
+    if among * args.among_calls > 4 * (1 << 30):
+        raise MeasureError(f"--among {args.among} x --among-calls {args.among_calls}: more than 4 GiB of buffers "
+                           f"per rank; --among is for small calls (a training's batch-norm vectors)")
+    others = [torch.zeros(plan.elements(among), dtype=torch.float32) for _ in range(args.among_calls)] if among else []
     # One buffer per call in flight, as the training's units have (a queued call must not reduce another's data).
     bufs = [torch.zeros(plan.elements(max(sizes)), dtype=torch.float32) for _ in range(calls)]
     for k in ks:
@@ -157,6 +163,11 @@ def cmd_allreduce(args):
                     # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
                     first = dist.all_reduce(big, group=g, async_op=True) if after else None
                     t0 = now()
+                    if among:
+                        elapsed = time_among(args, g, others, views[0])
+                        if i >= args.warmup:
+                            times.append(elapsed)
+                        continue
                     if args.queued:
                         # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
                         # at once as it has threads, the rest wait in its queue; the time per call is the total
@@ -178,7 +189,8 @@ def cmd_allreduce(args):
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
         dist.barrier()
     extra = ({"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
-             else {"after_bytes": after} if after else None)
+             else {"after_bytes": after} if after
+             else {"among_bytes": among, "among_calls": args.among_calls} if among else None)
     write_sidecar(args.out, args, infos, "allreduce", extra)
 
 
@@ -201,6 +213,30 @@ def time_beside(args, g, big, view):
         raise MeasureError(f"--beside {args.beside}: the large all-reduce ended before the timed calls of "
                            f"{view.numel() * 4} B on {g.size()} ranks; give a larger one")
     return times
+
+
+def time_among(args, g, others, view):
+    """One timed call on `view` among calls on `others`, launched in the order a training's backward would: one of
+    the others (it takes one of ProcessGroupGloo's two threads), the timed call (the other thread, free: it starts at
+    once), then the rest, which the first thread runs one after another while the timed call runs. The time is from
+    its launch to its end, noted by a callback on its future (else when its wait returns). The others must outlast
+    it: an error otherwise (a larger --among-calls is needed)."""
+    first = dist.all_reduce(others[0], group=g, async_op=True)
+    t0 = now()
+    timed = dist.all_reduce(view, group=g, async_op=True)
+    end = []
+    timed.get_future().then(lambda _f: end.append(now()))
+    rest = [dist.all_reduce(o, group=g, async_op=True) for o in others[1:]]
+    timed.wait()
+    waited = now()
+    alive = torch.tensor([0.0 if rest[-1].is_completed() else 1.0])
+    for w in [first] + rest:
+        w.wait()
+    dist.all_reduce(alive, op=dist.ReduceOp.MIN, group=g)
+    if alive.item() < 1:
+        raise MeasureError(f"--among {args.among}: its {len(others)} calls ended before the timed call of "
+                           f"{view.numel() * 4} B on {g.size()} ranks; give a larger --among-calls")
+    return (end[0] if end else waited) - t0
 
 
 def cmd_concurrency(args):
