@@ -5,6 +5,7 @@ torch is imported by the kit when it is there, but not used."""
 import argparse
 import csv
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -71,7 +72,6 @@ class AllreduceSettings(unittest.TestCase):
     """measure.py refuses contradicting microbenchmark settings before any rank starts: exit 2, one line."""
 
     def run_measure(self, *args):
-        import subprocess
         return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "measure", "measure.py"), "allreduce",
                                *args, "--out", os.path.join(tempfile.gettempdir(), "never-written.csv")],
                               capture_output=True, text=True)
@@ -86,6 +86,13 @@ class AllreduceSettings(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --among-calls must be at least 2 (one "
                                                          "before the timed call, one after)"])
+
+    def test_among_buffers_are_capped_before_any_rank_starts(self):
+        r = self.run_measure("--among", "256MiB", "--among-calls", "64")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --among 256MiB x --among-calls 64: more "
+                                                         "than 4 GiB of buffers per rank; --among is for small calls "
+                                                         "(a training's batch-norm vectors)"])
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from incast import cmd_incast  # noqa: E402  (the commands, each in a module next to this file)
-from kit import MeasureError, dist, set_timer_slack, torch  # noqa: E402
+from kit import MeasureError, dist, set_timer_slack, size_arg, torch  # noqa: E402
 from microbench import cmd_allreduce, cmd_concurrency, cmd_p2p  # noqa: E402
 from train import cmd_train  # noqa: E402
 
@@ -157,6 +157,10 @@ def main(argv):
             raise MeasureError("--queued, --beside, --after and --among: give one at most")
         if getattr(args, "among", "") and getattr(args, "among_calls", 64) < 2:
             raise MeasureError("--among-calls must be at least 2 (one before the timed call, one after)")
+        # --among keeps one buffer per call of SIZE, as a training's units have.
+        if getattr(args, "among", "") and size_arg(args.among) * args.among_calls > 4 * (1 << 30):
+            raise MeasureError(f"--among {args.among} x --among-calls {args.among_calls}: more than 4 GiB of buffers "
+                               f"per rank; --among is for small calls (a training's batch-norm vectors)")
         if getattr(args, "queued", 0) < 0:
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:

@@ -143,10 +143,7 @@ def cmd_allreduce(args):
     op = ("allreduce_queued" if args.queued else "allreduce_beside" if beside else "allreduce_after" if after
           else "allreduce_among" if among else "allreduce")
     big = torch.zeros(plan.elements(beside or after), dtype=torch.float32) if beside or after else None
-    # --among: one buffer per call of SIZE, as a training's units have.
-    if among * args.among_calls > 4 * (1 << 30):
-        raise MeasureError(f"--among {args.among} x --among-calls {args.among_calls}: more than 4 GiB of buffers "
-                           f"per rank; --among is for small calls (a training's batch-norm vectors)")
+    # --among: one buffer per call of SIZE, as a training's units have (at most 4 GiB: measure.py checks).
     others = [torch.zeros(plan.elements(among), dtype=torch.float32) for _ in range(args.among_calls)] if among else []
     # One buffer per call in flight, as the training's units have (a queued call must not reduce another's data).
     bufs = [torch.zeros(plan.elements(max(sizes)), dtype=torch.float32) for _ in range(calls)]
@@ -160,14 +157,14 @@ def cmd_allreduce(args):
                     times = time_beside(args, g, big, views[0])
                 for i in range(0 if beside else args.warmup + args.repeats):
                     dist.barrier(group=g)
-                    # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
-                    first = dist.all_reduce(big, group=g, async_op=True) if after else None
-                    t0 = now()
                     if among:
                         elapsed = time_among(args, g, others, views[0])
                         if i >= args.warmup:
                             times.append(elapsed)
                         continue
+                    # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
+                    first = dist.all_reduce(big, group=g, async_op=True) if after else None
+                    t0 = now()
                     if args.queued:
                         # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
                         # at once as it has threads, the rest wait in its queue; the time per call is the total
