@@ -24,6 +24,16 @@ class Workload(unittest.TestCase):
         self.assertEqual(len(root.findall("layer/tensor")), 4)
 
 
+    def test_among_launches_one_small_call_the_timed_one_then_63_small_ones(self):
+        order = replay_concurrent.among_order("1MiB")
+        self.assertEqual(order[:3], ["4KiB", "1MiB", "4KiB"])
+        self.assertEqual(order.count("4KiB"), 64)  # measure.py --among-calls' default, the first one included
+        self.assertEqual(len(order), 65)
+        root = ET.fromstring(replay_concurrent.workload_xml(order[0], order[1:]))
+        sizes = [layer.find("tensor").get("size") for layer in reversed(root.findall("layer"))]
+        self.assertEqual(sizes, order)  # the backward all-reduces them in launch order
+
+
 class Command(unittest.TestCase):
     def test_extra_arguments_come_last_so_that_they_override(self):
         cmd = replay_concurrent.run_command("sgdsim", "p.xml", "w.xml", 4, "t.json", ["--ring-min-slices", "2"])
@@ -41,6 +51,13 @@ class Measured(unittest.TestCase):
         meas = replay_concurrent.measured_ms(path)
         self.assertAlmostEqual(meas[(2, 4096)], 34.971907, places=6)  # the file's first row, time_s (the median)
         self.assertEqual(sorted({k for k, _ in meas}), [2, 3, 4, 5, 6, 7, 8])
+
+    def test_reads_the_among_microbenchmark(self):
+        path = os.path.join(ROOT, "validation", "testbed", "campaign-2026-11-30h", "data", "1gbit", "diagnosis",
+                            replay_concurrent.AMONG_CSV)
+        meas = replay_concurrent.measured_ms(path)
+        self.assertAlmostEqual(meas[(8, 1048576)], 39.7799, places=4)  # the row K = 8, 1 MiB, time_s
+        self.assertEqual(len(meas), 7 * len(replay_concurrent.AMONG_SIZES))
 
 
 if __name__ == "__main__":

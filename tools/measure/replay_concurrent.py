@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Simulates measure.py's concurrent all-reduce microbenchmarks as they ran and prints them beside the measurement.
 
-    tools/measure/replay_concurrent.py beside|after [--sgdsim build/src/sgdsim] [--platform PLATFORM]
-                                       [--data DIR] [--guard MEAN,MAX] [--sgdsim-arg=ARG ...]
+    tools/measure/replay_concurrent.py beside|after|among [--sgdsim build/src/sgdsim] [--platform PLATFORM]
+                                             [--data DIR] [--guard MEAN,MAX] [--sgdsim-arg=ARG ...]
 
 `beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
 six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
 time. `after` (measure.py allreduce --after SIZE, SIZE = 256 KiB, 1 MiB, 4 MiB): one call of SIZE, then one small
-call on the other thread; the small call's time. Each run: --framework pytorch-ddp-gloo --egress-fifo on
+call on the other thread; the small call's time. `among` (measure.py allreduce --among 4KiB --among-calls 64): one
+4 KiB call, the timed call of SIZE (256 KiB, 1 MiB, 4 MiB), then 63 more 4 KiB calls that run one after another on
+the other thread while it runs; the timed call's time (a training's large call among its small ones). Each run: --framework pytorch-ddp-gloo --egress-fifo on
 --allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
@@ -33,6 +35,10 @@ BESIDE_CALLS = 6  # measure.py --beside times calls one after the other while th
 AFTER_FIRST = ["256KiB", "1MiB", "4MiB"]
 AFTER_SIZES = ["4KiB", "64KiB"]
 AFTER_NODES = [2, 3, 4, 8]
+AMONG_SIZES = ["256KiB", "1MiB", "4MiB"]
+AMONG_SMALL = "4KiB"
+AMONG_CALLS = 64  # measure.py --among-calls' default: 64 small calls in all, one launched before the timed call
+AMONG_CSV = "among-4KiB.csv"  # as among.sh wrote it (campaign-2026-11-30h's diagnosis folder, the first measured)
 
 
 def workload_xml(first, others):
@@ -45,6 +51,12 @@ def workload_xml(first, others):
     return x + "</workload>\n"
 
 
+def among_order(size):
+    """The calls of `measure.py allreduce --among 4KiB` in launch order: one small call, the timed call of `size`,
+    then the other 63 small ones (64 small calls in all); the timed call is the second."""
+    return [AMONG_SMALL, size] + [AMONG_SMALL] * (AMONG_CALLS - 1)
+
+
 def run_command(sgdsim, platform, workload, nodes, timeline, extra=()):
     """The sgdsim run that replays one microbenchmark cell, `extra` after the options measure.py's run implies."""
     return [sgdsim, "run", "--platform", platform, "--workload", workload, "--arch", "ring", "--overlap", "on",
@@ -52,12 +64,12 @@ def run_command(sgdsim, platform, workload, nodes, timeline, extra=()):
             "--allreduce-unit", "tensor", "--workers", str(nodes), "--timeline", timeline] + list(extra)
 
 
-def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=()):
-    """Worker 0's all-reduce times (ms) of the `other` calls in the measured step."""
-    path = os.path.join(tmp, "replay-%s-%s-%d-%d.xml" % (first, other, calls, nodes))
+def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=(), then=()):
+    """Worker 0's all-reduce times (ms) of the `other` calls in the measured step; `then` (sizes) follow them."""
+    path = os.path.join(tmp, "replay-%s-%s-%d-%d-%d.xml" % (first, other, calls, len(then), nodes))
     timeline = path + ".trace.json"
     with open(path, "w") as f:
-        f.write(workload_xml(first, [other] * calls))
+        f.write(workload_xml(first, [other] * calls + list(then)))
     subprocess.run(run_command(sgdsim, platform, path, nodes, timeline, extra), check=True, stdout=subprocess.DEVNULL)
     with open(timeline) as f:
         events = json.load(f)["traceEvents"]
@@ -83,7 +95,7 @@ def cell(sim_ms, meas_ms, errors):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["beside", "after"])
+    ap.add_argument("mode", choices=["beside", "after", "among"])
     ap.add_argument("--sgdsim", default="build/src/sgdsim")
     ap.add_argument("--platform", default=DEFAULT_PLATFORM)
     ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
@@ -102,6 +114,14 @@ def main(argv=None):
                 row = [cell(statistics.median(call_times_ms(args.sgdsim, args.platform, tmp, "256MiB", s,
                                                             BESIDE_CALLS, k, args.sgdsim_arg)), meas[(k, SIZES[s])], errors)
                        for s in BESIDE_SIZES]
+                print("| %d | %s |" % (k, " | ".join(row)))
+        elif args.mode == "among":
+            meas = measured_ms(os.path.join(args.data, AMONG_CSV))
+            print("| K | " + " | ".join(AMONG_SIZES) + " |\n|---|" + "---|" * len(AMONG_SIZES))
+            for k in sorted({n for n, _ in meas}):
+                row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, AMONG_SMALL, s, 1, k, args.sgdsim_arg,
+                                          among_order(s)[2:])[0], meas[(k, SIZES[s])], errors)
+                       for s in AMONG_SIZES]
                 print("| %d | %s |" % (k, " | ".join(row)))
         else:
             print("| after | size | " + " | ".join("K = %d" % k for k in AFTER_NODES) + " |\n|---|---|"
