@@ -20,7 +20,7 @@ class Settings(unittest.TestCase):
         for setting, value, reason in (("MIN_SIZE", "4k", "unknown unit"), ("MIN_SIZE", "-4KiB", "negative"),
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
                                        ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
-                                       ("RT", "-1", "1 to 99")):
+                                       ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -52,6 +52,11 @@ class Settings(unittest.TestCase):
     def test_real_time_campaign_says_so(self):
         self.assertIn("ranks under SCHED_RR (RT=1)", plan(RT="1").stdout.splitlines()[0])
         self.assertNotIn("SCHED_RR", plan(RT="0").stdout)
+
+    def test_yielding_campaign_says_so(self):
+        # Try-locks yield by default since campaign 2026-11-30i (docs/measure.md §5); YIELD=0 runs Gloo as it is.
+        self.assertIn("try-locks yield (YIELD=1)", plan().stdout.splitlines()[0])
+        self.assertNotIn("yield", plan(YIELD="0").stdout)
 
 
 if __name__ == "__main__":

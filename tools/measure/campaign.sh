@@ -29,6 +29,9 @@
 #                                                       before 2026-11-30f ran with 0)
 #   RT       real-time priority of the ranks       [0] (launch --rt: SCHED_RR, a rank woken by a message runs at
 #            (1-99; 0: the default scheduler)           once; docs/measure.md §5)
+#   YIELD    1: a failed try-lock yields its core  [1] (launch --loop-yield: Gloo's event loop no longer keeps the
+#            in every rank; 0: Gloo as it is            lock holder off a shared core for a scheduler tick;
+#                                                       docs/measure.md §5; campaigns before 2026-11-30i ran with 0)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -38,7 +41,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     -n) dry=1; shift ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "campaign.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +60,7 @@ QUEUED=${QUEUED:-16}
 FEEDCHECK=${FEEDCHECK:-1}
 PIN=${PIN:-1}
 RT=${RT:-0}
+YIELD=${YIELD:-1}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
@@ -69,6 +73,11 @@ case $RT in
   0) rt= ;;
   [1-9]|[1-9][0-9]) rt="--rt $RT" ;;
   *) echo "campaign.sh: RT='$RT': a real-time priority, 1 to 99 (0: the default scheduler)" >&2; exit 2 ;;
+esac
+case $YIELD in
+  0) yield= ;;
+  1) yield=--loop-yield ;;
+  *) echo "campaign.sh: YIELD='$YIELD': 0 or 1" >&2; exit 2 ;;
 esac
 case $QUEUED in
   ''|*[!0-9]*) echo "campaign.sh: QUEUED='$QUEUED': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
@@ -142,7 +151,7 @@ total_s=$(echo "$plan" | awk '{s += $NF} END {print s}')
 runs=$(echo "$plan" | wc -l)
 feed_s=0
 [ "$FEEDCHECK" = 1 ] && feed_s=$(( $(echo $RATES | wc -w) * 90 ))
-echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}"
+echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}${yield:+; try-locks yield (YIELD=1)}"
 echo "campaign: estimated $(( (${total_s%.*} + feed_s) / 60 )) min (an upper bound: overlap ignored), output $out"
 if [ $dry = 1 ]; then
   echo "$plan" | awk '{printf "  %-8s %-22s %-9s %-7s %-4s ~%d s\n", $1, $2, $3, $4, $5, $6}'
@@ -182,14 +191,14 @@ for rate in $RATES; do
   while read -r r model name param overlap est; do
     if [ "$model" = micro ]; then
       if [ "$name" = p2p ]; then
-        "$here/launch" $pin $rt --hosts 2 --logs "$rdir/logs" -- p2p --out "$rdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
+        "$here/launch" $pin $rt $yield --hosts 2 --logs "$rdir/logs" -- p2p --out "$rdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce ]; then
-        "$here/launch" $pin $rt --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
+        "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
       else
         # Calls launched together, as a backward queues them (docs/measure.md §3); sizes to 32 MiB (from there
         # calibrate takes the calls alone's rows, docs/models.md §10.8).
-        "$here/launch" $pin $rt --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
+        "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
           --out "$rdir/allreduce-queued.csv" --force --min-size "$param" --max-size 32MiB --repeats 3 --warmup 1 \
           < /dev/null >> "$log" 2>&1
       fi
@@ -205,7 +214,7 @@ for rate in $RATES; do
       esac
       case $model in *.xml) wfile=$model; model=$(basename "$model" .xml) ;; *) wfile="$src/workloads/$model.xml" ;; esac
       mkdir -p "$rdir/$model"
-      "$here/launch" $pin $rt --hosts "$ranks" --logs "$rdir/logs" -- train --workload "$wfile" \
+      "$here/launch" $pin $rt $yield --hosts "$ranks" --logs "$rdir/logs" -- train --workload "$wfile" \
         --arch "$arch" $opts --overlap "$overlap" --workers "$WORKERS" --steps "$STEPS" --warmup "$WARMUP" \
         --repeat "$REPEAT" --compute-scale "$SCALE" --out "$rdir/$model/$tag-overlap-$overlap.jsonl" --force \
         < /dev/null >> "$log" 2>&1

@@ -94,6 +94,15 @@ def iface():
     return None
 
 
+def loop_yield_loaded():
+    """Whether launch --loop-yield's library is mapped into this process (tools/measure/loop_yield.c)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as f:
+            return any(line.rstrip().endswith("/loop_yield.so") for line in f)
+    except OSError:
+        return None
+
+
 def local_info():
     """What one rank knows of its host: its NIC (MTU, qdiscs as tc shows them), TCP congestion control, CPUs."""
     dev = iface()
@@ -110,6 +119,7 @@ def local_info():
         "scheduler": {os.SCHED_OTHER: "other", os.SCHED_RR: "rr", os.SCHED_FIFO: "fifo"}.get(
             os.sched_getscheduler(0), str(os.sched_getscheduler(0))),
         "rt_priority": os.sched_getparam(0).sched_priority,
+        "loop_yield": loop_yield_loaded(),
         "loadavg": list(os.getloadavg()),
     }
     if dev:
