@@ -2,15 +2,17 @@
 """Simulates measure.py's concurrent all-reduce microbenchmarks as they ran and prints them beside the measurement.
 
     tools/measure/replay_concurrent.py beside|after|among [--sgdsim build/src/sgdsim] [--platform PLATFORM]
-                                             [--data DIR] [--guard MEAN,MAX] [--sgdsim-arg=ARG ...]
+                                             [--data DIR] [--among-csv NAME] [--guard MEAN,MAX]
+                                             [--sgdsim-arg=ARG ...]
 
 `beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
 six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
 time. `after` (measure.py allreduce --after SIZE, SIZE = 256 KiB, 1 MiB, 4 MiB): one call of SIZE, then one small
 call on the other thread; the small call's time. `among` (measure.py allreduce --among 4KiB --among-calls 64): one
 4 KiB call, the timed call of SIZE (256 KiB, 1 MiB, 4 MiB), then 63 more 4 KiB calls that run one after another on
-the other thread while it runs; the timed call's time (a training's large call among its small ones). Each run: --framework pytorch-ddp-gloo --egress-fifo on
---allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
+the other thread while it runs; the timed call's time (a training's large call among its small ones; --among-csv
+names the CSV). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit tensor, overlap on, on the
+platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
 alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*). --sgdsim-arg=ARG
@@ -101,6 +103,8 @@ def main(argv=None):
     ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
     ap.add_argument("--guard", default="", metavar="MEAN,MAX",
                     help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
+    ap.add_argument("--among-csv", default=AMONG_CSV, metavar="NAME",
+                    help="among: the measure.py CSV in --data (default %s)" % AMONG_CSV)
     ap.add_argument("--sgdsim-arg", action="append", default=[], metavar="ARG",
                     help="an argument added to every sgdsim run (repeatable; write --sgdsim-arg=--option)")
     args = ap.parse_args(argv)
@@ -116,7 +120,7 @@ def main(argv=None):
                        for s in BESIDE_SIZES]
                 print("| %d | %s |" % (k, " | ".join(row)))
         elif args.mode == "among":
-            meas = measured_ms(os.path.join(args.data, AMONG_CSV))
+            meas = measured_ms(os.path.join(args.data, args.among_csv))
             print("| K | " + " | ".join(AMONG_SIZES) + " |\n|---|" + "---|" * len(AMONG_SIZES))
             for k in sorted({n for n, _ in meas}):
                 row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, AMONG_SMALL, s, 1, k, args.sgdsim_arg,
