@@ -132,6 +132,11 @@ struct Scenario {
    *  a call that starts beside n - 1 others in flight pays n times over (docs/models.md §10.8); empty: every call
    *  pays allreduce_time's, as if alone. */
   std::vector<AllreduceTimeFit> allreduce_queued_time;
+  /** With allreduce_queued_time: a call that starts beside others in flight pays its own back-to-back time beyond its
+   *  bytes plus each other call's, at that call's size (true; equal calls as below), or in_flight times its own
+   *  (false: §10.8 as first written, every call in flight taken as the size of this one) (docs/models.md §10.8
+   *  "Calls of different sizes"). */
+  bool in_flight_cost_each = true;
   /** With measured_allreduce: the microbenchmark's ranks all ran on one machine of this many cores
    *  (sgdsim.shared_cores), so a ring step's software time grew with the ranks per core; beyond the node counts
    *  measured it keeps growing so (docs/models.md §10.7, "Ranks sharing cores"). 0: a machine per rank. */

@@ -81,6 +81,22 @@ struct RingShared {
     }
     return std::max(n, 1);
   }
+  /** The sizes of the calls calls_under_way counts beside unit `self` (at most lanes - 1). */
+  std::vector<double> others_under_way(const std::vector<GradUnit>& units, int lanes, std::size_t self) const
+  {
+    std::vector<double> others;
+    int n = 0;
+    for (auto u = static_cast<std::size_t>(units_done); u < units.size() && n < lanes; u++) {
+      if (units[u].ready_layer < lowest_ready)
+        break;
+      n++;
+      if (u != self)
+        others.push_back(units[u].bytes);
+    }
+    if (n > 0 && others.size() > static_cast<std::size_t>(n - 1))
+      others.resize(static_cast<std::size_t>(n - 1));
+    return others;
+  }
   /** A lane: blocks until the backward of `layer` in step `of_step` is done. */
   void wait_ready(int lane, int of_step, int layer)
   {
@@ -166,7 +182,8 @@ private:
       const int step  = static_cast<int>(next / n);
       const auto& u   = units[static_cast<std::size_t>(next % n)];
       shared_->wait_ready(lane_, step, u.ready_layer);
-      allreduce(u.bytes, shared_->calls_under_way(units, ctx_.lanes()));
+      allreduce(u.bytes, shared_->calls_under_way(units, ctx_.lanes()),
+                shared_->others_under_way(units, ctx_.lanes(), static_cast<std::size_t>(next % n)));
       if (++shared_->units_done == n) {
         shared_->units_done = 0;
         shared_->step_done->release();
@@ -312,13 +329,16 @@ private:
   // for K ranks and `bytes` minus what the network alone takes; 0 without a measured all-reduce. A call that starts
   // with `in_flight` - 1 others under way on this worker, where the platform has the back-to-back microbenchmark,
   // lasts in_flight times its time per call T_q, of which the network, shared by the calls, takes its latencies once
-  // and its bytes in_flight times (docs/models.md §10.8). Beyond the largest node count measured, the excess there
+  // and its bytes in_flight times (docs/models.md §10.8); with --in-flight-cost each (the default) the others in
+  // flight, whose sizes `others` gives, each add their own T_q beyond their bytes instead of this call's
+  // (§10.8 "Calls of different sizes"). Beyond the largest node count measured, the excess there
   // plus, for each ring step more, the software cost per step that the node counts measured show, which each call in
   // flight pays; where the microbenchmark's ranks shared one machine's cores, the excess there times the steps and
   // the ranks per core.
   // `line`: from eq. (37)'s lines alone, without the measured sizes (--measured-sizes on only); `clamp` false: below
   // the network's own time, negative (within the node counts measured).
-  double measured_excess_s(double bytes, int in_flight = 1, bool line = false, bool clamp = true) const
+  double measured_excess_s(double bytes, int in_flight = 1, bool line = false, bool clamp = true,
+                           const std::vector<double>& others = {}) const
   {
     const Scenario& sc = ctx_.scenario;
     if (!sc.measured_allreduce || bytes <= 0)
@@ -330,13 +350,13 @@ private:
     const int calls = queued ? in_flight : 1;
     const int k_hi  = fits.back().nodes;
     if (k_ <= k_hi)
-      return pooled_excess_s(fits, alone, k_, bytes, calls, clamp);
+      return pooled_excess_s(fits, alone, k_, bytes, calls, clamp, others);
     if (sc.shared_cores > 0) {
       // Ranks sharing one machine's cores: each step's software time grows with the ranks per core, so the excess
       // grows with the steps times the ranks per core (docs/models.md §10.7, "Ranks sharing cores").
       const double c = sc.shared_cores;
-      return pooled_excess_s(fits, alone, k_hi, bytes, calls) * (k_ - 1.0) / (k_hi - 1.0) * std::max<double>(k_, c) /
-             std::max<double>(k_hi, c);
+      return pooled_excess_s(fits, alone, k_hi, bytes, calls, true, others) * (k_ - 1.0) / (k_hi - 1.0) *
+             std::max<double>(k_, c) / std::max<double>(k_hi, c);
     }
     std::vector<int> nodes;
     std::vector<double> per_call_s; // one call's excess at each node count measured
@@ -344,7 +364,7 @@ private:
       nodes.push_back(f.nodes);
       per_call_s.push_back(pooled_excess_s(fits, alone, f.nodes, bytes, 1));
     }
-    return pooled_excess_s(fits, alone, k_hi, bytes, calls) +
+    return pooled_excess_s(fits, alone, k_hi, bytes, calls, true, others) +
            calls * 2.0 * (k_ - k_hi) * excess_per_step_s(nodes, per_call_s);
   }
   // The excess at node count k within the fits' range, from the measured_node_window node counts measured nearest to
@@ -352,11 +372,11 @@ private:
   // against the node count, evaluated at k, times k's 2(k - 1) steps (docs/models.md §10.7 "Neighbouring node counts
   // pooled"). Below the smallest node count measured, excess_at_s's (that node count's time).
   double pooled_excess_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
-                         double bytes, int in_flight, bool clamp = true) const
+                         double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {}) const
   {
     const std::size_t window = static_cast<std::size_t>(ctx_.scenario.measured_node_window);
     if (window <= 1 || fits.size() < 2 || k < fits.front().nodes)
-      return excess_at_s(fits, alone, k, bytes, in_flight, clamp);
+      return excess_at_s(fits, alone, k, bytes, in_flight, clamp, others);
     std::vector<int> measured;
     for (const AllreduceTimeFit& f : fits)
       measured.push_back(f.nodes);
@@ -365,7 +385,8 @@ private:
     std::vector<double> per_step_s; // unclamped: a row below the network counts as below
     for (const std::size_t i : nearest_node_counts(measured, k, window)) {
       nodes.push_back(measured[i]);
-      per_step_s.push_back(excess_at_s(fits, alone, measured[i], bytes, in_flight, false) / (2.0 * (measured[i] - 1)));
+      per_step_s.push_back(excess_at_s(fits, alone, measured[i], bytes, in_flight, false, others) /
+                           (2.0 * (measured[i] - 1)));
     }
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
     return std::max(floor, line_at(nodes, per_step_s, k) * 2.0 * (k - 1));
@@ -373,7 +394,7 @@ private:
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8).
   double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
-                     double bytes, int in_flight, bool clamp = true) const
+                     double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {}) const
   {
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
     if (in_flight <= 1)
@@ -381,7 +402,17 @@ private:
     const double bytes_s   = network_bytes_s(bytes, k);
     const double latency_s = network_allreduce_s(bytes, k) - bytes_s;
     const double n         = in_flight;
-    return std::max(floor, n * queued_allreduce_s(fits, alone, k, bytes) - latency_s - n * bytes_s);
+    if (!ctx_.scenario.in_flight_cost_each)
+      return std::max(floor, n * queued_allreduce_s(fits, alone, k, bytes) - latency_s - n * bytes_s);
+    // Each call in flight adds its own back-to-back time beyond its bytes (what it keeps the worker's software busy
+    // for; never below 0), at its own size; calls the count has but `others` does not name are taken as this one.
+    double busy_s = queued_allreduce_s(fits, alone, k, bytes) - bytes_s;
+    for (int i = 1; i < in_flight; i++) {
+      const auto at  = static_cast<std::size_t>(i - 1);
+      const double o = at < others.size() ? others[at] : bytes;
+      busy_s += std::max(0.0, queued_allreduce_s(fits, alone, k, o) - network_bytes_s(o, k));
+    }
+    return std::max(floor, busy_s - latency_s);
   }
 
   // How a call pays its measured software cost (measured_allreduce is the ring's only): spread over its ring steps,
@@ -395,17 +426,17 @@ private:
     double step_extra_s = 0;
     double byte_scale   = 1;
   };
-  CallCost call_cost(double bytes, int in_flight) const
+  CallCost call_cost(double bytes, int in_flight, const std::vector<double>& others = {}) const
   {
     // Unclamped: where the rows' time lies below the network's own, negative (the excess itself is never).
-    const double signed_s = measured_excess_s(bytes, in_flight, false, false);
+    const double signed_s = measured_excess_s(bytes, in_flight, false, false, others);
     double excess_s       = std::max(0.0, signed_s);
     double byte_scale     = 1;
     const double bytes_s  = (back_to_back(in_flight) ? in_flight : 1) * network_bytes_s(bytes);
     // No rate to scale where the route to the next rank has no link (a host's own loopback): bytes_s is 0.
     if (!ctx_.scenario.measured_sizes || !(bytes_s > 0 && std::isfinite(bytes_s)))
       return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
-    const double line_s = measured_excess_s(bytes, in_flight, true);
+    const double line_s = measured_excess_s(bytes, in_flight, true, true, others);
     if (excess_s > line_s) {
       byte_scale = 1 + (excess_s - line_s) / bytes_s;
       excess_s   = line_s;
@@ -448,15 +479,16 @@ private:
     return true; // no gradients left: the buffer goes after layer 1 anyway
   }
 
-  // One all-reduce of `bytes`, started with `in_flight` calls of this worker under way (itself included).
-  void allreduce(double bytes, int in_flight = 1)
+  // One all-reduce of `bytes`, started with `in_flight` calls of this worker under way (itself included), `others`
+  // the sizes of those besides itself (RingShared::others_under_way; fewer: taken as this one's).
+  void allreduce(double bytes, int in_flight = 1, const std::vector<double>& others = {})
   {
     if (bytes <= 0 || k_ <= 1)
       return;
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
-    const CallCost cost = call_cost(bytes, in_flight);
+    const CallCost cost = call_cost(bytes, in_flight, others);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
       ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_, cost.step_extra_s,
