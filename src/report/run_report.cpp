@@ -145,8 +145,10 @@ std::string measured_note(const Scenario& sc)
   else if (k > hi) // each step more pays the software cost per step of the node counts measured
     note += fmt(" (K = %d beyond: the %d-node fit, plus a cost per ring step more)", k, hi);
   if (!sc.allreduce_queued_time.empty())
-    note += fmt(", and back to back at %d..%d nodes", sc.allreduce_queued_time.front().nodes,
-                sc.allreduce_queued_time.back().nodes);
+    note += fmt(", and back to back at %d..%d nodes (%s)", sc.allreduce_queued_time.front().nodes,
+                sc.allreduce_queued_time.back().nodes,
+                // docs/models.md §10.8 "Calls of different sizes"
+                sc.in_flight_cost_each ? "each call in flight at its own size" : "calls in flight as this one's size");
   if (sc.measured_sizes)
     note += " (its large sizes as measured)";
   if (sc.measured_node_window > 1) // docs/models.md §10.7, "Neighbouring node counts pooled"
@@ -400,6 +402,9 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},
                           {"measured_sizes", sc.measured_allreduce && sc.measured_sizes},
                           {"measured_node_window", sc.measured_allreduce ? sc.measured_node_window : 0},
+                          {"in_flight_cost", sc.measured_allreduce && !sc.allreduce_queued_time.empty()
+                                                 ? (sc.in_flight_cost_each ? "each" : "same")
+                                                 : ""},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -392,7 +392,8 @@ private:
     return std::max(floor, line_at(nodes, per_step_s, k) * 2.0 * (k - 1));
   }
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
-  // in_flight x bytes (calls back to back, docs/models.md §10.8).
+  // in_flight x bytes (calls back to back, docs/models.md §10.8; --in-flight-cost same), or with --in-flight-cost
+  // each T_q - bytes for this call plus max(0, T_q - bytes) at each other call's size, less the latencies.
   double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
                      double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {}) const
   {

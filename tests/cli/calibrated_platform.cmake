@@ -142,8 +142,18 @@ endforeach()
 execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring --workers 3 --steps 1 --warmup 0
                         --framework pytorch-ddp-gloo --allreduce-unit tensor
                 WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0 OR NOT out MATCHES "all-reduce as measured at 2..4 nodes, and back to back at 2..4 nodes")
-  message(FATAL_ERROR "run must say it uses both measurements (${rc}): ${out}${err}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "all-reduce as measured at 2..4 nodes, and back to back at 2..4 nodes \\(each call in flight at its own size\\)")
+  message(FATAL_ERROR "run must say it uses both measurements, each call in flight at its own size (${rc}): ${out}${err}")
+endif()
+# --in-flight-cost same (docs/models.md §10.8 "Calls of different sizes"): said in the report and echoed in the JSON.
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/queued.xml --arch ring --workers 3 --steps 1 --warmup 0
+                        --framework pytorch-ddp-gloo --allreduce-unit tensor --in-flight-cost same
+                        --json ${WORK}/same.json --force
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/same.json json)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "back to back at 2..4 nodes \\(calls in flight as this one's size\\)"
+   OR NOT json MATCHES "\"in_flight_cost\": \"same\"")
+  message(FATAL_ERROR "run --in-flight-cost same must say so and echo it (${rc}): ${out}${err}\n${json}")
 endif()
 # --shared-cores (docs/models.md §10.7, "Ranks sharing cores"): written as sgdsim.shared_cores; beyond the node counts
 # measured (2 and 4) a ring step's software then grows with the ranks per core, so 8 workers take longer than on the

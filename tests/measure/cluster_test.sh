@@ -1,6 +1,7 @@
 #!/bin/sh
 # The measurement kit end to end (docs/measure.md): tools/measure/emulate brings up 4 hosts at 1 Gbit/s,
-# tools/measure/launch runs a small p2p and all-reduce microbenchmark (one of them pinned and real-time), three short
+# tools/measure/launch runs a small p2p and all-reduce microbenchmark (one pinned and real-time, one with the
+# failed try-locks yielding), three short
 # emulated trainings and an incast,
 # `sgdsim calibrate` reads the CSVs as they are, and nothing is left behind (no sgdsim-* namespace, no new link in
 # the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and about a minute, so it runs only when
@@ -38,8 +39,8 @@ W="$src/tests/measure/tiny-workload.xml"
     --warmup 1 &&
   $launch -- allreduce --beside 64MiB --out $work/arb.csv --sizes 16KiB,256KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- allreduce --after 1MiB --out $work/ara.csv --sizes 16KiB --nodes 2,4 --repeats 2 --warmup 1 &&
-  $launch -- allreduce --among 16KiB --among-calls 32 --out $work/arm.csv --sizes 1MiB --nodes 2,4 --repeats 2 \
-    --warmup 1 &&
+  $launch --loop-yield -- allreduce --among 16KiB --among-calls 32 --out $work/arm.csv --sizes 1MiB --nodes 2,4 \
+    --repeats 2 --warmup 1 &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
@@ -70,6 +71,11 @@ assert all(r["scheduler"] == "rr" and r["rt_priority"] == 1 and r["cpus_usable"]
 a = json.load(open(f"{sys.argv[1]}/ar.csv.json"))["provenance"]["ranks"]
 assert all(r["pinned_cpu"] is None and r["scheduler"] == "other" and r["rt_priority"] == 0 for r in a), a
 print("launch --pin --rt 1: ranks pinned round robin and under SCHED_RR; without the options neither")
+# launch --loop-yield (the among run): every rank has tools/measure/loop_yield.c loaded; without it (the rest) none.
+m = json.load(open(f"{sys.argv[1]}/arm.csv.json"))["provenance"]["ranks"]
+assert m and all(r["loop_yield"] is True for r in m), m
+assert all(r["loop_yield"] is False for r in a + q), a + q
+print("launch --loop-yield: the library loaded in every rank; without the option in none")
 EOF
 [ "$(grep -c '^allreduce_beside,gloo,' "$work/arb.csv")" = 4 ] || fail "arb.csv: expected 2 sizes x 2 node counts"
 grep -q '"beside_bytes": 67108864' "$work/arb.csv.json" || fail "arb.csv.json: no beside_bytes"
