@@ -69,33 +69,28 @@ struct RingShared {
   }
   /** Planned units (in launch order, each ready no later than the next): how many of this step's all-reduces the
    *  framework runs now, at most `lanes`: those whose gradients exist (a prefix of the units) and that have not
-   *  finished (in any order). Two calls that start at the same time see the same count, whichever lane runs first
-   *  (docs/models.md §10.8). */
-  int calls_under_way(const std::vector<GradUnit>& units, int lanes) const
-  {
-    int n = 0;
-    for (auto u = static_cast<std::size_t>(units_done); u < units.size() && n < lanes; u++) {
-      if (units[u].ready_layer < lowest_ready)
-        break;
-      n++;
-    }
-    return std::max(n, 1);
-  }
-  /** The sizes of the calls calls_under_way counts beside unit `self` (at most lanes - 1). */
-  std::vector<double> others_under_way(const std::vector<GradUnit>& units, int lanes, std::size_t self) const
-  {
+   *  finished (in any order), and the sizes of those counted besides unit `self` (at most count - 1; for
+   *  --in-flight-cost each, docs/models.md §10.8 "Calls of different sizes"). Two calls that start at the same time
+   *  see the same count, whichever lane runs first (docs/models.md §10.8). */
+  struct UnderWay {
+    int count = 1;
     std::vector<double> others;
+  };
+  UnderWay calls_under_way(const std::vector<GradUnit>& units, int lanes, std::size_t self) const
+  {
+    UnderWay out;
     int n = 0;
     for (auto u = static_cast<std::size_t>(units_done); u < units.size() && n < lanes; u++) {
       if (units[u].ready_layer < lowest_ready)
         break;
       n++;
       if (u != self)
-        others.push_back(units[u].bytes);
+        out.others.push_back(units[u].bytes);
     }
-    if (n > 0 && others.size() > static_cast<std::size_t>(n - 1))
-      others.resize(static_cast<std::size_t>(n - 1));
-    return others;
+    out.count = std::max(n, 1);
+    if (out.others.size() > static_cast<std::size_t>(out.count - 1))
+      out.others.resize(static_cast<std::size_t>(out.count - 1));
+    return out;
   }
   /** A lane: blocks until the backward of `layer` in step `of_step` is done. */
   void wait_ready(int lane, int of_step, int layer)
@@ -182,8 +177,9 @@ private:
       const int step  = static_cast<int>(next / n);
       const auto& u   = units[static_cast<std::size_t>(next % n)];
       shared_->wait_ready(lane_, step, u.ready_layer);
-      allreduce(u.bytes, shared_->calls_under_way(units, ctx_.lanes()),
-                shared_->others_under_way(units, ctx_.lanes(), static_cast<std::size_t>(next % n)));
+      const RingShared::UnderWay under_way =
+          shared_->calls_under_way(units, ctx_.lanes(), static_cast<std::size_t>(next % n));
+      allreduce(u.bytes, under_way.count, under_way.others);
       if (++shared_->units_done == n) {
         shared_->units_done = 0;
         shared_->step_done->release();
@@ -481,7 +477,7 @@ private:
   }
 
   // One all-reduce of `bytes`, started with `in_flight` calls of this worker under way (itself included), `others`
-  // the sizes of those besides itself (RingShared::others_under_way; fewer: taken as this one's).
+  // the sizes of those besides itself (RingShared::calls_under_way; fewer: taken as this one's).
   void allreduce(double bytes, int in_flight = 1, const std::vector<double>& others = {})
   {
     if (bytes <= 0 || k_ <= 1)

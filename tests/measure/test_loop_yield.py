@@ -12,6 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+from scripts import load_script  # noqa: E402
 
 CHECKER = r"""
 #define _GNU_SOURCE
@@ -34,14 +35,7 @@ int main(void) {
 
 def load_launch():
     """tools/measure/launch as a module (it has no .py suffix)."""
-    import importlib.machinery
-    import importlib.util
-    path = os.path.join(ROOT, "tools", "measure", "launch")
-    loader = importlib.machinery.SourceFileLoader("launch", path)
-    spec = importlib.util.spec_from_loader("launch", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("launch")
 
 
 @unittest.skipUnless(shutil.which("cc"), "no C compiler")

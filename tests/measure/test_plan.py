@@ -2,7 +2,6 @@
 no network, no torch. The expected values of the unit grammar are what `sgdsim run` itself read from the same
 strings (a tensor's bytes, a layer's time), so the kit and the simulator agree on every workload."""
 
-import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -13,16 +12,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 import plan  # noqa: E402
+from scripts import load_script  # noqa: E402
 
 
 def load_emulate():
     """tools/measure/emulate is a script without .py: loaded as a module for its pure functions."""
-    path = os.path.join(ROOT, "tools", "measure", "emulate")
-    loader = importlib.machinery.SourceFileLoader("emulate", path)
-    spec = importlib.util.spec_from_loader("emulate", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("emulate")
 
 
 def write_workload(body, attrs='name="t" batch="4" device="d" reference_speed="1Tf"'):
