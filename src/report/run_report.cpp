@@ -357,6 +357,8 @@ nlohmann::ordered_json report_json(const RunReport& rep)
 {
   const Workload& wl = *rep.workload;
   const Scenario& sc = rep.scenario;
+  // Calls back to back measured (docs/models.md §10.8): only then does the in-flight rule apply.
+  const bool measured_queued = sc.measured_allreduce && !sc.allreduce_queued_time.empty();
   nlohmann::ordered_json j;
   j["schema_version"]  = kJsonSchemaVersion;
   j["sgdsim_version"]  = SGDSIM_VERSION;
@@ -399,12 +401,10 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"reduce_s_per_byte", sc.reduce_s_per_byte},
                           {"measured_allreduce", sc.measured_allreduce},
                           {"shared_cores", sc.shared_cores},
-                          {"measured_allreduce_queued", sc.measured_allreduce && !sc.allreduce_queued_time.empty()},
+                          {"measured_allreduce_queued", measured_queued},
                           {"measured_sizes", sc.measured_allreduce && sc.measured_sizes},
                           {"measured_node_window", sc.measured_allreduce ? sc.measured_node_window : 0},
-                          {"in_flight_cost", sc.measured_allreduce && !sc.allreduce_queued_time.empty()
-                                                 ? (sc.in_flight_cost_each ? "each" : "same")
-                                                 : ""},
+                          {"in_flight_cost", measured_queued ? (sc.in_flight_cost_each ? "each" : "same") : ""},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -33,17 +33,12 @@ int main(void) {
 """
 
 
-def load_launch():
-    """tools/measure/launch as a module (it has no .py suffix)."""
-    return load_script("launch")
-
-
 @unittest.skipUnless(shutil.which("cc"), "no C compiler")
 class LoopYield(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
-        self.lib, error = load_launch().build_loop_yield(self.tmp.name)
+        self.lib, error = load_script("launch").build_loop_yield(self.tmp.name)
         self.assertEqual(error, "")
         src = os.path.join(self.tmp.name, "checker.c")
         with open(src, "w") as f:
@@ -65,7 +60,7 @@ class LoopYield(unittest.TestCase):
         self.assertEqual(self.run_checker(""), ["EBUSY", "0", "-1"])
 
     def test_a_compiler_error_is_one_line(self):
-        launch = load_launch()
+        launch = load_script("launch")
         old = launch.HERE
         launch.HERE = self.tmp.name  # no loop_yield.c there
         try:

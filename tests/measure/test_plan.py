@@ -15,11 +15,6 @@ import plan  # noqa: E402
 from scripts import load_script  # noqa: E402
 
 
-def load_emulate():
-    """tools/measure/emulate is a script without .py: loaded as a module for its pure functions."""
-    return load_script("emulate")
-
-
 def write_workload(body, attrs='name="t" batch="4" device="d" reference_speed="1Tf"'):
     f = tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False)
     f.write(f"<?xml version='1.0'?>\n<!-- a comment -- with dashes, as the catalog's headers have -->\n"
@@ -194,7 +189,7 @@ class StepTimes(unittest.TestCase):
 
 class EmulateArithmetic(unittest.TestCase):
     def setUp(self):
-        self.emulate = load_emulate()
+        self.emulate = load_script("emulate")
 
     def test_rates(self):
         parse = self.emulate.parse_rate
