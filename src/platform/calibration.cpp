@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -12,43 +13,56 @@
 namespace sgdsim {
 
 namespace {
-// Solves the weighted least-squares problem min sum_i w_i (x_i . p - y_i)^2 (every row of x has the same length,
-// the number of parameters) by the normal equations, with Gaussian elimination and partial pivoting. Returns false
-// if the system is singular.
-bool least_squares(const std::vector<std::vector<double>>& x, const std::vector<double>& y,
-                   const std::vector<double>& w, std::vector<double>& p)
-{
-  const std::size_t n = x.empty() ? 0 : x[0].size();
-  std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0.0));
-  for (std::size_t i = 0; i < x.size(); i++)
-    for (std::size_t r = 0; r < n; r++) {
-      for (std::size_t c = 0; c < n; c++)
-        a[r][c] += w[i] * x[i][r] * x[i][c];
-      a[r][n] += w[i] * x[i][r] * y[i];
+// The weighted least-squares problem min sum_i w_i (x_i . p - y_i)^2 for up to 3 parameters, by its normal equations:
+// rows are added one by one (no row is kept, so that a fit repeated on all points but one, as fit_robustly does for
+// each point, costs no allocation), then solved by Gaussian elimination with partial pivoting.
+class NormalEquations {
+public:
+  static constexpr std::size_t MAX_PARAMS = 3;
+
+  explicit NormalEquations(std::size_t params) : n_(std::min(params, MAX_PARAMS)) {}
+
+  void add(const std::array<double, MAX_PARAMS>& x, double y, double w)
+  {
+    for (std::size_t r = 0; r < n_; r++) {
+      for (std::size_t c = 0; c < n_; c++)
+        a_[r][c] += w * x[r] * x[c];
+      a_[r][n_] += w * x[r] * y;
     }
-  std::vector<double> diag(n); // the original diagonal: a pivot far below it means dependent columns
-  for (std::size_t c = 0; c < n; c++)
-    diag[c] = std::fabs(a[c][c]);
-  for (std::size_t c = 0; c < n; c++) {
-    std::size_t pivot = c;
-    for (std::size_t r = c + 1; r < n; r++)
-      if (std::fabs(a[r][c]) > std::fabs(a[pivot][c]))
-        pivot = r;
-    std::swap(a[c], a[pivot]);
-    if (!(std::fabs(a[c][c]) > 1e-10 * diag[c]))
-      return false;
-    for (std::size_t r = 0; r < n; r++)
-      if (r != c) {
-        double f = a[r][c] / a[c][c];
-        for (std::size_t k = c; k <= n; k++)
-          a[r][k] -= f * a[c][k];
-      }
   }
-  p.assign(n, 0.0);
-  for (std::size_t r = 0; r < n; r++)
-    p[r] = a[r][n] / a[r][r];
-  return true;
-}
+
+  // The parameters; false if the system is singular.
+  bool solve(std::array<double, MAX_PARAMS>& p) const
+  {
+    std::array<std::array<double, MAX_PARAMS + 1>, MAX_PARAMS> a = a_;
+    std::array<double, MAX_PARAMS> diag{}; // the original diagonal: a pivot far below it means dependent columns
+    for (std::size_t c = 0; c < n_; c++)
+      diag[c] = std::fabs(a[c][c]);
+    for (std::size_t c = 0; c < n_; c++) {
+      std::size_t pivot = c;
+      for (std::size_t r = c + 1; r < n_; r++)
+        if (std::fabs(a[r][c]) > std::fabs(a[pivot][c]))
+          pivot = r;
+      std::swap(a[c], a[pivot]);
+      if (!(std::fabs(a[c][c]) > 1e-10 * diag[c]))
+        return false;
+      for (std::size_t r = 0; r < n_; r++)
+        if (r != c) {
+          double f = a[r][c] / a[c][c];
+          for (std::size_t k = c; k <= n_; k++)
+            a[r][k] -= f * a[c][k];
+        }
+    }
+    p = {};
+    for (std::size_t r = 0; r < n_; r++)
+      p[r] = a[r][n_] / a[r][r];
+    return true;
+  }
+
+private:
+  std::size_t n_;
+  std::array<std::array<double, MAX_PARAMS + 1>, MAX_PARAMS> a_{};
+};
 
 // Relative errors: weight 1 / T^2.
 std::vector<double> relative_weights(const std::vector<CommMeasurement>& m)
@@ -70,19 +84,16 @@ double ring_factor(int k)
 namespace {
 enum class LinearFit { OK, SINGULAR, NON_POSITIVE_SLOPE };
 
-// The linear model of `f.kind` fitted to `m` (bandwidth, alpha, c, fixed_at_zero; f.alpha_separable set). Returns
-// why not when the points do not determine it or give no positive bandwidth (`slope`: the time per byte found).
-LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, double* slope = nullptr)
+// The linear model of `f.kind` fitted to `m` (bandwidth, alpha, c, fixed_at_zero; f.alpha_separable set), leaving
+// out the point of index `skip` if there is one. Returns why not when the points do not determine it or give no
+// positive bandwidth (`slope`: the time per byte found).
+LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, double* slope = nullptr,
+                     std::size_t skip = SIZE_MAX)
 {
-  const CommKind kind         = f.kind;
-  const std::vector<double> w = relative_weights(m);
+  const CommKind kind = f.kind;
   // A bandwidth fixed beforehand (the large sizes' own, CalibrationFit::bandwidth_from_bytes): its bytes' time is
   // taken off each point and only alpha and c remain to fit.
   const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
-  std::vector<double> y;
-  for (const CommMeasurement& x : m)
-    y.push_back(x.time_s -
-                (fixed ? (kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0) * x.bytes / f.bandwidth_Bps : 0));
   // Columns: time per byte (scaled by the ring factor), per-message latency (allreduce with several node counts),
   // per-call constant. Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the
   // rest refitted (non-negative least squares by elimination; f.fixed_at_zero says which).
@@ -90,25 +101,30 @@ LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, d
   std::array<double, 3> p{};
   f.fixed_at_zero.clear();
   while (true) {
-    std::vector<int> cols;
-    for (int c = 0; c < 3; c++)
-      if (active[static_cast<std::size_t>(c)])
-        cols.push_back(c);
-    std::vector<std::vector<double>> rows;
-    for (const CommMeasurement& x : m) {
+    std::array<std::size_t, 3> cols{};
+    std::size_t n_cols = 0;
+    for (std::size_t c = 0; c < 3; c++)
+      if (active[c])
+        cols[n_cols++] = c;
+    NormalEquations eq(n_cols);
+    for (std::size_t i = 0; i < m.size(); i++) {
+      if (i == skip)
+        continue;
+      const CommMeasurement& x        = m[i];
       const double factor             = kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
       const std::array<double, 3> all = {factor * x.bytes, 2.0 * (x.nodes - 1), 1.0};
-      std::vector<double> r;
-      for (int c : cols)
-        r.push_back(all[static_cast<std::size_t>(c)]);
-      rows.push_back(r);
+      std::array<double, 3> row{};
+      for (std::size_t k = 0; k < n_cols; k++)
+        row[k] = all[cols[k]];
+      const double y = x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0); // relative errors: weight 1 / T^2
+      eq.add(row, y, 1.0 / (x.time_s * x.time_s));
     }
-    std::vector<double> q;
-    if (!least_squares(rows, y, w, q))
+    std::array<double, 3> q{};
+    if (!eq.solve(q))
       return LinearFit::SINGULAR;
     p = {0, 0, 0};
-    for (std::size_t i = 0; i < cols.size(); i++)
-      p[static_cast<std::size_t>(cols[i])] = q[i];
+    for (std::size_t k = 0; k < n_cols; k++)
+      p[cols[k]] = q[k];
     int worst = -1;
     for (int c = 1; c < 3; c++)
       if (active[static_cast<std::size_t>(c)] && p[static_cast<std::size_t>(c)] < 0 &&
@@ -175,22 +191,16 @@ std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m
   std::optional<PiecewiseTime> found;
   for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
     const double thresh = sorted[cut];
-    std::vector<std::vector<double>> lo_x, hi_x;
-    std::vector<double> lo_y, hi_y, lo_w, hi_w;
+    NormalEquations lo_eq(2), hi_eq(2);
     for (std::size_t i = 0; i < m.size(); i++) {
-      if (m[i].bytes < thresh) {
-        lo_x.push_back({std::log2(m[i].bytes), 1.0});
-        lo_y.push_back(m[i].time_s);
-        lo_w.push_back(w[i]);
-      } else {
-        hi_x.push_back({m[i].bytes, 1.0});
-        hi_y.push_back(m[i].time_s);
-        hi_w.push_back(w[i]);
-      }
+      if (m[i].bytes < thresh)
+        lo_eq.add({std::log2(m[i].bytes), 1.0}, m[i].time_s, w[i]);
+      else
+        hi_eq.add({m[i].bytes, 1.0}, m[i].time_s, w[i]);
     }
-    std::vector<double> lo, hi;
-    if (!least_squares(lo_x, lo_y, lo_w, lo) || !least_squares(hi_x, hi_y, hi_w, hi) || !(hi[0] >= 0) ||
-        !std::isfinite(hi[0]) || !std::isfinite(hi[1]) || !std::isfinite(lo[0]) || !std::isfinite(lo[1]))
+    std::array<double, 3> lo{}, hi{};
+    if (!lo_eq.solve(lo) || !hi_eq.solve(hi) || !(hi[0] >= 0) || !std::isfinite(hi[0]) || !std::isfinite(hi[1]) ||
+        !std::isfinite(lo[0]) || !std::isfinite(lo[1]))
       continue;
     double err = 0;
     for (std::size_t i = 0; i < m.size(); i++) {
@@ -243,19 +253,29 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
   if (m.size() >= 5) {
     const CalibrationFit all = f;
     double worst_held        = 0;
+    // The sizes and how many points each: the others' sizes are these less the held-out point's if it is alone.
+    std::map<double, std::size_t> size_points;
+    for (const CommMeasurement& x : m)
+      size_points[x.bytes]++;
     for (std::size_t i = 0; i < m.size(); i++) {
-      std::vector<CommMeasurement> rest = m;
-      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
-      const std::set<double> rest_sizes = distinct_sizes(rest);
-      if (rest_sizes.size() < 2 || m[i].bytes > 2 * *rest_sizes.rbegin() || m[i].bytes < 0.5 * *rest_sizes.begin())
+      const bool alone = size_points[m[i].bytes] == 1;
+      const auto smallest_other =
+          alone && size_points.begin()->first == m[i].bytes ? std::next(size_points.begin()) : size_points.begin();
+      const auto largest_other =
+          alone && size_points.rbegin()->first == m[i].bytes ? std::next(size_points.rbegin()) : size_points.rbegin();
+      if (size_points.size() - (alone ? 1 : 0) < 2 || m[i].bytes > 2 * largest_other->first ||
+          m[i].bytes < 0.5 * smallest_other->first)
         continue;
       CalibrationFit g = all;
-      if (fit_linear(rest, g) != LinearFit::OK)
+      if (fit_linear(m, g, nullptr, i) != LinearFit::OK)
         continue; // the others alone determine nothing: no ground to call the point an outlier
       double max_g = 0, max_all = 0;
-      for (const CommMeasurement& x : rest) {
-        max_g   = std::max(max_g, std::fabs(linear_time_s(g, x) - x.time_s) / x.time_s);
-        max_all = std::max(max_all, std::fabs(linear_time_s(all, x) - x.time_s) / x.time_s);
+      for (std::size_t j = 0; j < m.size(); j++) {
+        if (j == i)
+          continue;
+        const CommMeasurement& x = m[j];
+        max_g                    = std::max(max_g, std::fabs(linear_time_s(g, x) - x.time_s) / x.time_s);
+        max_all                  = std::max(max_all, std::fabs(linear_time_s(all, x) - x.time_s) / x.time_s);
       }
       const double held = std::fabs(linear_time_s(g, m[i]) - m[i].time_s) / m[i].time_s;
       if (held > 0.05 && max_g <= 0.5 * max_all && held > worst_held) {

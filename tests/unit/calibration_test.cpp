@@ -121,6 +121,20 @@ TEST(Calibration, OneOutlierIsLeftOut)
   EXPECT_EQ(calibrate(CommKind::P2P, m).dropped_line, 0);
 }
 
+TEST(Calibration, ARepeatOfTheLargestSizeCanBeAnOutlier)
+{
+  // Two repeats at the largest size, 1 GB, the second (line 15) 30% slow: unlike a point alone at its size, it is
+  // bracketed by the others (its repeat), so it may be left out, and B comes from the undisturbed one.
+  std::vector<CommMeasurement> m;
+  int line = 10;
+  for (double s = 1e5; s <= 1e9 + 1; s *= 10, line++)
+    m.push_back({2, s, s / 1e9 + 100e-6, line});
+  m.push_back({2, 1e9, (1e9 / 1e9 + 100e-6) * 1.3, line});
+  CalibrationFit f = calibrate(CommKind::P2P, m);
+  EXPECT_EQ(f.dropped_line, 15);
+  EXPECT_NEAR(f.bandwidth_Bps, 1e9, 1e9 * 1e-6);
+}
+
 TEST(Calibration, TheOnlyLargePointIsNoOutlier)
 {
   // PerfEstimator's all-reduce microbenchmark on 12 nodes (validation/sources/perfestimator-vgg13): four tensors
