@@ -3,7 +3,7 @@
 
     tools/testbed_summary.py [--report validation/report.json] [--readme validation/testbed/README.md] [--check]
 
-The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-k80-b32-ARCH-
+The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-k80-bBATCH-ARCH-
 overlap-on[-20steps][-CAMPAIGN]), the simulation's mean / max error, bold where the case misses its target: one row
 per architecture, one column per model and rate, and in each cell one entry per campaign (the first campaign,
 2026-11-23, has no suffix). It replaces what lies between the README's testbed-summary markers. With --check it
@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BEGIN = "<!-- testbed-summary:begin -->"
 END = "<!-- testbed-summary:end -->"
-NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-k80-b32-(?P<arch>.+?)-overlap-on"
+NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-k80-b(?P<batch>\d+)-(?P<arch>.+?)-overlap-on"
                   r"(?P<steps>-20steps)?(?:-(?P<campaign>\d{4}-\d{2}-\d{2}[a-z]?))?$")
 TESTBED = re.compile(r"^\d+(\.\d+)?[kmg]bit-")  # a testbed case's name starts with its emulated rate
 # Rows, in the order of validation/testbed/README.md's sections.
@@ -35,7 +35,8 @@ ARCHS = [
     ("ring-tensor", "ring, one per tensor"),
 ]
 MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet",
-          "resnet18": "ResNet-18", "inception_v3": "Inception-v3", "bert-base": "BERT-base"}
+          "resnet18": "ResNet-18", "inception_v3": "Inception-v3", "bert-base": "BERT-base", "resnet101": "ResNet-101",
+          "vgg16": "VGG-16", "gpt2": "GPT-2"}
 RATES = {"1gbit": "1 Gbit/s", "500mbit": "500 Mbit/s"}
 FIRST_CAMPAIGN = "2026-11-23"
 
@@ -45,11 +46,11 @@ def table(report):
     for case in report["cases"]:
         m = NAME.match(case["name"])
         if not m and TESTBED.match(case["name"]):
-            sys.exit(f"testbed_summary.py: testbed case {case['name']}: not RATE-MODEL-k80-b32-ARCH-overlap-on"
+            sys.exit(f"testbed_summary.py: testbed case {case['name']}: not RATE-MODEL-k80-bBATCH-ARCH-overlap-on"
                      "[-20steps][-CAMPAIGN]; the table would leave it out")
         if not m or "simulation" not in case:
             continue
-        column = (m["rate"], m["model"])
+        column = (m["rate"], m["model"], m["batch"])
         if column not in columns:
             columns.append(column)
         sim = case["simulation"]
@@ -64,7 +65,9 @@ def table(report):
     # Columns: by rate (fastest first), then by model in the order they first appear.
     first_seen = {c: i for i, c in enumerate(columns)}
     columns.sort(key=lambda c: (list(RATES).index(c[0]) if c[0] in RATES else len(RATES), first_seen[c]))
-    head = ["series"] + [f"{MODELS.get(model, model)} {RATES.get(rate, rate)}" for rate, model in columns]
+    # Batch 32 per worker unless the heading says otherwise.
+    head = ["series"] + [f"{MODELS.get(model, model)}{'' if batch == '32' else f' (batch {batch})'} "
+                         f"{RATES.get(rate, rate)}" for rate, model, batch in columns]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for arch, title in ARCHS:
         row = [title]
