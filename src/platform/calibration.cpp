@@ -65,11 +65,16 @@ private:
 };
 
 // Relative errors: weight 1 / T^2.
+double relative_weight(const CommMeasurement& x)
+{
+  return 1.0 / (x.time_s * x.time_s);
+}
+
 std::vector<double> relative_weights(const std::vector<CommMeasurement>& m)
 {
   std::vector<double> w;
   for (const CommMeasurement& x : m)
-    w.push_back(1.0 / (x.time_s * x.time_s));
+    w.push_back(relative_weight(x));
   return w;
 }
 
@@ -116,8 +121,7 @@ LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, d
       std::array<double, 3> row{};
       for (std::size_t k = 0; k < n_cols; k++)
         row[k] = all[cols[k]];
-      const double y = x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0); // relative errors: weight 1 / T^2
-      eq.add(row, y, 1.0 / (x.time_s * x.time_s));
+      eq.add(row, x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0), relative_weight(x));
     }
     std::array<double, 3> q{};
     if (!eq.solve(q))
@@ -257,8 +261,11 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
     std::map<double, std::size_t> size_points;
     for (const CommMeasurement& x : m)
       size_points[x.bytes]++;
+    std::vector<double> all_error; // the fit of all points' relative error at each
+    for (const CommMeasurement& x : m)
+      all_error.push_back(std::fabs(linear_time_s(all, x) - x.time_s) / x.time_s);
     for (std::size_t i = 0; i < m.size(); i++) {
-      const bool alone = size_points[m[i].bytes] == 1;
+      const bool alone = size_points.at(m[i].bytes) == 1;
       const auto smallest_other =
           alone && size_points.begin()->first == m[i].bytes ? std::next(size_points.begin()) : size_points.begin();
       const auto largest_other =
@@ -273,9 +280,8 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
       for (std::size_t j = 0; j < m.size(); j++) {
         if (j == i)
           continue;
-        const CommMeasurement& x = m[j];
-        max_g                    = std::max(max_g, std::fabs(linear_time_s(g, x) - x.time_s) / x.time_s);
-        max_all                  = std::max(max_all, std::fabs(linear_time_s(all, x) - x.time_s) / x.time_s);
+        max_g   = std::max(max_g, std::fabs(linear_time_s(g, m[j]) - m[j].time_s) / m[j].time_s);
+        max_all = std::max(max_all, all_error[j]);
       }
       const double held = std::fabs(linear_time_s(g, m[i]) - m[i].time_s) / m[i].time_s;
       if (held > 0.05 && max_g <= 0.5 * max_all && held > worst_held) {
