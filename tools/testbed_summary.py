@@ -36,7 +36,8 @@ ARCHS = [
 ]
 MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet",
           "resnet18": "ResNet-18", "inception_v3": "Inception-v3", "bert-base": "BERT-base", "resnet101": "ResNet-101",
-          "vgg16": "VGG-16", "gpt2": "GPT-2"}
+          "vgg16": "VGG-16", "gpt2": "GPT-2", "resnet152": "ResNet-152", "resnet34": "ResNet-34", "vgg11": "VGG-11",
+          "vgg13": "VGG-13", "vgg19": "VGG-19", "bert-large": "BERT-large"}
 RATES = {"1gbit": "1 Gbit/s", "500mbit": "500 Mbit/s"}
 FIRST_CAMPAIGN = "2026-11-23"
 
@@ -62,12 +63,16 @@ def table(report):
     unknown = {arch for arch, _ in cells} - {arch for arch, _ in ARCHS}
     if unknown:
         sys.exit(f"testbed_summary.py: no row for the architecture(s) {', '.join(sorted(unknown))}")
+    unnamed = sorted({f"{model} ({rate})" for rate, model, _ in columns if model not in MODELS or rate not in RATES})
+    if unnamed:
+        sys.exit(f"testbed_summary.py: no column heading for {', '.join(unnamed)}: add the model to MODELS or the "
+                 "rate to RATES")
     # Columns: by rate (fastest first), then by model in the order they first appear.
     first_seen = {c: i for i, c in enumerate(columns)}
-    columns.sort(key=lambda c: (list(RATES).index(c[0]) if c[0] in RATES else len(RATES), first_seen[c]))
+    columns.sort(key=lambda c: (list(RATES).index(c[0]), first_seen[c]))
     # Batch 32 per worker unless the heading says otherwise.
-    head = ["series"] + [f"{MODELS.get(model, model)}{'' if batch == '32' else f' (batch {batch})'} "
-                         f"{RATES.get(rate, rate)}" for rate, model, batch in columns]
+    head = ["series"] + [f"{MODELS[model]}{'' if batch == '32' else f' (batch {batch})'} {RATES[rate]}"
+                         for rate, model, batch in columns]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for arch, title in ARCHS:
         row = [title]
