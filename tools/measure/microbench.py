@@ -152,15 +152,16 @@ def cmd_allreduce(args):
         if rank < k:
             for size in sizes:
                 views = [b[:plan.elements(size)] for b in bufs]
-                times = []
+                times, alls = [], []  # alls: --among, from the first call's launch to the last one's end
                 if beside:
                     times = time_beside(args, g, big, views[0])
                 for i in range(0 if beside else args.warmup + args.repeats):
                     dist.barrier(group=g)
                     if among:
-                        elapsed = time_among(args, g, others, views[0])
+                        elapsed, whole = time_among(args, g, others, views[0])
                         if i >= args.warmup:
                             times.append(elapsed)
+                            alls.append(whole)
                         continue
                     # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
                     first = dist.all_reduce(big, group=g, async_op=True) if after else None
@@ -184,6 +185,13 @@ def cmd_allreduce(args):
                     med = out.row(op, k, size, t.tolist(), args.warmup)
                     print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
+                if among:
+                    t = torch.tensor(alls, dtype=torch.float64)
+                    dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
+                    if rank == 0:
+                        med = out.row("allreduce_among_all", k, size, t.tolist(), args.warmup)
+                        print(f"allreduce_among_all {k} ranks {size:>10} B: {med * 1e3:9.3f} ms for the "
+                              f"{len(others) + 1} calls", flush=True)
         dist.barrier()
     extra = ({"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
              else {"after_bytes": after} if after
@@ -217,7 +225,10 @@ def time_among(args, g, others, view):
     the others (it takes one of ProcessGroupGloo's two threads), the timed call (the other thread, free: it starts at
     once), then the rest, which the first thread runs one after another while the timed call runs. The time is from
     its launch to its end, noted by a callback on its future (else when its wait returns). The others must outlast
-    it: an error otherwise (a larger --among-calls is needed)."""
+    it: an error otherwise (a larger --among-calls is needed). Returns the timed call's time and the whole's, from
+    the first call's launch to the end of the last (row allreduce_among_all: whether the small calls' time hides
+    behind the timed call's or adds to it)."""
+    start = now()
     first = dist.all_reduce(others[0], group=g, async_op=True)
     t0 = now()
     timed = dist.all_reduce(view, group=g, async_op=True)
@@ -229,11 +240,12 @@ def time_among(args, g, others, view):
     alive = torch.tensor([0.0 if rest[-1].is_completed() else 1.0])
     for w in [first] + rest:
         w.wait()
+    whole = now() - start  # every call has ended
     dist.all_reduce(alive, op=dist.ReduceOp.MIN, group=g)
     if alive.item() < 1:
         raise MeasureError(f"--among {args.among}: its {len(others)} calls ended before the timed call of "
                            f"{view.numel() * 4} B on {g.size()} ranks; give a larger --among-calls")
-    return (end[0] if end else waited) - t0
+    return (end[0] if end else waited) - t0, whole
 
 
 def cmd_concurrency(args):

@@ -11,7 +11,8 @@ time. `after` (measure.py allreduce --after SIZE, SIZE = 256 KiB, 1 MiB, 4 MiB):
 call on the other thread; the small call's time. `among` (measure.py allreduce --among 4KiB --among-calls 64): one
 4 KiB call, the timed call of SIZE (256 KiB, 1 MiB, 4 MiB), then 63 more 4 KiB calls that run one after another on
 the other thread while it runs; the timed call's time (a training's large call among its small ones; --among-csv
-names the CSV). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit tensor, overlap on, on the
+names the CSV), and, where the CSV has rows allreduce_among_all (since 2026-12-01), a second table: the whole, from
+the first call's launch to the last one's end (worker 0's in the simulation). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit tensor, overlap on, on the
 platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
@@ -66,8 +67,9 @@ def run_command(sgdsim, platform, workload, nodes, timeline, extra=()):
             "--allreduce-unit", "tensor", "--workers", str(nodes), "--timeline", timeline] + list(extra)
 
 
-def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=(), then=()):
-    """Worker 0's all-reduce times (ms) of the `other` calls in the measured step; `then` (sizes) follow them."""
+def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=(), then=(), whole=False):
+    """Worker 0's all-reduce times (ms) of the `other` calls in the measured step; `then` (sizes) follow them. With
+    `whole`, also the time from the first call's start to the last one's end (ms), as (times, whole)."""
     path = os.path.join(tmp, "replay-%s-%s-%d-%d-%d.xml" % (first, other, calls, len(then), nodes))
     timeline = path + ".trace.json"
     with open(path, "w") as f:
@@ -81,13 +83,18 @@ def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=(), t
     if len(out) != calls:
         sys.exit("replay_concurrent: error: %s: %d calls of %s in worker 0's measured step, expected %d"
                  % (timeline, len(out), name, calls))
+    if whole:
+        mine = [e for e in events if e.get("pid") == 1 and e.get("cat") == "allreduce"]
+        return out, (max(e["ts"] + e["dur"] for e in mine) - min(e["ts"] for e in mine)) / 1e3
     return out
 
 
-def measured_ms(path):
-    """(nodes, size_bytes) -> the measured median time in ms of a measure.py CSV."""
+def measured_ms(path, op=None):
+    """(nodes, size_bytes) -> the measured median time in ms of a measure.py CSV: its rows of `op`, or every row
+    (a CSV of one op)."""
     with open(path, newline="") as f:
-        return {(int(r["nodes"]), int(r["size_bytes"])): float(r["time_s"]) * 1e3 for r in csv.DictReader(f)}
+        return {(int(r["nodes"]), int(r["size_bytes"])): float(r["time_s"]) * 1e3 for r in csv.DictReader(f)
+                if op is None or r["op"] == op}
 
 
 def cell(sim_ms, meas_ms, errors):
@@ -120,13 +127,23 @@ def main(argv=None):
                        for s in BESIDE_SIZES]
                 print("| %d | %s |" % (k, " | ".join(row)))
         elif args.mode == "among":
-            meas = measured_ms(os.path.join(args.data, args.among_csv))
+            path = os.path.join(args.data, args.among_csv)
+            meas, meas_all = measured_ms(path, "allreduce_among"), measured_ms(path, "allreduce_among_all")
+            sim_all = {}
             print("| K | " + " | ".join(AMONG_SIZES) + " |\n|---|" + "---|" * len(AMONG_SIZES))
             for k in sorted({n for n, _ in meas}):
-                row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, AMONG_SMALL, s, 1, k, args.sgdsim_arg,
-                                          among_order(s)[2:])[0], meas[(k, SIZES[s])], errors)
-                       for s in AMONG_SIZES]
+                row = []
+                for s in AMONG_SIZES:
+                    times, sim_all[(k, s)] = call_times_ms(args.sgdsim, args.platform, tmp, AMONG_SMALL, s, 1, k,
+                                                           args.sgdsim_arg, among_order(s)[2:], whole=True)
+                    row.append(cell(times[0], meas[(k, SIZES[s])], errors))
                 print("| %d | %s |" % (k, " | ".join(row)))
+            if meas_all:
+                print("\nThe whole, the %d calls from the first launch to the last end:\n\n| K | " % (AMONG_CALLS + 1)
+                      + " | ".join(AMONG_SIZES) + " |\n|---|" + "---|" * len(AMONG_SIZES))
+                for k in sorted({n for n, _ in meas_all}):
+                    print("| %d | %s |" % (k, " | ".join(cell(sim_all[(k, s)], meas_all[(k, SIZES[s])], errors)
+                                                          for s in AMONG_SIZES)))
         else:
             print("| after | size | " + " | ".join("K = %d" % k for k in AFTER_NODES) + " |\n|---|---|"
                   + "---|" * len(AFTER_NODES))
