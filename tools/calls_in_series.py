@@ -73,6 +73,15 @@ def step_s(wl, granularity, table, k):
                            t, wl.ps_update_s)
 
 
+def option(run, name):
+    """The value that follows `name` in a case's sgdsim options."""
+    return run[run.index(name) + 1]
+
+
+def pct(x, measured):
+    return 100 * (x / measured - 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", default=os.path.join(ROOT, "validation", "report.json"))
@@ -88,14 +97,14 @@ def main():
         with open(path, encoding="utf-8") as f:
             case = json.load(f)
         run = case["run"]
-        arg = lambda name: run[run.index(name) + 1]  # noqa: E731
-        queued = os.path.join(ROOT, os.path.dirname(os.path.dirname(arg("--platform"))), "allreduce-queued.csv")
+        queued = os.path.join(ROOT, os.path.dirname(os.path.dirname(option(run, "--platform"))),
+                              "allreduce-queued.csv")
         if not os.path.exists(queued):
             continue
         if queued not in tables:
             tables[queued] = read_queued(queued)
-        wl = plan.parse_workload(os.path.join(ROOT, arg("--workload")))
-        unit = {"bucket": "ddp"}.get(arg("--allreduce-unit"), arg("--allreduce-unit"))
+        wl = plan.parse_workload(os.path.join(ROOT, option(run, "--workload")))
+        unit = {"bucket": "ddp"}.get(option(run, "--allreduce-unit"), option(run, "--allreduce-unit"))
         for p in case["points"]:
             k = int(p["args"][p["args"].index("--workers") + 1])
             sim = simulated.get(case["name"], {}).get(p["label"])
@@ -104,7 +113,6 @@ def main():
             rows.append((case["name"], unit, k, p["measured"], step_s(wl, unit, tables[queued], k), sim))
     if not rows:
         sys.exit("calls_in_series.py: no testbed ring case with a back-to-back table")
-    pct = lambda x, m: 100 * (x / m - 1)  # noqa: E731
     by_case = {}
     for row in rows:
         by_case.setdefault(row[0], []).append(row)
