@@ -176,6 +176,12 @@ double linear_time_s(const CalibrationFit& f, const CommMeasurement& x)
   return factor * x.bytes / f.bandwidth_Bps + msgs * f.alpha_s + f.call_s;
 }
 
+// The fit's relative error at a measured point.
+double linear_error(const CalibrationFit& f, const CommMeasurement& x)
+{
+  return std::fabs(linear_time_s(f, x) - x.time_s) / x.time_s;
+}
+
 std::set<double> distinct_sizes(const std::vector<CommMeasurement>& m)
 {
   std::set<double> sizes;
@@ -263,7 +269,7 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
       size_points[x.bytes]++;
     std::vector<double> all_error; // the fit of all points' relative error at each
     for (const CommMeasurement& x : m)
-      all_error.push_back(std::fabs(linear_time_s(all, x) - x.time_s) / x.time_s);
+      all_error.push_back(linear_error(all, x));
     for (std::size_t i = 0; i < m.size(); i++) {
       const bool alone = size_points.at(m[i].bytes) == 1;
       const auto smallest_other =
@@ -280,10 +286,10 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
       for (std::size_t j = 0; j < m.size(); j++) {
         if (j == i)
           continue;
-        max_g   = std::max(max_g, std::fabs(linear_time_s(g, m[j]) - m[j].time_s) / m[j].time_s);
+        max_g   = std::max(max_g, linear_error(g, m[j]));
         max_all = std::max(max_all, all_error[j]);
       }
-      const double held = std::fabs(linear_time_s(g, m[i]) - m[i].time_s) / m[i].time_s;
+      const double held = linear_error(g, m[i]);
       if (held > 0.05 && max_g <= 0.5 * max_all && held > worst_held) {
         worst_held     = held;
         g.dropped_line = m[i].line;

@@ -12,8 +12,9 @@ call on the other thread; the small call's time. `among` (measure.py allreduce -
 4 KiB call, the timed call of SIZE (256 KiB, 1 MiB, 4 MiB), then 63 more 4 KiB calls that run one after another on
 the other thread while it runs; the timed call's time (a training's large call among its small ones; --among-csv
 names the CSV), and, where the CSV has rows allreduce_among_all (since 2026-12-01), a second table: the whole, from
-the first call's launch to the last one's end (worker 0's in the simulation). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit tensor, overlap on, on the
-platform calibrated from the same cluster's all-reduce microbenchmark.
+the first call's launch to the last one's end (worker 0's in the simulation). Each run: --framework pytorch-ddp-gloo
+--egress-fifo on --allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce
+microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
 alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*). --sgdsim-arg=ARG
