@@ -94,6 +94,17 @@ class AllreduceSettings(unittest.TestCase):
                                                          "than 4 GiB of buffers per rank; --among is for small calls "
                                                          "(a training's batch-norm vectors)"])
 
+    def test_with_needs_calls_launched_together(self):
+        r = self.run_measure("--with", "4KiB")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --with needs --queued N (the groups "
+                                                         "launched together)"])
+
+    def test_with_needs_one_small_call_at_least(self):
+        r = self.run_measure("--queued", "16", "--with", "4KiB", "--with-calls", "0")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --with-calls must be at least 1"])
+
 
 if __name__ == "__main__":
     unittest.main()

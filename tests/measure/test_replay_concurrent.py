@@ -33,6 +33,15 @@ class Workload(unittest.TestCase):
         sizes = [layer.find("tensor").get("size") for layer in reversed(root.findall("layer"))]
         self.assertEqual(sizes, order)  # the backward all-reduces them in launch order
 
+    def test_a_sequence_is_all_reduced_in_the_order_given(self):
+        # measure.py --queued 2 --with 4KiB --with-calls 2 launches 1 MiB, 4 KiB, 4 KiB, 1 MiB, 4 KiB, 4 KiB.
+        sizes = [1048576, 4096, 4096] * 2
+        root = ET.fromstring(replay_concurrent.sequence_xml(sizes))
+        layers = root.findall("layer")
+        self.assertEqual([layer.get("name") for layer in layers], ["c5", "c4", "c3", "c2", "c1", "c0"])
+        self.assertEqual([layer.find("tensor").get("size") for layer in reversed(layers)],
+                         ["1048576B", "4096B", "4096B", "1048576B", "4096B", "4096B"])
+
 
 class Command(unittest.TestCase):
     def test_extra_arguments_come_last_so_that_they_override(self):
@@ -58,6 +67,15 @@ class Measured(unittest.TestCase):
         meas = replay_concurrent.measured_ms(path)
         self.assertAlmostEqual(meas[(8, 1048576)], 39.7799, places=4)  # the row K = 8, 1 MiB, time_s
         self.assertEqual(len(meas), 7 * len(replay_concurrent.AMONG_SIZES))
+
+    def test_reads_the_queued_microbenchmark_with_small_calls(self):
+        data = os.path.join(ROOT, "validation", "testbed", "campaign-2026-12-01", "data", "1gbit", "diagnosis")
+        mixed = replay_concurrent.measured_ms(os.path.join(data, replay_concurrent.WITH_CSV), "allreduce_queued_with")
+        plain = replay_concurrent.measured_ms(os.path.join(data, replay_concurrent.PLAIN_CSV), "allreduce_queued")
+        self.assertAlmostEqual(mixed[(8, 1048576)], 47.5005, places=3)  # the row K = 8, 1 MiB, time_s per group
+        self.assertAlmostEqual(plain[(8, 1048576)], 23.1469, places=3)
+        self.assertEqual(len(mixed), 7 * 6)  # K = 2..8, 256 KiB to 16 MiB
+        self.assertEqual(len(plain), 7 * 7)  # and 4 KiB
 
 
 if __name__ == "__main__":

@@ -55,6 +55,13 @@ def main(argv):
     p.add_argument("--queued", type=int, default=0,
                    help="N > 0: launch N async all-reduces of each size together and time them per call (op "
                         "allreduce_queued: a training's back-to-back calls, with Gloo's own concurrency)")
+    p.add_argument("--with", dest="with_size", default="",
+                   help="SIZE, with --queued N: each of the N calls launched together is followed by --with-calls "
+                        "calls of SIZE, as a training's layer launches its weight's all-reduce and its batch-norm "
+                        "vectors' (op allreduce_queued_with: the time per group, whether the small calls hide "
+                        "behind the large ones back to back)")
+    p.add_argument("--with-calls", type=int, default=2,
+                   help="--with: the calls of SIZE after each call of the measured size (default 2)")
     p.add_argument("--beside", default="",
                    help="SIZE: time each call while an all-reduce of SIZE runs beside it on Gloo's other thread (op "
                         "allreduce_beside: a training's small calls beside a large one; the repeats of a size run "
@@ -161,6 +168,10 @@ def main(argv):
         if getattr(args, "among", "") and size_arg(args.among) * args.among_calls > 4 * (1 << 30):
             raise MeasureError(f"--among {args.among} x --among-calls {args.among_calls}: more than 4 GiB of buffers "
                                f"per rank; --among is for small calls (a training's batch-norm vectors)")
+        if getattr(args, "with_size", "") and getattr(args, "queued", 0) < 1:
+            raise MeasureError("--with needs --queued N (the groups launched together)")
+        if getattr(args, "with_size", "") and getattr(args, "with_calls", 2) < 1:
+            raise MeasureError("--with-calls must be at least 1")
         if getattr(args, "queued", 0) < 0:
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:

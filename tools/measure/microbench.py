@@ -140,13 +140,17 @@ def cmd_allreduce(args):
     beside = size_arg(args.beside) if getattr(args, "beside", "") else 0
     after = size_arg(args.after) if getattr(args, "after", "") else 0
     among = size_arg(args.among) if getattr(args, "among", "") else 0
-    op = ("allreduce_queued" if args.queued else "allreduce_beside" if beside else "allreduce_after" if after
-          else "allreduce_among" if among else "allreduce")
+    with_size = size_arg(args.with_size) if getattr(args, "with_size", "") else 0
+    op = ("allreduce_queued_with" if with_size else "allreduce_queued" if args.queued else "allreduce_beside"
+          if beside else "allreduce_after" if after else "allreduce_among" if among else "allreduce")
     big = torch.zeros(plan.elements(beside or after), dtype=torch.float32) if beside or after else None
     # --among: one buffer per call of SIZE, as a training's units have (at most 4 GiB: measure.py checks).
     others = [torch.zeros(plan.elements(among), dtype=torch.float32) for _ in range(args.among_calls)] if among else []
     # One buffer per call in flight, as the training's units have (a queued call must not reduce another's data).
     bufs = [torch.zeros(plan.elements(max(sizes)), dtype=torch.float32) for _ in range(calls)]
+    # --with: each group's small calls, one buffer each (a layer's batch-norm vectors).
+    smalls = [[torch.zeros(plan.elements(with_size), dtype=torch.float32) for _ in range(args.with_calls)]
+              for _ in range(calls)] if with_size else []
     for k in ks:
         g = groups[k]
         if rank < k:
@@ -170,7 +174,12 @@ def cmd_allreduce(args):
                         # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
                         # at once as it has threads, the rest wait in its queue; the time per call is the total
                         # over the calls (their throughput, not one call's latency).
-                        works = [dist.all_reduce(v, group=g, async_op=True) for v in views]
+                        # --with: each call followed by its group's small calls, in the launch order a layer has.
+                        works = []
+                        for j, v in enumerate(views):
+                            works.append(dist.all_reduce(v, group=g, async_op=True))
+                            for b in (smalls[j] if with_size else []):
+                                works.append(dist.all_reduce(b, group=g, async_op=True))
                         for w in works:
                             w.wait()
                     else:
@@ -193,7 +202,8 @@ def cmd_allreduce(args):
                         print(f"allreduce_among_all {k} ranks {size:>10} B: {med * 1e3:9.3f} ms for the "
                               f"{len(others) + 1} calls", flush=True)
         dist.barrier()
-    extra = ({"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
+    extra = ({"queued_calls": args.queued, "with_bytes": with_size, "with_calls": args.with_calls} if with_size
+             else {"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
              else {"after_bytes": after} if after
              else {"among_bytes": among, "among_calls": args.among_calls} if among else None)
     write_sidecar(args.out, args, infos, "allreduce", extra)

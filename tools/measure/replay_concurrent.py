@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Simulates measure.py's concurrent all-reduce microbenchmarks as they ran and prints them beside the measurement.
 
-    tools/measure/replay_concurrent.py beside|after|among [--sgdsim build/src/sgdsim] [--platform PLATFORM]
-                                             [--data DIR] [--among-csv NAME] [--guard MEAN,MAX]
-                                             [--sgdsim-arg=ARG ...]
+    tools/measure/replay_concurrent.py beside|after|among|with [--sgdsim build/src/sgdsim] [--platform PLATFORM]
+                                             [--data DIR] [--among-csv NAME] [--with-csv NAME] [--plain-csv NAME]
+                                             [--guard MEAN,MAX] [--sgdsim-arg=ARG ...]
 
 `beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
 six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
@@ -12,11 +12,14 @@ call on the other thread; the small call's time. `among` (measure.py allreduce -
 4 KiB call, the timed call of SIZE (256 KiB, 1 MiB, 4 MiB), then 63 more 4 KiB calls that run one after another on
 the other thread while it runs; the timed call's time (a training's large call among its small ones; --among-csv
 names the CSV), and, where the CSV has rows allreduce_among_all (since 2026-12-01), a second table: the whole, from
-the first call's launch to the last one's end (worker 0's in the simulation). Each run: --framework pytorch-ddp-gloo
---egress-fifo on --allreduce-unit tensor, overlap on, on the platform calibrated from the same cluster's all-reduce
-microbenchmark.
+the first call's launch to the last one's end (worker 0's in the simulation). `with` (measure.py allreduce --queued
+16 --with 4KiB --with-calls 2, and --queued 16 on the same sizes: --with-csv and --plain-csv): per node count and
+size, the time per call of the 16 calls launched together, the time per group of the 16 groups (each call followed
+by its two small ones), and what the small calls add (worker 0's first start to last end, over 16; the calls and
+groups as sized in the CSV's sidecar). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit
+tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
-§10.12 shows these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
+§10.12 and §10.8 show these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
 alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*). --sgdsim-arg=ARG
 (repeatable) adds ARG to every run, after the options above, e.g. --sgdsim-arg=--ring-min-slices --sgdsim-arg=2."""
 
@@ -43,6 +46,8 @@ AMONG_SIZES = ["256KiB", "1MiB", "4MiB"]
 AMONG_SMALL = "4KiB"
 AMONG_CALLS = 64  # measure.py --among-calls' default: 64 small calls in all, one launched before the timed call
 AMONG_CSV = "among-4KiB.csv"  # as among.sh wrote it (campaign-2026-11-30h's diagnosis folder, the first measured)
+WITH_CSV = "queued-with.csv"  # measure.py allreduce --queued 16 --with 4KiB --with-calls 2
+PLAIN_CSV = "queued-plain.csv"  # measure.py allreduce --queued 16, the same sizes, in the same session
 
 
 def workload_xml(first, others):
@@ -59,6 +64,29 @@ def among_order(size):
     """The calls of `measure.py allreduce --among 4KiB` in launch order: one small call, the timed call of `size`,
     then the other 63 small ones (64 small calls in all); the timed call is the second."""
     return [AMONG_SMALL, size] + [AMONG_SMALL] * (AMONG_CALLS - 1)
+
+
+def sequence_xml(sizes):
+    """A workload whose backward all-reduces `sizes` in that order, each layer one tensor, compute negligible."""
+    x = '<workload name="replay" batch="1" device="replay" reference_speed="1Gf">\n'
+    for i, size in reversed(list(enumerate(sizes))):
+        x += '  <layer name="c%d" fwd="1us" bwd="1us"><tensor name="c%d" size="%dB"/></layer>\n' % (i, i, size)
+    return x + "</workload>\n"
+
+
+def whole_ms(sgdsim, platform, tmp, sizes, nodes, extra=()):
+    """Worker 0's time (ms) from its first all-reduce's start to its last one's end, the calls `sizes` in order."""
+    path = os.path.join(tmp, "seq-%d-%d-%d.xml" % (len(sizes), sum(sizes), nodes))
+    timeline = path + ".trace.json"
+    with open(path, "w") as f:
+        f.write(sequence_xml(sizes))
+    subprocess.run(run_command(sgdsim, platform, path, nodes, timeline, extra), check=True, stdout=subprocess.DEVNULL)
+    with open(timeline) as f:
+        mine = [e for e in json.load(f)["traceEvents"] if e.get("pid") == 1 and e.get("cat") == "allreduce"]
+    if len(mine) != len(sizes):
+        sys.exit("replay_concurrent: error: %s: %d calls in worker 0's measured step, expected %d"
+                 % (timeline, len(mine), len(sizes)))
+    return (max(e["ts"] + e["dur"] for e in mine) - min(e["ts"] for e in mine)) / 1e3
 
 
 def run_command(sgdsim, platform, workload, nodes, timeline, extra=()):
@@ -105,7 +133,7 @@ def cell(sim_ms, meas_ms, errors):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["beside", "after", "among"])
+    ap.add_argument("mode", choices=["beside", "after", "among", "with"])
     ap.add_argument("--sgdsim", default="build/src/sgdsim")
     ap.add_argument("--platform", default=DEFAULT_PLATFORM)
     ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
@@ -113,6 +141,10 @@ def main(argv=None):
                     help="exit 1 if the mean or the max |error| (in %%) exceeds these (the validation test's guard)")
     ap.add_argument("--among-csv", default=AMONG_CSV, metavar="NAME",
                     help="among: the measure.py CSV in --data (default %s)" % AMONG_CSV)
+    ap.add_argument("--with-csv", default=WITH_CSV, metavar="NAME",
+                    help="with: the measure.py CSV in --data (default %s)" % WITH_CSV)
+    ap.add_argument("--plain-csv", default=PLAIN_CSV, metavar="NAME",
+                    help="with: the CSV of the same sizes without the small calls (default %s)" % PLAIN_CSV)
     ap.add_argument("--sgdsim-arg", action="append", default=[], metavar="ARG",
                     help="an argument added to every sgdsim run (repeatable; write --sgdsim-arg=--option)")
     args = ap.parse_args(argv)
@@ -145,6 +177,8 @@ def main(argv=None):
                 for k in sorted({n for n, _ in meas_all}):
                     print("| %d | %s |" % (k, " | ".join(cell(sim_all[(k, s)], meas_all[(k, SIZES[s])], errors)
                                                           for s in AMONG_SIZES)))
+        elif args.mode == "with":
+            with_mode(args, tmp, errors)
         else:
             print("| after | size | " + " | ".join("K = %d" % k for k in AFTER_NODES) + " |\n|---|---|"
                   + "---|" * len(AFTER_NODES))
@@ -158,6 +192,27 @@ def main(argv=None):
     print("\n%d cells: mean |error| %.1f%%, max %.1f%%" % (len(errors), mean, worst))
     check_guard(guard, mean, worst, "replay_concurrent")
 
+
+def with_mode(args, tmp, errors):
+    """measure.py allreduce --queued N (--plain-csv) and --queued N --with SMALL --with-calls M (--with-csv): per node
+    count and size, the time per call of N calls launched together, per group of N groups (each call of the size
+    followed by M small ones), and what the M small calls add, simulated (measured), ms."""
+    path = os.path.join(args.data, args.with_csv)
+    plain = measured_ms(os.path.join(args.data, args.plain_csv), "allreduce_queued")
+    mixed = measured_ms(path, "allreduce_queued_with")
+    with open(path + ".json") as f:
+        meta = json.load(f)
+    n, small, m = meta["queued_calls"], meta["with_bytes"], meta["with_calls"]
+    sizes = sorted({d for _, d in mixed})
+    print("| K | size | %d calls, per call | %d groups (+ %d x %d B), per group | the %d small calls add |\n"
+          "|---|---|---|---|---|" % (n, n, m, small, m))
+    for k in sorted({kk for kk, _ in mixed}):
+        for d in sizes:
+            sim_plain = whole_ms(args.sgdsim, args.platform, tmp, [d] * n, k, args.sgdsim_arg) / n
+            sim_mixed = whole_ms(args.sgdsim, args.platform, tmp, ([d] + [small] * m) * n, k, args.sgdsim_arg) / n
+            add = "%.1f (%.1f)" % (sim_mixed - sim_plain, mixed[(k, d)] - plain[(k, d)])
+            print("| %d | %d | %s | %s | %s |" % (k, d, cell(sim_plain, plain[(k, d)], errors),
+                                                  cell(sim_mixed, mixed[(k, d)], errors), add))
 
 
 if __name__ == "__main__":
