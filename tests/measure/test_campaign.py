@@ -11,7 +11,8 @@ CAMPAIGN = os.path.join(ROOT, "tools", "measure", "campaign.sh")
 
 
 def plan(**settings):
-    env = dict(os.environ, RATES="1gbit", MODELS="resnet18-k80-b32", ARCHS="ring:tensor", OVERLAPS="on", **settings)
+    env = dict(os.environ, RATES="1gbit", MODELS="resnet18-k80-b32", ARCHS="ring:tensor", OVERLAPS="on")
+    env.update(settings)
     return subprocess.run(["sh", CAMPAIGN, "-n"], env=env, capture_output=True, text=True, timeout=60)
 
 
@@ -20,7 +21,8 @@ class Settings(unittest.TestCase):
         for setting, value, reason in (("MIN_SIZE", "4k", "unknown unit"), ("MIN_SIZE", "-4KiB", "negative"),
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
                                        ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
-                                       ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1")):
+                                       ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1"),
+                                       ("INCAST", "yes", "0 or 1")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -43,6 +45,13 @@ class Settings(unittest.TestCase):
         with_queued = plan(QUEUED="16").stdout
         self.assertIn("allreduce-queued", with_queued)
         self.assertNotIn("allreduce-queued", plan(QUEUED="0").stdout)
+
+    def test_incast_row_only_with_a_parameter_server(self):
+        # The PS cases' flow spreads and direction coupling come from it (docs/measure.md §3).
+        self.assertIn(" incast ", plan(ARCHS="ps-async:1").stdout)
+        self.assertIn(" incast ", plan(ARCHS="ring:ddp ps-sync:2").stdout)
+        self.assertNotIn(" incast ", plan(ARCHS="ring:ddp").stdout)
+        self.assertNotIn(" incast ", plan(ARCHS="ps-async:1", INCAST="0").stdout)
 
     def test_pinned_campaign_says_so(self):
         # Pinned by default since campaign 2026-11-30f (docs/measure.md §5); PIN=0 leaves the placement to the kernel.

@@ -187,6 +187,15 @@ class StepTimes(unittest.TestCase):
         self.assertEqual((s["step_time_min_s"], s["step_time_max_s"], s["step_time_std_s"]), (1.0, 2.0, 0.5))
 
 
+class IncastNodes(unittest.TestCase):
+    def test_the_testbeds_client_counts_up_to_k_and_k_itself(self):
+        self.assertEqual(plan.incast_nodes(8), [2, 3, 4, 6, 8])
+        self.assertEqual(plan.incast_nodes(5), [2, 3, 4, 5])
+        self.assertEqual(plan.incast_nodes(12), [2, 3, 4, 6, 8, 12])
+        self.assertEqual(plan.incast_nodes(2), [2])
+        self.assertEqual(plan.incast_nodes(1), [])
+
+
 class EmulateArithmetic(unittest.TestCase):
     def setUp(self):
         self.emulate = load_script("emulate")

@@ -23,6 +23,9 @@
 #                                                   to 64B gained nothing on campaign 2026-11-30d, docs/measure.md §3)
 #   QUEUED   calls launched together in the back-  [16] (0: not measured; rows allreduce_queued, for calibrate
 #            to-back all-reduce microbenchmark          --queued; only when ARCHS has a ring)
+#   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
+#            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
+#                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
 #   FEEDCHECK 1: skip a rate the CPU cannot feed   [1] (0: measure it anyway, and say so in the log)
 #   PIN      1: each rank pinned to one core       [1] (launch --pin, rank r on core r mod the cores: K = 2's small
 #            (round robin); 0: the kernel places them   calls depend on the placement, docs/measure.md §5; campaigns
@@ -58,6 +61,7 @@ MICRO=${MICRO:-1}
 MIN_SIZE=${MIN_SIZE:-4KiB}
 QUEUED=${QUEUED:-16}
 FEEDCHECK=${FEEDCHECK:-1}
+INCAST=${INCAST:-1}
 PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}
@@ -79,6 +83,10 @@ case $YIELD in
   1) yield=--loop-yield ;;
   *) echo "campaign.sh: YIELD='$YIELD': 0 or 1" >&2; exit 2 ;;
 esac
+case $INCAST in
+  0|1) ;;
+  *) echo "campaign.sh: INCAST='$INCAST': 0 or 1" >&2; exit 2 ;;
+esac
 case $QUEUED in
   ''|*[!0-9]*) echo "campaign.sh: QUEUED='$QUEUED': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
 esac
@@ -98,11 +106,18 @@ print(size)
 EOF
 ) || exit 2
 
+# The incast microbenchmark's client counts and sizes (plan.py: incast_nodes, INCAST_SIZES_MIB)
+incast_nodes=$($python -c "import sys; sys.path.insert(0, sys.argv[1]); import plan
+print(','.join(map(str, plan.incast_nodes(int(sys.argv[2])))))" "$here" "$WORKERS") || exit 2
+incast_sizes=$($python -c "import sys; sys.path.insert(0, sys.argv[1]); import plan
+print(','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB))" "$here") || exit 2
+
 # The plan, one line per run, and its estimated seconds: compute plus the bytes each worker moves at 95% of the
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
 # per launch. A rough upper bound: overlap is ignored.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED $python - "$src" <<'EOF'
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED INCAST=$INCAST \
+  $python - "$src" <<'EOF'
 import os, sys
 src = sys.argv[1]
 sys.path.insert(0, os.path.join(src, "tools", "measure"))
@@ -128,6 +143,11 @@ for rate in env["RATES"].split():
             q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
             q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
             print(f"{rate} micro allreduce-queued {min_size} - {q:.0f}")
+        if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and plan.incast_nodes(k_max):
+            # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex).
+            inc = sum(6 * 5 * n * m * 2 ** 20 / B + 6 * 5 * 0.5 for n in plan.incast_nodes(k_max)
+                      for m in plan.INCAST_SIZES_MIB) + 10
+            print(f"{rate} micro incast - - {inc:.0f}")
     for model in env["MODELS"].split():
         wl = plan.parse_workload(model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml"))
         tc = float(env["SCALE"]) * sum(l.fwd_s + l.bwd_s for l in wl.layers) + wl.ps_update_s
@@ -195,6 +215,11 @@ for rate in $RATES; do
       elif [ "$name" = allreduce ]; then
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
+      elif [ "$name" = incast ]; then
+        # The PS's NIC with N clients in, out and both ways (docs/measure.md "Incast"): WORKERS clients and a hub.
+        "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
+          --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
+          --nodes "$incast_nodes" --sizes "$incast_sizes" --out "$rdir/incast.csv" --force < /dev/null >> "$log" 2>&1
       else
         # Calls launched together, as a backward queues them (docs/measure.md §3); sizes to 32 MiB (from there
         # calibrate takes the calls alone's rows, docs/models.md §10.8).

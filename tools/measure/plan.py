@@ -241,6 +241,16 @@ class GradUnit:
     ready_layer: int
 
 
+# campaign.sh's incast microbenchmark (docs/measure.md "Incast"): the flow sizes of the testbed's PS cases since
+# 2026-11-27b, and the client counts there (2, 3, 4, 6, 8) up to the campaign's K, K itself included.
+INCAST_SIZES_MIB = (16, 64)
+
+
+def incast_nodes(k_max):
+    """The incast microbenchmark's client counts for a campaign of up to k_max workers."""
+    return sorted({n for n in (2, 3, 4, 6, 8) if n <= k_max} | ({k_max} if k_max >= 2 else set()))
+
+
 DDP_BUCKET_BYTES = 25 * 1024 * 1024      # torch.nn.parallel.DistributedDataParallel(bucket_cap_mb=25)
 DDP_FIRST_BUCKET_BYTES = 1024 * 1024     # torch.distributed._DEFAULT_FIRST_BUCKET_BYTES (torch 1.13)
 
