@@ -179,6 +179,28 @@ int analytic_command(const std::vector<std::string>& args, const std::string& da
   return 0;
 }
 
+namespace {
+// Async-PS workers that are alike and draw nothing at random stay in lockstep in the simulation (all pull, then all
+// push), where real ones drift apart and the PS's NIC carries both directions at once: the step comes out long, up to
+// K times one worker's (docs/models.md §10.6; the held-out series of 2026-12-01d, validation/testbed/README.md). The
+// flow spreads of the incast microbenchmark, or compute jitter, break the symmetry. Said once, after the results.
+void warn_if_lockstep(const RunReport& report)
+{
+  const Scenario& sc    = report.scenario;
+  const SimResult& sim  = report.simulated;
+  constexpr double kTie = 1e-3; // steps within 0.1% of their mean: the workers never drifted apart
+  if (sc.arch != Arch::PS_ASYNC || sc.workers < 2 || sc.flow_spread_in > 0 || sc.flow_spread_out > 0 ||
+      sc.compute_jitter_cv > 0 || !(sim.step_time_mean_s > 0) || sim.step_time_std_s > kTie * sim.step_time_mean_s)
+    return;
+  std::fprintf(stderr,
+               "sgdsim: warning: ps-async: every worker's step took %.6f s: alike workers without --flow-spread-in/out "
+               "or --compute-jitter run in lockstep, which real workers leave as they drift apart, so the step may be "
+               "long (up to %d times one worker's); the spreads come from the incast microbenchmark "
+               "(tools/measure/fit_incast.py, docs/models.md §10.6)\n",
+               sim.step_time_mean_s, sc.workers);
+}
+} // namespace
+
 int run_command(const std::vector<std::string>& args, const std::string& data_dir)
 {
   RunOptions opts = parse_run_options(args, data_dir);
@@ -253,6 +275,7 @@ int run_command(const std::vector<std::string>& args, const std::string& data_di
   if (!opts.csv_path.empty())
     append_csv_row(opts.csv_path, report);
   simgrid_files.commit();
+  warn_if_lockstep(report);
   if (!opts.quiet)
     std::fprintf(stderr, "sgdsim: simulated %d steps of %d workers in %.3f s of wall time%s\n",
                  opts.scenario.warmup + opts.scenario.steps, report.scenario.workers, wall_s,
