@@ -106,12 +106,6 @@ print(size)
 EOF
 ) || exit 2
 
-# The incast microbenchmark's client counts and sizes (plan.py: incast_nodes, INCAST_SIZES_MIB)
-incast_nodes=$($python -c "import sys; sys.path.insert(0, sys.argv[1]); import plan
-print(','.join(map(str, plan.incast_nodes(int(sys.argv[2])))))" "$here" "$WORKERS") || exit 2
-incast_sizes=$($python -c "import sys; sys.path.insert(0, sys.argv[1]); import plan
-print(','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB))" "$here") || exit 2
-
 # The plan, one line per run, and its estimated seconds: compute plus the bytes each worker moves at 95% of the
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
 # per launch. A rough upper bound: overlap is ignored.
@@ -143,11 +137,14 @@ for rate in env["RATES"].split():
             q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
             q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
             print(f"{rate} micro allreduce-queued {min_size} - {q:.0f}")
-        if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and plan.incast_nodes(k_max):
-            # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex).
-            inc = sum(6 * 5 * n * m * 2 ** 20 / B + 6 * 5 * 0.5 for n in plan.incast_nodes(k_max)
+        incast_nodes = plan.incast_nodes(k_max)
+        if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
+            # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex); the
+            # row carries the client counts and the sizes to the launch below.
+            inc = sum(6 * 5 * n * m * 2 ** 20 / B + 6 * 5 * 0.5 for n in incast_nodes
                       for m in plan.INCAST_SIZES_MIB) + 10
-            print(f"{rate} micro incast - - {inc:.0f}")
+            print(f"{rate} micro incast {','.join(map(str, incast_nodes))} "
+                  f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
     for model in env["MODELS"].split():
         wl = plan.parse_workload(model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml"))
         tc = float(env["SCALE"]) * sum(l.fwd_s + l.bwd_s for l in wl.layers) + wl.ps_update_s
@@ -216,10 +213,11 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = incast ]; then
-        # The PS's NIC with N clients in, out and both ways (docs/measure.md "Incast"): WORKERS clients and a hub.
+        # The PS's NIC with N clients in, out and both ways (docs/measure.md "Incast"): WORKERS clients and a hub;
+        # the plan's row gives the client counts (param) and the sizes (its overlap column).
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
-          --nodes "$incast_nodes" --sizes "$incast_sizes" --out "$rdir/incast.csv" --force < /dev/null >> "$log" 2>&1
+          --nodes "$param" --sizes "$overlap" --out "$rdir/incast.csv" --force < /dev/null >> "$log" 2>&1
       else
         # Calls launched together, as a backward queues them (docs/measure.md §3); sizes to 32 MiB (from there
         # calibrate takes the calls alone's rows, docs/models.md §10.8).

@@ -77,16 +77,27 @@ def sequence_xml(sizes):
 def whole_ms(sgdsim, platform, tmp, sizes, nodes, extra=()):
     """Worker 0's time (ms) from its first all-reduce's start to its last one's end, the calls `sizes` in order."""
     path = os.path.join(tmp, "seq-%d-%d-%d.xml" % (len(sizes), sum(sizes), nodes))
-    timeline = path + ".trace.json"
-    with open(path, "w") as f:
-        f.write(sequence_xml(sizes))
-    subprocess.run(run_command(sgdsim, platform, path, nodes, timeline, extra), check=True, stdout=subprocess.DEVNULL)
-    with open(timeline) as f:
-        mine = [e for e in json.load(f)["traceEvents"] if e.get("pid") == 1 and e.get("cat") == "allreduce"]
+    timeline, mine = worker0_calls(sgdsim, platform, path, sequence_xml(sizes), nodes, extra)
     if len(mine) != len(sizes):
         sys.exit("replay_concurrent: error: %s: %d calls in worker 0's measured step, expected %d"
                  % (timeline, len(mine), len(sizes)))
-    return (max(e["ts"] + e["dur"] for e in mine) - min(e["ts"] for e in mine)) / 1e3
+    return span_ms(mine)
+
+
+def worker0_calls(sgdsim, platform, path, xml, nodes, extra=()):
+    """Writes the workload `xml` to `path`, runs it, and returns the timeline's path and worker 0's all-reduce events
+    of the measured step (Chrome trace: microseconds)."""
+    timeline = path + ".trace.json"
+    with open(path, "w") as f:
+        f.write(xml)
+    subprocess.run(run_command(sgdsim, platform, path, nodes, timeline, extra), check=True, stdout=subprocess.DEVNULL)
+    with open(timeline) as f:
+        return timeline, [e for e in json.load(f)["traceEvents"] if e.get("pid") == 1 and e.get("cat") == "allreduce"]
+
+
+def span_ms(events):
+    """From the first event's start to the last one's end, ms."""
+    return (max(e["ts"] + e["dur"] for e in events) - min(e["ts"] for e in events)) / 1e3
 
 
 def run_command(sgdsim, platform, workload, nodes, timeline, extra=()):
@@ -100,21 +111,15 @@ def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=(), t
     """Worker 0's all-reduce times (ms) of the `other` calls in the measured step; `then` (sizes) follow them. With
     `whole`, also the time from the first call's start to the last one's end (ms), as (times, whole)."""
     path = os.path.join(tmp, "replay-%s-%s-%d-%d-%d.xml" % (first, other, calls, len(then), nodes))
-    timeline = path + ".trace.json"
-    with open(path, "w") as f:
-        f.write(workload_xml(first, [other] * calls + list(then)))
-    subprocess.run(run_command(sgdsim, platform, path, nodes, timeline, extra), check=True, stdout=subprocess.DEVNULL)
-    with open(timeline) as f:
-        events = json.load(f)["traceEvents"]
+    timeline, mine = worker0_calls(sgdsim, platform, path, workload_xml(first, [other] * calls + list(then)), nodes,
+                                   extra)
     name = "%d B" % SIZES[other]
-    out = [e["dur"] / 1e3 for e in events  # Chrome trace: microseconds
-           if e.get("pid") == 1 and e.get("cat") == "allreduce" and e.get("name") == name]
+    out = [e["dur"] / 1e3 for e in mine if e.get("name") == name]
     if len(out) != calls:
         sys.exit("replay_concurrent: error: %s: %d calls of %s in worker 0's measured step, expected %d"
                  % (timeline, len(out), name, calls))
     if whole:
-        mine = [e for e in events if e.get("pid") == 1 and e.get("cat") == "allreduce"]
-        return out, (max(e["ts"] + e["dur"] for e in mine) - min(e["ts"] for e in mine)) / 1e3
+        return out, span_ms(mine)
     return out
 
 
