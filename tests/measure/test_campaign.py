@@ -22,7 +22,8 @@ class Settings(unittest.TestCase):
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
                                        ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
                                        ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1"),
-                                       ("INCAST", "yes", "0 or 1")):
+                                       ("INCAST", "yes", "0 or 1"), ("STEPS", "0", "1 or more"),
+                                       ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -52,6 +53,19 @@ class Settings(unittest.TestCase):
         self.assertIn(" incast ", plan(ARCHS="ring:ddp ps-sync:2").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ps-async:1", INCAST="0").stdout)
+
+    def test_async_runs_take_their_own_step_count(self):
+        # ps-async runs ASYNC_STEPS measured steps (default 20: 5-step means scatter by more than the target), every
+        # other run STEPS; the estimate of a run follows its own count.
+        def seconds(**settings):
+            rows = [line.split() for line in plan(MICRO="0", **settings).stdout.splitlines()[2:]]
+            return {row[2]: int(row[-2].lstrip("~")) for row in rows}  # "... ~1029 s"
+        both = "ps-async:1 ring:tensor"
+        default, five = seconds(ARCHS=both), seconds(ARCHS=both, ASYNC_STEPS="5")
+        self.assertGreater(default["ps-async"], 2.5 * five["ps-async"] - 50)
+        self.assertEqual(default["ring"], five["ring"])
+        self.assertEqual(five["ps-async"], seconds(ARCHS=both, ASYNC_STEPS="5", STEPS="20")["ps-async"])
+        self.assertGreater(seconds(ARCHS=both, STEPS="20")["ring"], 2 * five["ring"])
 
     def test_pinned_campaign_says_so(self):
         # Pinned by default since campaign 2026-11-30f (docs/measure.md §5); PIN=0 leaves the placement to the kernel.
