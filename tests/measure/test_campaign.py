@@ -23,7 +23,8 @@ class Settings(unittest.TestCase):
                                        ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
                                        ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1"),
                                        ("INCAST", "yes", "0 or 1"), ("STEPS", "0", "1 or more"),
-                                       ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more")):
+                                       ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more"),
+                                       ("ASYNC_STEPS", "00", "1 or more")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)

@@ -91,10 +91,10 @@ case $INCAST in
   0|1) ;;
   *) echo "campaign.sh: INCAST='$INCAST': 0 or 1" >&2; exit 2 ;;
 esac
-for steps in "STEPS=$STEPS" "ASYNC_STEPS=$ASYNC_STEPS"; do
-  case ${steps#*=} in
-    ''|*[!0-9]*|0) echo "campaign.sh: ${steps%%=*}='${steps#*=}': a count of steps, 1 or more" >&2; exit 2 ;;
-  esac
+for setting in "STEPS=$STEPS" "ASYNC_STEPS=$ASYNC_STEPS"; do
+  value=${setting#*=}
+  case $value in ''|*[!0-9]*) value=0 ;; esac  # not a count: as bad as 0 (00 is 0 too)
+  [ "$value" -ge 1 ] || { echo "campaign.sh: ${setting%%=*}='${setting#*=}': a count of steps, 1 or more" >&2; exit 2; }
 done
 case $QUEUED in
   ''|*[!0-9]*) echo "campaign.sh: QUEUED='$QUEUED': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
