@@ -2,6 +2,7 @@
 needed) a setting that does not parse stops it with exit 2 and one line naming the setting and its value."""
 
 import os
+import re
 import subprocess
 import unittest
 
@@ -67,6 +68,18 @@ class Settings(unittest.TestCase):
         self.assertEqual(default["ring"], five["ring"])
         self.assertEqual(five["ps-async"], seconds(ARCHS=both, ASYNC_STEPS="5", STEPS="20")["ps-async"])
         self.assertGreater(seconds(ARCHS=both, STEPS="20")["ring"], 2 * five["ring"])
+
+    def test_help_shows_every_setting(self):
+        # --help prints the header comment; a fixed line range had cut its last settings off once.
+        r = subprocess.run(["sh", CAMPAIGN, "--help"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(CAMPAIGN) as f:
+            settings = re.findall(r"^(\w+)=\$\{\1:-", f.read(), re.M)  # every setting read with a default
+        self.assertIn("ASYNC_STEPS", settings)
+        self.assertIn("YIELD", settings)
+        for setting in settings:
+            self.assertRegex(r.stdout, rf"(?m)^#   [A-Z_, ]*\b{setting}\b", setting)
+        self.assertNotIn("set -u", r.stdout)
 
     def test_pinned_campaign_says_so(self):
         # Pinned by default since campaign 2026-11-30f (docs/measure.md §5); PIN=0 leaves the placement to the kernel.
