@@ -3,9 +3,9 @@
 
     tools/testbed_summary.py [--report validation/report.json] [--readme validation/testbed/README.md] [--check]
 
-The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-k80-bBATCH-ARCH-
-overlap-on[-20steps][-CAMPAIGN]), the simulation's mean / max error, bold where the case misses its target: one row
-per architecture, one column per model (and batch, when not 32) and rate, and in each cell one entry per campaign
+The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-DEVICE-bBATCH-
+ARCH-overlap-on[-20steps][-CAMPAIGN]), the simulation's mean / max error, bold where the case misses its target: one
+row per architecture, one column per model (and device, when not the K80; batch, when not 32) and rate, and in each cell one entry per campaign
 (the first campaign, 2026-11-23, has no suffix). It replaces what lies between the README's testbed-summary markers.
 With --check it writes nothing and exits 1 if the README's table differs from the report's, so that the figures a
 reader sees are those of the last `sgdsim validate` (test repo.testbed_summary). Python 3 standard library only.
@@ -21,7 +21,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BEGIN = "<!-- testbed-summary:begin -->"
 END = "<!-- testbed-summary:end -->"
-NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-k80-b(?P<batch>\d+)-(?P<arch>.+?)-overlap-on"
+# The devices of workloads/*.xml (tools/make_workload.py), as each file name spells it.
+DEVICES = {"k80": "K80", "t4": "T4", "v100": "V100", "gtx1080ti": "GTX 1080 Ti", "e5-2630v3": "E5-2630 v3"}
+NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-(?P<device>" + "|".join(DEVICES) + r")"
+                  r"-b(?P<batch>\d+)-(?P<arch>.+?)-overlap-on"
                   r"(?P<steps>-20steps)?(?:-(?P<campaign>\d{4}-\d{2}-\d{2}[a-z]?))?$")
 TESTBED = re.compile(r"^\d+(\.\d+)?[kmg]bit-")  # a testbed case's name starts with its emulated rate
 # Rows, in the order of validation/testbed/README.md's sections.
@@ -42,16 +45,23 @@ RATES = {"1gbit": "1 Gbit/s", "500mbit": "500 Mbit/s"}
 FIRST_CAMPAIGN = "2026-11-23"
 
 
+def heading(rate, model, device, batch):
+    """A column's heading: the model, then its device and batch where they are not the testbed's usual K80 and 32."""
+    notes = ([] if device == "k80" else [DEVICES[device]]) + ([] if batch == "32" else [f"batch {batch}"])
+    note = " (" + ", ".join(notes) + ")" if notes else ""
+    return f"{MODELS[model]}{note} {RATES[rate]}"
+
+
 def table(report):
     cells, columns = {}, []
     for case in report["cases"]:
         m = NAME.match(case["name"])
         if not m and TESTBED.match(case["name"]):
-            sys.exit(f"testbed_summary.py: testbed case {case['name']}: not RATE-MODEL-k80-bBATCH-ARCH-overlap-on"
+            sys.exit(f"testbed_summary.py: testbed case {case['name']}: not RATE-MODEL-DEVICE-bBATCH-ARCH-overlap-on"
                      "[-20steps][-CAMPAIGN]; the table would leave it out")
         if not m or "simulation" not in case:
             continue
-        column = (m["rate"], m["model"], m["batch"])
+        column = (m["rate"], m["model"], m["device"], m["batch"])
         if column not in columns:
             columns.append(column)
         sim = case["simulation"]
@@ -63,16 +73,15 @@ def table(report):
     unknown = {arch for arch, _ in cells} - {arch for arch, _ in ARCHS}
     if unknown:
         sys.exit(f"testbed_summary.py: no row for the architecture(s) {', '.join(sorted(unknown))}")
-    unnamed = sorted({f"{model} ({rate})" for rate, model, _ in columns if model not in MODELS or rate not in RATES})
+    unnamed = sorted({f"{model} ({rate})" for rate, model, _, _ in columns if model not in MODELS or rate not in RATES})
     if unnamed:
         sys.exit(f"testbed_summary.py: no column heading for {', '.join(unnamed)}: add the model to MODELS or the "
                  "rate to RATES")
     # Columns: by rate (fastest first), then by model in the order they first appear.
     first_seen = {c: i for i, c in enumerate(columns)}
     columns.sort(key=lambda c: (list(RATES).index(c[0]), first_seen[c]))
-    # Batch 32 per worker unless the heading says otherwise.
-    head = ["series"] + [f"{MODELS[model]}{'' if batch == '32' else f' (batch {batch})'} {RATES[rate]}"
-                         for rate, model, batch in columns]
+    # A K80's compute and batch 32 per worker unless the heading says otherwise.
+    head = ["series"] + [heading(rate, model, device, batch) for rate, model, device, batch in columns]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for arch, title in ARCHS:
         row = [title]
