@@ -5,10 +5,11 @@
 
 The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-DEVICE-bBATCH-
 ARCH-overlap-on[-20steps][-CAMPAIGN]), the simulation's mean / max error, bold where the case misses its target: one
-row per architecture, one column per model (and device, when not the K80; batch, when not 32) and rate, and in each cell one entry per campaign
-(the first campaign, 2026-11-23, has no suffix). It replaces what lies between the README's testbed-summary markers.
-With --check it writes nothing and exits 1 if the README's table differs from the report's, so that the figures a
-reader sees are those of the last `sgdsim validate` (test repo.testbed_summary). Python 3 standard library only.
+row per architecture, one column per model (and device, when not the K80; batch, when not 32) and rate, and in each
+cell one entry per campaign (the first campaign, 2026-11-23, has no suffix). It replaces what lies between the
+README's testbed-summary markers. With --check it writes nothing and exits 1 if the README's table differs from the
+report's, so that the figures a reader sees are those of the last `sgdsim validate` (test repo.testbed_summary).
+Python 3 standard library only.
 """
 
 import argparse
