@@ -18,12 +18,14 @@ import os
 import re
 import sys
 
+import make_workload  # beside this file, standard library only: its device table names the columns
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BEGIN = "<!-- testbed-summary:begin -->"
 END = "<!-- testbed-summary:end -->"
-# The devices of workloads/*.xml (tools/make_workload.py), as each file name spells it.
-DEVICES = {"k80": "K80", "t4": "T4", "v100": "V100", "gtx1080ti": "GTX 1080 Ti", "e5-2630v3": "E5-2630 v3"}
+# The devices of workloads/*.xml: the id each file name spells -> the name tools/make_workload.py gives it.
+DEVICES = {facts["id"]: name for name, facts in make_workload.DEVICES.items()}
 NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-(?P<device>" + "|".join(DEVICES) + r")"
                   r"-b(?P<batch>\d+)-(?P<arch>.+?)-overlap-on"
                   r"(?P<steps>-20steps)?(?:-(?P<campaign>\d{4}-\d{2}-\d{2}[a-z]?))?$")
