@@ -104,6 +104,7 @@ SimResult summarize(const SimContext& ctx, const StepRecorder& rec, const Placem
     }
     ws.step_time_mean_s = mean_of(steps);
     ws.step_time_std_s  = std_of(steps);
+    ws.step_times_s     = steps;
     all_steps.insert(all_steps.end(), steps.begin(), steps.end());
     r.throughput_examples_per_s += ctx.workload.batch / ws.step_time_mean_s;
     r.step_time_mean_s += ws.step_time_mean_s / sc.workers;

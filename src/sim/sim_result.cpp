@@ -100,6 +100,9 @@ SimResult combine_hybrid(const SimResult& fair, const SimResult& fcfs)
     w.compute_s          = mean2(w.compute_s, f.compute_s);
     w.comm_exposed_s     = mean2(w.comm_exposed_s, f.comm_exposed_s);
     w.wait_s             = mean2(w.wait_s, f.wait_s);
+    // Each step as the mean step time is: the time that gives the mean of the two runs' rates at that step.
+    for (std::size_t s = 0; s < w.step_times_s.size() && s < f.step_times_s.size(); s++)
+      w.step_times_s[s] = harmonic2(w.step_times_s[s], f.step_times_s[s]);
   }
   r.per_ps = fair.per_ps;
   for (std::size_t i = 0; i < r.per_ps.size() && i < fcfs.per_ps.size(); i++) {
@@ -144,7 +147,8 @@ nlohmann::ordered_json to_json(const SimResult& r)
                                {"step_time_std_s", w.step_time_std_s},
                                {"compute_s", w.compute_s},
                                {"comm_exposed_s", w.comm_exposed_s},
-                               {"wait_s", w.wait_s}});
+                               {"wait_s", w.wait_s},
+                               {"step_times_s", w.step_times_s}});
   j["per_ps"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < r.per_ps.size(); i++) {
     const PsStats& p = r.per_ps[i];
@@ -201,7 +205,9 @@ SimResult sim_result_from_json(const nlohmann::ordered_json& j)
     r.per_worker.push_back(WorkerStats{w.at("rank").get<int>(), w.at("host").get<std::string>(),
                                        w.at("speed_ratio").get<double>(), w.at("step_time_mean_s").get<double>(),
                                        w.at("step_time_std_s").get<double>(), w.at("compute_s").get<double>(),
-                                       w.at("comm_exposed_s").get<double>(), w.at("wait_s").get<double>()});
+                                       w.at("comm_exposed_s").get<double>(), w.at("wait_s").get<double>(),
+                                       // absent from results written before it
+                                       w.value("step_times_s", std::vector<double>{})});
   for (const auto& p : j.at("per_ps")) {
     r.per_ps.push_back(PsStats{p.at("rank").get<int>(), p.at("host").get<std::string>(),
                                p.at("speed_ratio").get<double>(), p.at("nic_Bps").get<double>(),

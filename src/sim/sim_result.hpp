@@ -20,6 +20,9 @@ struct WorkerStats {
   double compute_s        = 0; // per step: time the compute stream was busy
   double comm_exposed_s   = 0; // per step: own transfers in flight while not computing
   double wait_s           = 0; // per step: neither (barrier, PS update, transfers not yet started)
+  /** Each measured step's time, in order (warm-up left out): to compare a simulated series with a measured one
+   *  step by step, e.g. workers leaving lockstep at an asynchronous PS (docs/models.md §10.6). */
+  std::vector<double> step_times_s;
 };
 
 struct PsStats {

@@ -102,6 +102,35 @@ TEST(PsScenario, TwoParameterServersHalveTheBottleneck)
   EXPECT_DOUBLE_EQ(r2.per_ps[1].bytes, 50e6);
   // Steady-state utilization: 4 workers * 50 MB per 0.4 s = 500 MB/s on a 1 GB/s NIC.
   EXPECT_NEAR(r2.per_ps[0].downlink_utilization, 0.5, 1e-6);
+  // Each of the 4 measured steps (the warm-up left out) of each worker is reported, each the closed form's 0.4 s.
+  for (const WorkerStats& w : r2.per_worker) {
+    ASSERT_EQ(w.step_times_s.size(), 4u) << "worker " << w.rank;
+    for (double step_s : w.step_times_s)
+      EXPECT_NEAR(step_s, 0.4, 0.4 * 1e-6) << "worker " << w.rank;
+  }
+}
+
+TEST(PsScenario, StepTimesAreTheStepsTheMeanIsTakenOver)
+{
+  // The slow-worker platform of SlowWorkerSetsTheSyncStep, asynchronous, 3 steps after 2 warm-up: the fast worker's
+  // steps last about half the slow one's (0.3 s against 0.6 s of compute, 1 ms transfers), and every worker's mean
+  // and standard deviation are those of its reported steps.
+  std::string plat = tiny::star_platform({{"1Gf", "1GBps"}, {"1Gf", "1GBps"}, {"0.5Gf", "1GBps"}});
+  std::string wl   = tiny::one_tensor_workload("1MB", "0.1s", "0.2s");
+  SimResult r      = simulate_isolated(inputs(plat, wl, scenario(Arch::PS_ASYNC, 2, Sharing::FAIR, true, 3, 2)));
+  ASSERT_EQ(r.per_worker.size(), 2u);
+  for (const WorkerStats& w : r.per_worker) {
+    ASSERT_EQ(w.step_times_s.size(), 3u) << "worker " << w.rank;
+    double sum_s = 0;
+    for (double step_s : w.step_times_s)
+      sum_s += step_s;
+    EXPECT_NEAR(sum_s / 3, w.step_time_mean_s, 1e-12) << "worker " << w.rank;
+    const double lo_s = w.rank == 0 ? 0.3 : 0.6;
+    for (double step_s : w.step_times_s) {
+      EXPECT_GE(step_s, lo_s) << "worker " << w.rank;
+      EXPECT_LT(step_s, lo_s * 1.05) << "worker " << w.rank;
+    }
+  }
 }
 
 TEST(PsScenario, StepSplitAddsUpToTheStepTime)

@@ -16,7 +16,7 @@ SimResult sample(double thr, double step)
   r.step_time_max_s           = step;
   r.steps_measured            = 3;
   r.compute_s                 = 0.1;
-  r.per_worker.push_back(WorkerStats{0, "h1", 1.0, step, 0, 0.1, 0.2, 0.3});
+  r.per_worker.push_back(WorkerStats{0, "h1", 1.0, step, 0, 0.1, 0.2, 0.3, {step, step}});
   r.per_ps.push_back(PsStats{0, "h0", 1, 1e9, 1, 1e6, 0.5, 0.5});
   return r;
 }
@@ -28,6 +28,18 @@ TEST(SimResult, JsonRoundTripIsExact)
   SimResult back = sim_result_from_json(to_json(r));
   EXPECT_EQ(to_json(back).dump(), to_json(r).dump());
   EXPECT_EQ(back.throughput_examples_per_s, r.throughput_examples_per_s); // exact, not near
+  ASSERT_EQ(back.per_worker.size(), 1u);
+  EXPECT_EQ(back.per_worker[0].step_times_s, r.per_worker[0].step_times_s);
+}
+
+TEST(SimResult, JsonWithoutStepTimesStillReads)
+{
+  // A result written before per-step times were reported: read with none.
+  nlohmann::ordered_json j = to_json(sample(100, 0.32));
+  j["per_worker"][0].erase("step_times_s");
+  SimResult back = sim_result_from_json(j);
+  ASSERT_EQ(back.per_worker.size(), 1u);
+  EXPECT_TRUE(back.per_worker[0].step_times_s.empty());
 }
 
 TEST(SimResult, HybridAveragesThroughputs)
@@ -38,6 +50,9 @@ TEST(SimResult, HybridAveragesThroughputs)
   EXPECT_NEAR(h.step_time_mean_s, 0.16, 1e-12);
   EXPECT_EQ(h.sharing, "hybrid");
   ASSERT_EQ(h.components.size(), 2u);
+  // Each step as the mean: the harmonic mean of the two runs' step (0.32 s and 0.1067 s: 0.16 s).
+  ASSERT_EQ(h.per_worker[0].step_times_s.size(), 2u);
+  EXPECT_NEAR(h.per_worker[0].step_times_s[1], 0.16, 1e-12);
 }
 
 TEST(SimResult, BalancedSplitEvensOutBytes)
