@@ -42,7 +42,7 @@ class StepSeries(unittest.TestCase):
                 ss.measured_series(path, 4)
 
     def test_the_simulation_runs_with_the_case_point_and_seed(self):
-        # A stand-in for sgdsim that writes back the arguments it got as the per-worker steps' count.
+        # A stand-in for sgdsim that checks the arguments it gets and writes steps made of the seed it was given.
         with tempfile.TemporaryDirectory() as d:
             fake = os.path.join(d, "sgdsim")
             with open(fake, "w", encoding="utf-8") as f:

@@ -114,7 +114,7 @@ TEST(PsScenario, StepTimesAreTheStepsTheMeanIsTakenOver)
 {
   // The slow-worker platform of SlowWorkerSetsTheSyncStep, asynchronous, 3 steps after 2 warm-up: the fast worker's
   // steps last about half the slow one's (0.3 s against 0.6 s of compute, 1 ms transfers), and every worker's mean
-  // and standard deviation are those of its reported steps.
+  // is that of its reported steps.
   std::string plat = tiny::star_platform({{"1Gf", "1GBps"}, {"1Gf", "1GBps"}, {"0.5Gf", "1GBps"}});
   std::string wl   = tiny::one_tensor_workload("1MB", "0.1s", "0.2s");
   SimResult r      = simulate_isolated(inputs(plat, wl, scenario(Arch::PS_ASYNC, 2, Sharing::FAIR, true, 3, 2)));
