@@ -25,7 +25,8 @@ class Settings(unittest.TestCase):
                                        ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1"),
                                        ("INCAST", "yes", "0 or 1"), ("STEPS", "0", "1 or more"),
                                        ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more"),
-                                       ("ASYNC_STEPS", "00", "1 or more")):
+                                       ("ASYNC_STEPS", "00", "1 or more"), ("AGAIN", "p2p ring", "among p2p"),
+                                       ("AGAIN", "all", "none: nothing")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -36,13 +37,14 @@ class Settings(unittest.TestCase):
                 self.assertIn(reason, lines[0])
 
     def test_sizes_with_and_without_unit(self):
-        # The all-reduce microbenchmark's row of the plan names its smallest size in bytes.
+        # The all-reduce microbenchmark's row of the plan names its smallest size in bytes, before the trainings and
+        # again after them (AGAIN).
         for value, size in (("64", "64"), ("64B", "64"), ("4KiB", "4096"), ("1kB", "1000")):
             with self.subTest(value=value):
                 r = plan(MIN_SIZE=value)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 rows = [line.split() for line in r.stdout.splitlines() if " allreduce " in line]
-                self.assertEqual([row[3] for row in rows], [size], r.stdout)
+                self.assertEqual([(row[1], row[3]) for row in rows], [("micro", size), ("again", size)], r.stdout)
 
     def test_queued_row_only_when_asked(self):
         with_queued = plan(QUEUED="16").stdout
@@ -55,6 +57,20 @@ class Settings(unittest.TestCase):
         self.assertIn(" incast ", plan(ARCHS="ring:ddp ps-sync:2").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ps-async:1", INCAST="0").stdout)
+
+    def test_microbenchmarks_again_after_the_trainings(self):
+        # AGAIN (default p2p and all-reduce) measures again, after the rate's last training, those it measured before;
+        # a microbenchmark the rate does not measure (the back-to-back one without a ring) is not measured again.
+        rows = [line.split()[1:3] for line in plan(ARCHS="ring:tensor ps-sync:1").stdout.splitlines()[2:]]
+        self.assertEqual(rows[-2:], [["again", "p2p"], ["again", "allreduce"]])
+        self.assertEqual([r for r in rows if r[0] == "again"], rows[-2:])
+        rows = [line.split()[1:3] for line in plan(ARCHS="ps-sync:1", AGAIN="allreduce-queued incast").stdout
+                .splitlines()[2:]]
+        self.assertEqual(rows[-1], ["again", "incast"])
+        self.assertEqual(sum(r[0] == "again" for r in rows), 1)
+        for none in ("none", ""):
+            self.assertNotIn(" again ", plan(AGAIN=none).stdout)
+        self.assertNotIn(" again ", plan(MICRO="0").stdout)
 
     def test_async_runs_take_their_own_step_count(self):
         # ps-async runs ASYNC_STEPS measured steps (default 20: 5-step means scatter by more than the target), every

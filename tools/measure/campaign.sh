@@ -29,6 +29,10 @@
 #   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
+#   AGAIN    microbenchmarks measured again after  [p2p allreduce] (none: nothing again; any of p2p allreduce
+#            the rate's trainings, into RATE/again/     allreduce-queued incast that the rate measured before):
+#                                                       the testbed's drift over the campaign, compared by
+#                                                       tools/measure/drift.py (docs/measure.md "Measured again")
 #   FEEDCHECK 1: skip a rate the CPU cannot feed   [1] (0: measure it anyway, and say so in the log)
 #   PIN      1: each rank pinned to one core       [1] (launch --pin, rank r on core r mod the cores: K = 2's small
 #            (round robin); 0: the kernel places them   calls depend on the placement, docs/measure.md §5; campaigns
@@ -69,6 +73,7 @@ INCAST=${INCAST:-1}
 PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}
+AGAIN=${AGAIN-"p2p allreduce"}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
@@ -91,6 +96,13 @@ case $INCAST in
   0|1) ;;
   *) echo "campaign.sh: INCAST='$INCAST': 0 or 1" >&2; exit 2 ;;
 esac
+[ "$AGAIN" = none ] && AGAIN=
+for m in $AGAIN; do
+  case $m in
+    p2p|allreduce|allreduce-queued|incast) ;;
+    *) echo "campaign.sh: AGAIN='$AGAIN': microbenchmarks among p2p allreduce allreduce-queued incast (none: nothing measured again)" >&2; exit 2 ;;
+  esac
+done
 for setting in "STEPS=$STEPS" "ASYNC_STEPS=$ASYNC_STEPS"; do
   value=${setting#*=}
   case $value in ''|*[!0-9]*) value=0 ;; esac  # not a count: as bad as 0 (00 is 0 too)
@@ -119,7 +131,7 @@ EOF
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
 # per launch. A rough upper bound: overlap is ignored.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED INCAST=$INCAST \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED INCAST=$INCAST AGAIN=$AGAIN \
   $python - "$src" <<'EOF'
 import os, sys
 src = sys.argv[1]
@@ -134,26 +146,29 @@ loader.exec_module(em)  # for its rate parser
 min_size = int(env["MIN_SIZE_BYTES"])
 for rate in env["RATES"].split():
     B = 0.95 * em.parse_rate(rate) / 8
+    micro = []  # the microbenchmarks' rows, without the rate: printed first, and those of AGAIN again at the end
     if env["MICRO"] == "1":
         sizes = [4096 * 2 ** i for i in range(17)]
         ar_sizes = [s for s in (min_size * 2 ** i for i in range(40)) if s <= 256 * 2 ** 20]
         p2p = sum(7 * s / B + 7 * 1e-3 for s in sizes) + 10
         ar = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in ar_sizes) + 10
-        print(f"{rate} micro p2p - - {p2p:.0f}")
-        print(f"{rate} micro allreduce {min_size} - {ar:.0f}")
+        micro.append(f"p2p - - {p2p:.0f}")
+        micro.append(f"allreduce {min_size} - {ar:.0f}")
         queued = int(env["QUEUED"])
         if queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split()):
             q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
             q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
-            print(f"{rate} micro allreduce-queued {min_size} - {q:.0f}")
+            micro.append(f"allreduce-queued {min_size} - {q:.0f}")
         incast_nodes = plan.incast_nodes(k_max)
         if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
             # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex); the
             # row carries the client counts and the sizes to the launch below.
             inc = sum(6 * 5 * n * m * 2 ** 20 / B + 6 * 5 * 0.5 for n in incast_nodes
                       for m in plan.INCAST_SIZES_MIB) + 10
-            print(f"{rate} micro incast {','.join(map(str, incast_nodes))} "
-                  f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
+            micro.append(f"incast {','.join(map(str, incast_nodes))} "
+                         f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
+    for row in micro:
+        print(f"{rate} micro {row}")
     for model in env["MODELS"].split():
         wl = plan.parse_workload(model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml"))
         tc = float(env["SCALE"]) * sum(l.fwd_s + l.bwd_s for l in wl.layers) + wl.ps_update_s
@@ -172,6 +187,9 @@ for rate in env["RATES"].split():
                         comm = 2 * k * m / int(param) / B
                     total += steps * (tc + comm) * (1.5 if name == "ps-async" else 1.0) + 2
                 print(f"{rate} {model} {name} {param} {overlap} {total * int(env['REPEAT']):.0f}")
+    for row in micro:  # in the order measured before
+        if row.split()[0] in env["AGAIN"].split():
+            print(f"{rate} again {row}")
 EOF
 ) || { echo "campaign.sh: cannot read the plan (workloads, tools/measure/plan.py)" >&2; exit 2; }
 total_s=$(echo "$plan" | awk '{s += $NF} END {print s}')
@@ -216,27 +234,29 @@ for rate in $RATES; do
   "$here/emulate" up --hosts "$hosts" --rate "$rate" | tee -a "$log" || exit 1
   trap '"$here/emulate" down; exit 130' INT TERM
   while read -r r model name param overlap est; do
-    if [ "$model" = micro ]; then
+    if [ "$model" = micro ] || [ "$model" = again ]; then
+      mdir=$rdir  # where the microbenchmark's CSV goes: RATE/, or RATE/again/ after the trainings
+      [ "$model" = again ] && mdir="$rdir/again" && mkdir -p "$mdir"
       if [ "$name" = p2p ]; then
-        "$here/launch" $pin $rt $yield --hosts 2 --logs "$rdir/logs" -- p2p --out "$rdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
+        "$here/launch" $pin $rt $yield --hosts 2 --logs "$rdir/logs" -- p2p --out "$mdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce ]; then
-        "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$rdir/allreduce.csv" --force \
+        "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$mdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = incast ]; then
         # The PS's NIC with N clients in, out and both ways (docs/measure.md "Incast"): WORKERS clients and a hub;
         # the plan's row gives the client counts (param) and the sizes (its overlap column).
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
-          --nodes "$param" --sizes "$overlap" --out "$rdir/incast.csv" --force < /dev/null >> "$log" 2>&1
+          --nodes "$param" --sizes "$overlap" --out "$mdir/incast.csv" --force < /dev/null >> "$log" 2>&1
       else
         # Calls launched together, as a backward queues them (docs/measure.md §3); sizes to 32 MiB (from there
         # calibrate takes the calls alone's rows, docs/models.md §10.8).
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
-          --out "$rdir/allreduce-queued.csv" --force --min-size "$param" --max-size 32MiB --repeats 3 --warmup 1 \
+          --out "$mdir/allreduce-queued.csv" --force --min-size "$param" --max-size 32MiB --repeats 3 --warmup 1 \
           < /dev/null >> "$log" 2>&1
       fi
       status=$?
-      what="$rate $name microbenchmark"
+      what="$rate $name microbenchmark${mdir#$rdir}"
     else
       arch=$name
       case $name in

@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 
+import drift  # noqa: E402  (the microbenchmarks measured again, next to this file)
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -121,10 +122,14 @@ def main():
         for name in ("incast.csv", "incast.csv.json"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, name))
+        if os.path.isdir(os.path.join(src, drift.AGAIN)):  # measured again after the trainings (campaign.sh AGAIN)
+            os.makedirs(os.path.join(data, drift.AGAIN), exist_ok=True)
+            for name in sorted(os.listdir(os.path.join(src, drift.AGAIN))):
+                if name.endswith((".csv", ".csv.json")):
+                    shutil.copy(os.path.join(src, drift.AGAIN, name), os.path.join(data, drift.AGAIN, name))
         if os.path.exists(os.path.join(src, "incast.csv.flows.jsonl")):
             shutil.copy(os.path.join(src, "incast.csv.flows.jsonl"), os.path.join(data, "incast.flows.jsonl"))
         spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
-        one_way = pingpong_one_way_s(os.path.join(data, "p2p.csv"))
         for model in sorted(os.listdir(src)):
             mdir = os.path.join(src, model)
             if not os.path.isdir(mdir) or not any(f.endswith(".jsonl") for f in os.listdir(mdir)):
@@ -133,24 +138,18 @@ def main():
             os.makedirs(os.path.join(data, model), exist_ok=True)
             p2p_platform = os.path.join(data, model, "platform-p2p.xml")
             ar_platform = os.path.join(data, model, "platform-allreduce.xml")
-            calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "p2p.csv")), "--kind", "p2p",
-                                 "--where", "op=p2p", "--where", "size_bytes=1048576..",
-                                 "--latency", f"{one_way * 1e6:.6g}us", "--workload", rel(workload),
-                                 "--nodes", "10", "--line-rate", line_rate(rate),
-                                 "-o", rel(p2p_platform), "--force"], p2p_platform + ".log")
-            queued = os.path.join(data, "allreduce-queued.csv")
+            calibrate_p2p(a.sgdsim, data, workload, rate, p2p_platform)
             if os.path.exists(os.path.join(data, "allreduce.csv")):
-                cores = shared_cores(os.path.join(data, "allreduce.csv.json"))
-                # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the
-                # small all-reduces' software costs bend it above the line rate (docs/models.md §10.7).
-                calibrate(a.sgdsim, ["--measurements", rel(os.path.join(data, "allreduce.csv")), "--kind",
-                                     "allreduce", "--where", "op=allreduce", "--bandwidth-from", "1MiB",
-                                     "--line-rate", line_rate(rate), "--workload", rel(workload),
-                                     "--nodes", "10", "-o", rel(ar_platform), "--force"]
-                          + (["--queued", rel(queued)] if os.path.exists(queued) else [])
-                          + (["--shared-cores", str(cores)] if cores else []), ar_platform + ".log")
+                calibrate_allreduce(a.sgdsim, data, workload, rate, ar_platform)
             else:  # a campaign of PS series only: no all-reduce microbenchmark, no ring case
                 ar_platform = None
+            # The same recipe from the microbenchmarks measured again after the trainings, for drift.py --case.
+            again = os.path.join(data, drift.AGAIN)
+            if os.path.exists(os.path.join(again, "p2p.csv")):
+                calibrate_p2p(a.sgdsim, again, workload, rate, p2p_platform[:-len(".xml")] + "-again.xml")
+            if ar_platform and os.path.exists(os.path.join(again, "allreduce.csv")):
+                calibrate_allreduce(a.sgdsim, again, workload, rate, ar_platform[:-len(".xml")] + "-again.xml",
+                                    queued_dir=data)
             for fname in sorted(os.listdir(mdir)):
                 if not fname.endswith(".jsonl"):
                     continue
@@ -161,6 +160,35 @@ def main():
                 write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
                            p2p_platform, ar_platform, spreads, a.held_out)
     return 0
+
+
+def calibrate_p2p(sgdsim, micro_dir, workload, rate, platform):
+    """The PS series' platform from MICRO_DIR/p2p.csv: sizes from 1 MiB on, the ping-pong row's one-way time as
+    the route latency."""
+    csv_path = os.path.join(micro_dir, "p2p.csv")
+    one_way = pingpong_one_way_s(csv_path)
+    calibrate(sgdsim, ["--measurements", rel(csv_path), "--kind", "p2p", "--where", "op=p2p", "--where",
+                       "size_bytes=1048576..", "--latency", f"{one_way * 1e6:.6g}us", "--workload", rel(workload),
+                       "--nodes", "10", "--line-rate", line_rate(rate), "-o", rel(platform), "--force"],
+              platform + ".log")
+
+
+def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=None):
+    """The ring series' platform from MICRO_DIR/allreduce.csv and, where there is one, allreduce-queued.csv
+    (MICRO_DIR's, else QUEUED_DIR's: measured again, the one-at-a-time calls need not have their back-to-back
+    ones)."""
+    csv_path = os.path.join(micro_dir, "allreduce.csv")
+    queued = os.path.join(micro_dir, "allreduce-queued.csv")
+    if not os.path.exists(queued) and queued_dir:
+        queued = os.path.join(queued_dir, "allreduce-queued.csv")
+    cores = shared_cores(csv_path + ".json")
+    # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the small all-reduces'
+    # software costs bend it above the line rate (docs/models.md §10.7).
+    calibrate(sgdsim, ["--measurements", rel(csv_path), "--kind", "allreduce", "--where", "op=allreduce",
+                       "--bandwidth-from", "1MiB", "--line-rate", line_rate(rate), "--workload", rel(workload),
+                       "--nodes", "10", "-o", rel(platform), "--force"]
+              + (["--queued", rel(queued)] if os.path.exists(queued) else [])
+              + (["--shared-cores", str(cores)] if cores else []), platform + ".log")
 
 
 def flow_spreads(flows_jsonl):
@@ -194,6 +222,12 @@ def precision_text(lines):
     k, worst = max(devs, key=lambda kv: kv[1])
     return (f"; precision: the mean of each third of the measured steps lies within {100 * worst:.1f}% of the "
             f"series' mean at every K (the most at K = {k})")
+
+
+def again_text(rate_dir, name):
+    """The description's sentence on the case's microbenchmark measured again after the trainings, or ""."""
+    text = drift.summary(rate_dir, name)
+    return f"; {text} (tools/measure/drift.py --case: the prediction from both)" if text else ""
 
 
 def campaign_data_root(out, campaign_name=None):
@@ -251,6 +285,7 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                        f"per NIC (tools/measure, Gloo over TCP, compute as sleeps of the workload's own times); "
                        f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
                        f"({data_rel}/{rate}/{model}/{series}.jsonl)" + precision_text(lines)
+                       + again_text(os.path.join(data_root, rate), "allreduce.csv" if ring else "p2p.csv")
                        + (f"; campaign {campaign_name}: its microbenchmarks and training series measured together "
                           f"(validation/testbed/README.md)" if campaign_name else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
