@@ -79,6 +79,15 @@ class Summary(unittest.TestCase):
             self.assertIn(text, make_cases.again_text(d, "allreduce.csv"))
             self.assertEqual(make_cases.again_text(d, "p2p.csv"), "")
 
+    def test_nothing_in_common_stops_make_cases_with_one_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_csv(os.path.join(d, "p2p.csv"), [row("p2p", 2, 4096, 1e-3)])
+            write_csv(os.path.join(d, "again", "p2p.csv"), [row("p2p", 2, 8192, 1e-3)])
+            with self.assertRaises(SystemExit) as e:
+                make_cases.again_text(d, "p2p.csv")
+            self.assertTrue(str(e.exception).startswith("make_cases: "), str(e.exception))
+            self.assertIn("no row (op, nodes, size) in common", str(e.exception))
+
     def test_rate_without_again_folder_is_an_error(self):
         with tempfile.TemporaryDirectory() as d:
             write_csv(os.path.join(d, "p2p.csv"), [row("p2p", 2, 4096, 1e-3)])
@@ -136,6 +145,12 @@ class Case(unittest.TestCase):
             with self.assertRaises(SystemExit) as e:
                 drift.predict_both(cdir, "/nonexistent/sgdsim", 2)
             self.assertIn("did not measure allreduce.csv again (campaign.sh AGAIN)", str(e.exception))
+
+    def test_folder_without_case_is_an_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(SystemExit) as e:
+                drift.predict_both(d, "/nonexistent/sgdsim", 2)
+            self.assertIn("no case.json", str(e.exception))
 
     def test_platform_names(self):
         self.assertEqual(drift.again_platform("a/b/platform-p2p.xml"), "a/b/platform-p2p-again.xml")

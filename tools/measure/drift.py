@@ -139,7 +139,10 @@ def absolute(arg):
 
 def predict_both(case_dir, sgdsim, jobs):
     """(case, {label: (measured, before, again)}) from one `sgdsim validate` of the case and its copy."""
-    with open(os.path.join(case_dir, "case.json"), encoding="utf-8") as f:
+    path = os.path.join(case_dir, "case.json")
+    if not os.path.isfile(path):
+        raise SystemExit(f"drift: {case_dir}: no case.json there (give a case's folder)")
+    with open(path, encoding="utf-8") as f:
         case = json.load(f)
     run = case["run"]
     if "--platform" not in run:

@@ -226,7 +226,10 @@ def precision_text(lines):
 
 def again_text(rate_dir, name):
     """The description's sentence on the case's microbenchmark measured again after the trainings, or ""."""
-    text = drift.summary(rate_dir, name)
+    try:
+        text = drift.summary(rate_dir, name)
+    except ValueError as e:  # measured again at other sizes or node counts than before: nothing to compare
+        raise SystemExit(f"make_cases: {e}")
     return f"; {text} (tools/measure/drift.py --case: the prediction from both)" if text else ""
 
 
