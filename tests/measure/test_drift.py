@@ -6,7 +6,6 @@ back from one validate run; sgdsim is a stand-in here)."""
 import csv
 import json
 import os
-import stat
 import sys
 import tempfile
 import unittest
@@ -15,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 import drift  # noqa: E402
+from scripts import write_executable  # noqa: E402
 import make_cases  # noqa: E402
 
 COLUMNS = ["op", "nodes", "size_bytes", "time_s", "time_min_s", "time_max_s"]
@@ -118,19 +118,17 @@ class Case(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             cdir = self.make_case(d)
             fake = os.path.join(d, "sgdsim")
-            with open(fake, "w", encoding="utf-8") as f:
-                f.write("#!/usr/bin/env python3\nimport json, os, sys\na = sys.argv[1:]\n"
-                        "assert a[:3] == ['validate', '-j', '3'], a\n"
-                        "out = a[a.index('--report-dir') + 1]\ncases = []\n"
-                        "for c in a[3:a.index('--report-dir')]:\n"
-                        "    case = json.load(open(os.path.join(c, 'case.json')))\n"
-                        "    run = case['run']\n"
-                        "    assert run[2:] == ['--arch', 'ring'] and 'missing' not in case or c.endswith('/c'), run\n"
-                        "    f = 1.1 if run[1].endswith('-again.xml') else 0.9\n"
-                        "    cases.append({'name': case['name'], 'points': [dict(label=p['label'], "
-                        "measured=p['measured'], simulated=f * p['measured']) for p in case['points']]})\n"
-                        "json.dump({'cases': cases}, open(os.path.join(out, 'report.json'), 'w'))\n")
-            os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+            write_executable(fake, "import json, os, sys\na = sys.argv[1:]\n"
+                             "assert a[:3] == ['validate', '-j', '3'], a\n"
+                             "out = a[a.index('--report-dir') + 1]\ncases = []\n"
+                             "for c in a[3:a.index('--report-dir')]:\n"
+                             "    case = json.load(open(os.path.join(c, 'case.json')))\n"
+                             "    run = case['run']\n"
+                             "    assert run[2:] == ['--arch', 'ring'] and 'missing' not in case or c.endswith('/c'), run\n"
+                             "    f = 1.1 if run[1].endswith('-again.xml') else 0.9\n"
+                             "    cases.append({'name': case['name'], 'points': [dict(label=p['label'], "
+                             "measured=p['measured'], simulated=f * p['measured']) for p in case['points']]})\n"
+                             "json.dump({'cases': cases}, open(os.path.join(out, 'report.json'), 'w'))\n")
             case, points = drift.predict_both(cdir, fake, 3)
         self.assertEqual(case["name"], "c")
         self.assertEqual(list(points), ["2 workers", "4 workers"])

@@ -2,7 +2,6 @@
 
 import json
 import os
-import stat
 import sys
 import tempfile
 import unittest
@@ -10,6 +9,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "tools"))
 import step_series as ss  # noqa: E402
+from scripts import write_executable  # noqa: E402
 
 CASE = {"name": "c", "run": ["--arch", "ps-async", "--steps", "3"],
         "points": [{"label": "1 worker", "args": ["--workers", "1"]},
@@ -45,14 +45,12 @@ class StepSeries(unittest.TestCase):
         # A stand-in for sgdsim that checks the arguments it gets and writes steps made of the seed it was given.
         with tempfile.TemporaryDirectory() as d:
             fake = os.path.join(d, "sgdsim")
-            with open(fake, "w", encoding="utf-8") as f:
-                f.write("#!/usr/bin/env python3\nimport json, sys\na = sys.argv[1:]\n"
-                        "out = a[a.index('--json') + 1]\nseed = float(a[a.index('--seed') + 1])\n"
-                        "assert a[:5] == ['run', '--arch', 'ps-async', '--steps', '3'], a\n"
-                        "assert a[5:7] == ['--workers', '2'], a\n"
-                        "json.dump({'simulated': {'per_worker': [{'step_times_s': [seed, 2 * seed]},"
-                        " {'step_times_s': [3 * seed]}]}}, open(out, 'w'))\n")
-            os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+            write_executable(fake, "import json, sys\na = sys.argv[1:]\n"
+                             "out = a[a.index('--json') + 1]\nseed = float(a[a.index('--seed') + 1])\n"
+                             "assert a[:5] == ['run', '--arch', 'ps-async', '--steps', '3'], a\n"
+                             "assert a[5:7] == ['--workers', '2'], a\n"
+                             "json.dump({'simulated': {'per_worker': [{'step_times_s': [seed, 2 * seed]},"
+                             " {'step_times_s': [3 * seed]}]}}, open(out, 'w'))\n")
             series = ss.simulated_series(fake, CASE, ss.case_point(CASE, 2), 5, d)
         self.assertEqual(series, [[5.0, 10.0], [15.0]])
 

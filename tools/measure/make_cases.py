@@ -146,9 +146,9 @@ def main():
             # The same recipe from the microbenchmarks measured again after the trainings, for drift.py --case.
             again = os.path.join(data, drift.AGAIN)
             if os.path.exists(os.path.join(again, "p2p.csv")):
-                calibrate_p2p(a.sgdsim, again, workload, rate, p2p_platform[:-len(".xml")] + "-again.xml")
+                calibrate_p2p(a.sgdsim, again, workload, rate, drift.again_platform(p2p_platform))
             if ar_platform and os.path.exists(os.path.join(again, "allreduce.csv")):
-                calibrate_allreduce(a.sgdsim, again, workload, rate, ar_platform[:-len(".xml")] + "-again.xml",
+                calibrate_allreduce(a.sgdsim, again, workload, rate, drift.again_platform(ar_platform),
                                     queued_dir=data)
             for fname in sorted(os.listdir(mdir)):
                 if not fname.endswith(".jsonl"):
