@@ -59,6 +59,28 @@ public:
     return true;
   }
 
+  // The sums of two disjoint sets of rows: the system of their union.
+  NormalEquations& operator+=(const NormalEquations& o)
+  {
+    for (std::size_t r = 0; r < n_; r++)
+      for (std::size_t c = 0; c <= n_; c++)
+        a_[r][c] += o.a_[r][c];
+    return *this;
+  }
+
+  // The system of the parameters `cols` (indices into this one's, in order) alone: each entry is the same sum over
+  // the same rows as if the rows had been added with only those parameters.
+  NormalEquations restricted(const std::array<std::size_t, MAX_PARAMS>& cols, std::size_t n_cols) const
+  {
+    NormalEquations out(n_cols);
+    for (std::size_t r = 0; r < out.n_; r++) {
+      for (std::size_t c = 0; c < out.n_; c++)
+        out.a_[r][c] = a_[cols[r]][cols[c]];
+      out.a_[r][out.n_] = a_[cols[r]][n_];
+    }
+    return out;
+  }
+
 private:
   std::size_t n_;
   std::array<std::array<double, MAX_PARAMS + 1>, MAX_PARAMS> a_{};
@@ -89,19 +111,33 @@ double ring_factor(int k)
 namespace {
 enum class LinearFit { OK, SINGULAR, NON_POSITIVE_SLOPE };
 
-// The linear model of `f.kind` fitted to `m` (bandwidth, alpha, c, fixed_at_zero; f.alpha_separable set), leaving
-// out the point of index `skip` if there is one. Returns why not when the points do not determine it or give no
-// positive bandwidth (`slope`: the time per byte found).
-LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, double* slope = nullptr,
-                     std::size_t skip = SIZE_MAX)
+// The normal equations of f's linear model over the rows [begin, end) of `m`, with all three parameters: time per
+// byte (scaled by the ring factor), per-message latency, per-call constant. A bandwidth fixed beforehand (the large
+// sizes' own, CalibrationFit::bandwidth_from_bytes) has its bytes' time taken off each time.
+NormalEquations linear_sums(const std::vector<CommMeasurement>& m, const CalibrationFit& f, std::size_t begin,
+                            std::size_t end, std::size_t skip = SIZE_MAX)
 {
-  const CommKind kind = f.kind;
-  // A bandwidth fixed beforehand (the large sizes' own, CalibrationFit::bandwidth_from_bytes): its bytes' time is
-  // taken off each point and only alpha and c remain to fit.
   const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
-  // Columns: time per byte (scaled by the ring factor), per-message latency (allreduce with several node counts),
-  // per-call constant. Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the
-  // rest refitted (non-negative least squares by elimination; f.fixed_at_zero says which).
+  NormalEquations eq(3);
+  for (std::size_t i = begin; i < end; i++) {
+    if (i == skip)
+      continue;
+    const CommMeasurement& x = m[i];
+    const double factor      = f.kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
+    eq.add({factor * x.bytes, 2.0 * (x.nodes - 1), 1.0}, x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0),
+           relative_weight(x));
+  }
+  return eq;
+}
+
+// The linear model of `f.kind` solved from `sums` (linear_sums) into f (bandwidth, alpha, c, fixed_at_zero;
+// f.alpha_separable set). Returns why not when the points do not determine it or give no positive bandwidth
+// (`slope`: the time per byte found).
+LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* slope = nullptr)
+{
+  const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
+  // Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the rest refitted
+  // (non-negative least squares by elimination; f.fixed_at_zero says which).
   std::array<bool, 3> active = {!fixed, f.alpha_separable, true};
   std::array<double, 3> p{};
   f.fixed_at_zero.clear();
@@ -111,20 +147,8 @@ LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, d
     for (std::size_t c = 0; c < 3; c++)
       if (active[c])
         cols[n_cols++] = c;
-    NormalEquations eq(n_cols);
-    for (std::size_t i = 0; i < m.size(); i++) {
-      if (i == skip)
-        continue;
-      const CommMeasurement& x        = m[i];
-      const double factor             = kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
-      const std::array<double, 3> all = {factor * x.bytes, 2.0 * (x.nodes - 1), 1.0};
-      std::array<double, 3> row{};
-      for (std::size_t k = 0; k < n_cols; k++)
-        row[k] = all[cols[k]];
-      eq.add(row, x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0), relative_weight(x));
-    }
     std::array<double, 3> q{};
-    if (!eq.solve(q))
+    if (!sums.restricted(cols, n_cols).solve(q))
       return LinearFit::SINGULAR;
     p = {0, 0, 0};
     for (std::size_t k = 0; k < n_cols; k++)
@@ -149,6 +173,13 @@ LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, d
   f.alpha_s       = p[1];
   f.call_s        = p[2];
   return LinearFit::OK;
+}
+
+// The linear model fitted to `m`, leaving out the point of index `skip` if there is one.
+LinearFit fit_linear(const std::vector<CommMeasurement>& m, CalibrationFit& f, double* slope = nullptr,
+                     std::size_t skip = SIZE_MAX)
+{
+  return solve_linear(linear_sums(m, f, 0, m.size(), skip), f, slope);
 }
 
 std::string describe_bytes(double bytes)
@@ -270,6 +301,23 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
     std::vector<double> all_error; // the fit of all points' relative error at each
     for (const CommMeasurement& x : m)
       all_error.push_back(linear_error(all, x));
+    // Its largest error (first such point) and the largest of the others.
+    const std::size_t worst_all =
+        static_cast<std::size_t>(std::max_element(all_error.begin(), all_error.end()) - all_error.begin());
+    double second_all = 0;
+    for (std::size_t j = 0; j < m.size(); j++)
+      if (j != worst_all)
+        second_all = std::max(second_all, all_error[j]);
+    // The others' normal equations as the sums of the rows before and after the held-out one, so that each refit
+    // costs no pass over the points (a pass each made calibrate's cost grow as the square of the rows: 1,358 rows
+    // took 3.5 s under the fuzzers' sanitizers, docs/fuzzing.md). Summed in another order than one pass would, the
+    // kept refit is redone in one pass below: what calibrate prints does not depend on how the outlier was found.
+    std::vector<NormalEquations> before(m.size() + 1, NormalEquations(3)), after(m.size() + 1, NormalEquations(3));
+    for (std::size_t i = 0; i < m.size(); i++)
+      (before[i + 1] = before[i]) += linear_sums(m, all, i, i + 1);
+    for (std::size_t i = m.size(); i-- > 0;)
+      (after[i] = after[i + 1]) += linear_sums(m, all, i, i + 1);
+    std::size_t dropped = SIZE_MAX;
     for (std::size_t i = 0; i < m.size(); i++) {
       const bool alone = size_points.at(m[i].bytes) == 1;
       const auto smallest_other =
@@ -279,20 +327,28 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
       if (size_points.size() - (alone ? 1 : 0) < 2 || m[i].bytes > 2 * largest_other->first ||
           m[i].bytes < 0.5 * smallest_other->first)
         continue;
-      CalibrationFit g = all;
-      if (fit_linear(m, g, nullptr, i) != LinearFit::OK)
+      CalibrationFit g     = all;
+      NormalEquations rest = before[i];
+      if (solve_linear(rest += after[i + 1], g) != LinearFit::OK)
         continue; // the others alone determine nothing: no ground to call the point an outlier
-      double max_g = 0, max_all = 0;
-      for (std::size_t j = 0; j < m.size(); j++) {
-        if (j == i)
-          continue;
-        max_g   = std::max(max_g, linear_error(g, m[j]));
-        max_all = std::max(max_all, all_error[j]);
-      }
       const double held = linear_error(g, m[i]);
-      if (held > 0.05 && max_g <= 0.5 * max_all && held > worst_held) {
-        worst_held     = held;
-        g.dropped_line = m[i].line;
+      if (!(held > 0.05 && held > worst_held))
+        continue;
+      // The others' fit must fit them twice as well as the fit of all points does: its largest error among them at
+      // most half of the largest of all_error among them (the largest, or the second when i has the largest).
+      const double max_all = i == worst_all ? second_all : all_error[worst_all];
+      bool closer          = true;
+      for (std::size_t j = 0; j < m.size() && closer; j++)
+        closer = j == i || linear_error(g, m[j]) <= 0.5 * max_all;
+      if (closer) {
+        worst_held = held;
+        dropped    = i;
+      }
+    }
+    if (dropped != SIZE_MAX) {
+      CalibrationFit g = all;
+      if (fit_linear(m, g, nullptr, dropped) == LinearFit::OK) {
+        g.dropped_line = m[dropped].line;
         f              = g;
       }
     }

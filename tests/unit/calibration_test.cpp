@@ -135,6 +135,30 @@ TEST(Calibration, ARepeatOfTheLargestSizeCanBeAnOutlier)
   EXPECT_NEAR(f.bandwidth_Bps, 1e9, 1e9 * 1e-6);
 }
 
+TEST(Calibration, TheOutlierOfALongSeriesIsFoundAndTheOthersFitExactly)
+{
+  // 1,200 repeats across 6 sizes on the line, one of them (line 700) 40% slow. The held-out
+  // refits come from running sums (no pass over the points each); the fit kept must be the others' fit as one pass
+  // over them gives it, to the last bit: the same as calibrating the CSV without that row.
+  std::vector<CommMeasurement> m, others;
+  const double sizes[] = {1e5, 1e6, 1e7, 1e8, 3e8, 1e9};
+  for (int i = 0; i < 1200; i++) {
+    const double s = sizes[i % 6];
+    m.push_back({4, s, (s / 1e9 + 100e-6) * (i == 690 ? 1.4 : 1.0), 10 + i});
+    if (i != 690)
+      others.push_back(m.back());
+  }
+  for (CommKind kind : {CommKind::P2P, CommKind::ALLREDUCE}) {
+    const CalibrationFit f = calibrate(kind, m);
+    const CalibrationFit g = calibrate(kind, others);
+    EXPECT_EQ(f.dropped_line, 700);
+    EXPECT_EQ(g.dropped_line, 0) << "the others hold no outlier";
+    EXPECT_EQ(f.bandwidth_Bps, g.bandwidth_Bps);
+    EXPECT_EQ(f.alpha_s, g.alpha_s);
+    EXPECT_EQ(f.call_s, g.call_s);
+  }
+}
+
 TEST(Calibration, TheOnlyLargePointIsNoOutlier)
 {
   // PerfEstimator's all-reduce microbenchmark on 12 nodes (validation/sources/perfestimator-vgg13): four tensors
