@@ -26,7 +26,8 @@ class Settings(unittest.TestCase):
                                        ("INCAST", "yes", "0 or 1"), ("STEPS", "0", "1 or more"),
                                        ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more"),
                                        ("ASYNC_STEPS", "00", "1 or more"), ("AGAIN", "p2p ring", "among p2p"),
-                                       ("AGAIN", "all", "none: nothing")):
+                                       ("AGAIN", "all", "none: nothing"), ("SMALL_LAUNCHES", "0", "1 or more"),
+                                       ("SMALL_LAUNCHES", "two", "1 or more"), ("SMALL_LAUNCHES", "-2", "1 or more")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -50,6 +51,22 @@ class Settings(unittest.TestCase):
         with_queued = plan(QUEUED="16").stdout
         self.assertIn("allreduce-queued", with_queued)
         self.assertNotIn("allreduce-queued", plan(QUEUED="0").stdout)
+
+    def test_small_sizes_in_more_launches(self):
+        # SMALL_LAUNCHES (default 3): one row for the launches after the first, from MIN_SIZE, saying whether the
+        # back-to-back calls are measured too; none with 1, nor when no size is below 1 MiB; never measured again.
+        def rows(**settings):
+            return [line.split()[1:5] for line in plan(**settings).stdout.splitlines() if " allreduce-small " in line]
+        self.assertEqual(rows(), [["micro", "allreduce-small", "4096", "queued"]])
+        self.assertEqual(rows(QUEUED="0"), [["micro", "allreduce-small", "4096", "-"]])
+        self.assertEqual(rows(ARCHS="ps-sync:1"), [["micro", "allreduce-small", "4096", "-"]])
+        self.assertEqual(rows(SMALL_LAUNCHES="1"), [])
+        self.assertEqual(rows(MIN_SIZE="1MiB"), [])
+        self.assertEqual(rows(AGAIN="p2p allreduce allreduce-queued"), [["micro", "allreduce-small", "4096", "queued"]])
+        # More launches take longer.
+        est = [float(plan(SMALL_LAUNCHES=n).stdout.split("allreduce-small")[1].split()[2].lstrip("~"))
+               for n in ("2", "5")]
+        self.assertGreater(est[1], 3 * est[0])
 
     def test_incast_row_only_with_a_parameter_server(self):
         # The PS cases' flow spreads and direction coupling come from it (docs/measure.md §3).

@@ -161,3 +161,50 @@ class Precision(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MedianOverLaunches(unittest.TestCase):
+    """campaign.sh SMALL_LAUNCHES: the small sizes measured in more launches, each size's time their median."""
+
+    HEADER = "op,nodes,size_bytes,time_s,time_min_s,time_max_s,repeats\n"
+
+    def write(self, d, name, rows):
+        path = os.path.join(d, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.HEADER + "".join(",".join(map(str, r)) + "\n" for r in rows))
+        return path
+
+    def test_each_size_measured_again_takes_the_median_over_launches(self):
+        with tempfile.TemporaryDirectory() as d:
+            first = self.write(d, "allreduce-queued.csv", [("allreduce_queued", 2, 4096, 0.00095, 0.00063, 0.00101, 3),
+                                                           ("allreduce_queued", 2, 1048576, 0.009, 0.0088, 0.0091, 3),
+                                                           ("allreduce_queued", 3, 4096, 0.0012, 0.0011, 0.0013, 3)])
+            os.makedirs(os.path.join(d, "small"))
+            # Launches 2 and 3 of the sizes below 1 MiB; launch 10 sorts after 3 by number, not by name.
+            self.write(d, "small/allreduce-queued-2.csv", [("allreduce_queued", 2, 4096, 0.00025, 0.00023, 0.00027, 3),
+                                                          ("allreduce_queued", 3, 4096, 0.0011, 0.001, 0.0012, 3)])
+            self.write(d, "small/allreduce-queued-3.csv", [("allreduce_queued", 2, 4096, 0.00027, 0.00026, 0.0003, 3)])
+            self.write(d, "small/allreduce-queued-10.csv", [("allreduce_queued", 2, 4096, 0.0003, 0.0002, 0.0004, 3)])
+            self.write(d, "small/allreduce-2.csv", [("allreduce", 2, 4096, 1.0, 1.0, 1.0, 5)])
+            found = make_cases.launches(os.path.join(d, "small"), "allreduce-queued")
+            self.assertEqual([os.path.basename(p) for p in found],
+                             ["allreduce-queued-2.csv", "allreduce-queued-3.csv", "allreduce-queued-10.csv"])
+            out = make_cases.median_over_launches(first, found, os.path.join(d, "merged.csv"))
+            with open(out, encoding="utf-8") as f:
+                rows = [line.rstrip("\n").split(",") for line in f][1:]
+            by_key = {(r[0], r[1], r[2]): r for r in rows}
+            # K = 2, 4 KiB: median of 0.95, 0.25, 0.27, 0.30 ms; the widest range of the four.
+            self.assertAlmostEqual(float(by_key["allreduce_queued", "2", "4096"][3]), 0.000285, places=12)
+            self.assertEqual([float(x) for x in by_key["allreduce_queued", "2", "4096"][4:6]], [0.0002, 0.00101])
+            self.assertAlmostEqual(float(by_key["allreduce_queued", "3", "4096"][3]), 0.00115, places=12)
+            # A size no other launch measured keeps its row as it was; the rows keep their order.
+            self.assertEqual(rows[1], ["allreduce_queued", "2", "1048576", "0.009", "0.0088", "0.0091", "3"])
+            self.assertEqual([r[2] for r in rows], ["4096", "1048576", "4096"])
+
+    def test_no_other_launch_leaves_the_first_as_it_is(self):
+        with tempfile.TemporaryDirectory() as d:
+            first = self.write(d, "allreduce.csv", [("allreduce", 2, 4096, 0.0003, 0.0002, 0.0004, 5)])
+            os.makedirs(os.path.join(d, "small"))
+            self.assertEqual(make_cases.launches(os.path.join(d, "small"), "allreduce"), [])
+            self.assertEqual(make_cases.median_over_launches(first, [], os.path.join(d, "m.csv")), first)
+            self.assertFalse(os.path.exists(os.path.join(d, "m.csv")))

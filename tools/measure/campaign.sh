@@ -29,6 +29,11 @@
 #   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
+#   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
+#            microbenchmarks' sizes below 1 MiB         measures every size, the others MIN_SIZE..512KiB into
+#            (one at a time and back to back)           RATE/small/; make_cases.py takes each size's median over
+#                                                       the launches: one launch's transient state, as K = 2's
+#                                                       small calls in 2026-12-01q, no longer sets the prediction)
 #   AGAIN    microbenchmarks measured again after  [p2p allreduce] (none: nothing again; any of p2p allreduce
 #            the rate's trainings, into RATE/again/     allreduce-queued incast that the rate measured before):
 #                                                       the testbed's drift over the campaign, compared by
@@ -74,6 +79,7 @@ PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}
 AGAIN=${AGAIN-"p2p allreduce"}
+SMALL_LAUNCHES=${SMALL_LAUNCHES:-3}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
@@ -111,6 +117,9 @@ done
 case $QUEUED in
   ''|*[!0-9]*) echo "campaign.sh: QUEUED='$QUEUED': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
 esac
+case $SMALL_LAUNCHES in
+  ''|*[!0-9]*|0|00*) echo "campaign.sh: SMALL_LAUNCHES='$SMALL_LAUNCHES': a count of launches, 1 or more" >&2; exit 2 ;;
+esac
 # MIN_SIZE read with the kit's own parser (a size with its unit, as sgdsim reads one); an error names the setting
 MIN_SIZE_BYTES=$($python - "$src" "$MIN_SIZE" <<'EOF'
 import os, sys
@@ -132,6 +141,7 @@ EOF
 # per launch. A rough upper bound: overlap is ignored.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
   REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED INCAST=$INCAST AGAIN=$AGAIN \
+  SMALL_LAUNCHES=$SMALL_LAUNCHES \
   $python - "$src" <<'EOF'
 import os, sys
 src = sys.argv[1]
@@ -159,6 +169,16 @@ for rate in env["RATES"].split():
             q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
             q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
             micro.append(f"allreduce-queued {min_size} - {q:.0f}")
+        # The sizes below 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
+        # measured): the row's fourth column says whether the back-to-back ones are.
+        small = [s for s in ar_sizes if s < 2 ** 20]
+        extra = int(env["SMALL_LAUNCHES"]) - 1
+        if extra > 0 and small:
+            queued_too = queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split())
+            one = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in small) + 10
+            if queued_too:
+                one += sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in small) + 10
+            micro.append(f"allreduce-small {min_size} {'queued' if queued_too else '-'} {extra * one:.0f}")
         incast_nodes = plan.incast_nodes(k_max)
         if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
             # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex); the
@@ -242,6 +262,27 @@ for rate in $RATES; do
       elif [ "$name" = allreduce ]; then
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$mdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
+      elif [ "$name" = allreduce-small ]; then
+        # The sizes below 1 MiB in more launches (SMALL_LAUNCHES), launch 2 on: make_cases.py takes each size's
+        # median over the launches, the first one's included (docs/measure.md §2, "Small sizes over launches").
+        mkdir -p "$mdir/small"
+        status=0
+        i=2
+        while [ "$i" -le "$SMALL_LAUNCHES" ]; do
+          "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce \
+            --out "$mdir/small/allreduce-$i.csv" --force --min-size "$param" --max-size 512KiB --repeats 5 \
+            < /dev/null >> "$log" 2>&1 || status=$?
+          if [ "$overlap" = queued ]; then
+            "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
+              --out "$mdir/small/allreduce-queued-$i.csv" --force --min-size "$param" --max-size 512KiB \
+              --repeats 3 --warmup 1 < /dev/null >> "$log" 2>&1 || status=$?
+          fi
+          i=$((i + 1))
+        done
+        what="$rate $name microbenchmark, $((SMALL_LAUNCHES - 1)) more launches"
+        [ $status = 0 ] || echo "campaign: $what FAILED (exit $status), see $log" | tee -a "$log"
+        progress "$what" "$est"
+        continue  # the tail below would read the status of the last launch only
       elif [ "$name" = incast ]; then
         # The PS's NIC with N clients in, out and both ways (docs/measure.md "Incast"): WORKERS clients and a hub;
         # the plan's row gives the client counts (param) and the sizes (its overlap column).

@@ -21,7 +21,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   from every size with it; each node count's measured time from every size), and where the rate has it
   (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back (calibrate
   --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series'
-  unit (tensor, layer, bucket).
+  unit (tensor, layer, bucket). Where the campaign measured the sizes below 1 MiB in more launches (campaign.sh
+  SMALL_LAUNCHES, RATE/small/), each such size's time is the median over the launches (allreduce.launches.csv,
+  allreduce-queued.launches.csv beside the others).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
@@ -33,6 +35,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -42,6 +45,7 @@ import plan  # noqa: E402  (the kit's pure parts, next to this file)
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SERIES_UNIT = {"tensor": "tensor", "layer": "layer", "ddp": "bucket"}
+SMALL = "small"  # campaign.sh SMALL_LAUNCHES: the all-reduce microbenchmarks' small sizes in more launches
 
 
 def pingpong_one_way_s(p2p_csv):
@@ -127,6 +131,11 @@ def main():
             for name in sorted(os.listdir(os.path.join(src, drift.AGAIN))):
                 if name.endswith((".csv", ".csv.json")):
                     shutil.copy(os.path.join(src, drift.AGAIN, name), os.path.join(data, drift.AGAIN, name))
+        if os.path.isdir(os.path.join(src, SMALL)):  # the small sizes in more launches (campaign.sh SMALL_LAUNCHES)
+            os.makedirs(os.path.join(data, SMALL), exist_ok=True)
+            for name in sorted(os.listdir(os.path.join(src, SMALL))):
+                if name.endswith((".csv", ".csv.json")):
+                    shutil.copy(os.path.join(src, SMALL, name), os.path.join(data, SMALL, name))
         if os.path.exists(os.path.join(src, "incast.csv.flows.jsonl")):
             shutil.copy(os.path.join(src, "incast.csv.flows.jsonl"), os.path.join(data, "incast.flows.jsonl"))
         spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
@@ -182,6 +191,13 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
     if not os.path.exists(queued) and queued_dir:
         queued = os.path.join(queued_dir, "allreduce-queued.csv")
     cores = shared_cores(csv_path + ".json")
+    small = os.path.join(micro_dir, SMALL)
+    if os.path.isdir(small):
+        csv_path = median_over_launches(csv_path, launches(small, "allreduce"),
+                                        os.path.join(micro_dir, "allreduce.launches.csv"))
+        if os.path.exists(queued) and os.path.dirname(queued) == micro_dir:
+            queued = median_over_launches(queued, launches(small, "allreduce-queued"),
+                                          os.path.join(micro_dir, "allreduce-queued.launches.csv"))
     # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the small all-reduces'
     # software costs bend it above the line rate (docs/models.md §10.7).
     calibrate(sgdsim, ["--measurements", rel(csv_path), "--kind", "allreduce", "--where", "op=allreduce",
@@ -189,6 +205,44 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
                        "--nodes", "10", "-o", rel(platform), "--force"]
               + (["--queued", rel(queued)] if os.path.exists(queued) else [])
               + (["--shared-cores", str(cores)] if cores else []), platform + ".log")
+
+
+def launches(small_dir, name):
+    """SMALL_DIR/NAME-2.csv, NAME-3.csv, ...: the more launches of campaign.sh SMALL_LAUNCHES, in their order."""
+    found = [(int(m.group(1)), f) for f in os.listdir(small_dir) if (m := re.fullmatch(re.escape(name) + r"-(\d+)\.csv", f))]
+    return [os.path.join(small_dir, f) for _, f in sorted(found)]
+
+
+def median_over_launches(first_csv, others, out_csv):
+    """FIRST_CSV's rows with each (op, nodes, size) that OTHERS (the same microbenchmark in more launches) measured
+    too taking the median over the launches of their medians (time_s) and the widest range (time_min_s,
+    time_max_s): one launch's transient state (K = 2's back-to-back 4 KiB call at 0.95 ms in campaign 2026-12-01q,
+    0.18-0.39 ms in 12 launches after it) no longer sets a size's time. Writes OUT_CSV and returns it; FIRST_CSV
+    itself when there is no other launch."""
+    if not others:
+        return first_csv
+    with open(first_csv, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        fields, rows = reader.fieldnames, list(reader)
+    key = lambda r: (r["op"], int(r["nodes"]), int(float(r["size_bytes"])))  # noqa: E731
+    more = {}
+    for path in others:
+        with open(path, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                more.setdefault(key(r), []).append(r)
+    for r in rows:
+        seen = more.get(key(r), [])
+        if not seen:
+            continue
+        r["time_s"] = repr(statistics.median([float(x["time_s"]) for x in [r] + seen]))
+        for col, pick in (("time_min_s", min), ("time_max_s", max)):
+            if col in r:
+                r[col] = repr(pick(float(x[col]) for x in [r] + seen))
+    with open(out_csv, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return out_csv
 
 
 def flow_spreads(flows_jsonl):
