@@ -12,13 +12,18 @@ that platform. Their measured steps and the microbenchmark rows above N are not 
 Prints each case's errors at the held-out node counts, (simulated - measured) / measured, and their mean and max.
 The guard takes the cases measured under the default scheduler, the testbed's configuration; those whose
 microbenchmark ran its ranks under SCHED_RR (`launch --rt`, campaign 2026-11-30g: their predictions from every node
-count miss already, validation/testbed/README.md "Ranks under SCHED_RR") get a line of their own, not guarded.
+count miss already, validation/testbed/README.md "Ranks under SCHED_RR") get a line of their own, not guarded; so do
+the cases whose prediction from every node count (validation/report.json) already misses the target's max, 15%, at a
+node count calibrated on (K <= N): there the microbenchmark does not describe the training even where it was
+measured, so what their held-out points miss is not the extrapolation this checks (2026-12-01r's DenseNet-121 with a
+V100's compute, short by 17-26% at every K in every series, validation/testbed/README.md).
 """
 import argparse
 import csv
 import glob
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -77,6 +82,23 @@ def holdout_platform(sgdsim, platform, cmd, upto, tmp):
     return out
 
 
+TARGET_MAX_PCT = 15  # the validation target's max error (validation/README.md)
+
+
+def missed_within(upto):
+    """Names of the cases whose prediction from every node count (validation/report.json, the last validate) errs
+    by more than the target's max at some point of `upto` workers or fewer."""
+    with open(os.path.join(ROOT, "validation", "report.json")) as f:
+        report = json.load(f)
+    out = set()
+    for c in report["cases"]:
+        for p in c["points"]:
+            k, err = re.fullmatch(r"(\d+) workers?", p.get("label", "")), p.get("simulated_error")
+            if k and err is not None and int(k.group(1)) <= upto and abs(err) * 100 > TARGET_MAX_PCT:
+                out.add(c["name"])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--upto", type=int, default=5, help="the largest node count calibrated on (default 5)")
@@ -91,7 +113,8 @@ def main():
     if args.upto < 3:
         sys.exit("holdout_nodes: --upto must be at least 3 (two node counts give the slope)")
     cases = sorted(glob.glob(os.path.join(ROOT, "validation", "testbed", "cases", "*ring*", "case.json")))
-    errors, rt_errors = [], []
+    missed = missed_within(args.upto)
+    errors, rt_errors, missed_errors = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         platforms = {}  # platform: (the platform calibrated on node counts <= upto, measured under SCHED_RR)
         out_json = os.path.join(tmp, "run.json")
@@ -117,11 +140,15 @@ def main():
                 with open(out_json) as f:
                     simulated = json.load(f)["simulated"]["step_time_mean_s"]
                 row.append((p["label"], 100 * (simulated - p["measured"]) / p["measured"]))
-            (rt_errors if rt else errors).extend(e for _, e in row)
+            (rt_errors if rt else missed_errors if case["name"] in missed else errors).extend(e for _, e in row)
             print(f"{case['name']:64s}", "  ".join(f"{label}: {e:+.1f}%" for label, e in row), flush=True)
     if rt_errors:
         print(f"{len(rt_errors)} points above {args.upto} workers of cases measured under SCHED_RR (not guarded): "
               f"mean |error| {sum(map(abs, rt_errors)) / len(rt_errors):.2f}%, max {max(map(abs, rt_errors)):.2f}%")
+    if missed_errors:
+        print(f"{len(missed_errors)} points above {args.upto} workers of cases that miss by more than "
+              f"{TARGET_MAX_PCT:.0f}% at {args.upto} workers or fewer from every node count (not guarded): mean |error| "
+              f"{sum(map(abs, missed_errors)) / len(missed_errors):.2f}%, max {max(map(abs, missed_errors)):.2f}%")
     if not errors:
         sys.exit("holdout_nodes: no point above --upto" + (" under the default scheduler" if rt_errors else ""))
     mean, worst = sum(map(abs, errors)) / len(errors), max(map(abs, errors))

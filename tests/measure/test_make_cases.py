@@ -200,6 +200,24 @@ class MedianOverLaunches(unittest.TestCase):
             # A size no other launch measured keeps its row as it was; the rows keep their order.
             self.assertEqual(rows[1], ["allreduce_queued", "2", "1048576", "0.009", "0.0088", "0.0091", "3"])
             self.assertEqual([r[2] for r in rows], ["4096", "1048576", "4096"])
+            # Its provenance beside it, as every CSV's: the first launch's (none here) naming the launches.
+            with open(out + ".json", encoding="utf-8") as f:
+                prov = json.load(f)["median_over_launches"]
+            self.assertEqual(prov["first"], "allreduce-queued.csv")
+            self.assertEqual(prov["others"], ["small/allreduce-queued-2.csv", "small/allreduce-queued-3.csv",
+                                              "small/allreduce-queued-10.csv"])
+
+    def test_provenance_of_the_first_launch_is_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            first = self.write(d, "allreduce.csv", [("allreduce", 2, 4096, 0.0003, 0.0002, 0.0004, 5)])
+            with open(first + ".json", "w", encoding="utf-8") as f:
+                json.dump({"provenance": {"ranks": [{"scheduler": "other"}]}}, f)
+            other = self.write(d, "allreduce-2.csv", [("allreduce", 2, 4096, 0.0005, 0.0004, 0.0006, 5)])
+            out = make_cases.median_over_launches(first, [other], os.path.join(d, "m.csv"))
+            with open(out + ".json", encoding="utf-8") as f:
+                prov = json.load(f)
+            self.assertEqual(prov["provenance"], {"ranks": [{"scheduler": "other"}]})
+            self.assertEqual(prov["median_over_launches"]["others"], ["allreduce-2.csv"])
 
     def test_no_other_launch_leaves_the_first_as_it_is(self):
         with tempfile.TemporaryDirectory() as d:

@@ -242,6 +242,20 @@ def median_over_launches(first_csv, others, out_csv):
         w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
+    # Its provenance, beside it as every CSV's (tools that read a calibration's input read it): the first launch's,
+    # naming the launches the medians came from.
+    prov = {}
+    if os.path.exists(first_csv + ".json"):
+        with open(first_csv + ".json", encoding="utf-8") as f:
+            prov = json.load(f)
+    prov["median_over_launches"] = {
+        "first": os.path.basename(first_csv),
+        "others": [os.path.relpath(p, os.path.dirname(out_csv)) for p in others],
+        "rule": "each (op, nodes, size) measured in other launches: time_s the median of the launches' medians, "
+                "time_min_s and time_max_s the widest; other columns the first launch's (campaign.sh SMALL_LAUNCHES)"}
+    with open(out_csv + ".json", "w", encoding="utf-8") as f:
+        json.dump(prov, f, indent=2)
+        f.write("\n")
     return out_csv
 
 
