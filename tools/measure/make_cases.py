@@ -126,16 +126,13 @@ def main():
         for name in ("incast.csv", "incast.csv.json"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, name))
-        if os.path.isdir(os.path.join(src, drift.AGAIN)):  # measured again after the trainings (campaign.sh AGAIN)
-            os.makedirs(os.path.join(data, drift.AGAIN), exist_ok=True)
-            for name in sorted(os.listdir(os.path.join(src, drift.AGAIN))):
-                if name.endswith((".csv", ".csv.json")):
-                    shutil.copy(os.path.join(src, drift.AGAIN, name), os.path.join(data, drift.AGAIN, name))
-        if os.path.isdir(os.path.join(src, SMALL)):  # the small sizes in more launches (campaign.sh SMALL_LAUNCHES)
-            os.makedirs(os.path.join(data, SMALL), exist_ok=True)
-            for name in sorted(os.listdir(os.path.join(src, SMALL))):
-                if name.endswith((".csv", ".csv.json")):
-                    shutil.copy(os.path.join(src, SMALL, name), os.path.join(data, SMALL, name))
+        # Measured again after the trainings (campaign.sh AGAIN); the small sizes in more launches (SMALL_LAUNCHES).
+        for sub in (drift.AGAIN, SMALL):
+            if os.path.isdir(os.path.join(src, sub)):
+                os.makedirs(os.path.join(data, sub), exist_ok=True)
+                for name in sorted(os.listdir(os.path.join(src, sub))):
+                    if name.endswith((".csv", ".csv.json")):
+                        shutil.copy(os.path.join(src, sub, name), os.path.join(data, sub, name))
         if os.path.exists(os.path.join(src, "incast.csv.flows.jsonl")):
             shutil.copy(os.path.join(src, "incast.csv.flows.jsonl"), os.path.join(data, "incast.flows.jsonl"))
         spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
