@@ -161,23 +161,26 @@ for rate in env["RATES"].split():
         sizes = [4096 * 2 ** i for i in range(17)]
         ar_sizes = [s for s in (min_size * 2 ** i for i in range(40)) if s <= 256 * 2 ** 20]
         p2p = sum(7 * s / B + 7 * 1e-3 for s in sizes) + 10
-        ar = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in ar_sizes) + 10
+
+        def alone_s(sizes):  # one launch of the calls one at a time: 7 per size and node count, 10 s to start
+            return sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in sizes) + 10
+
+        def queued_s(sizes):  # one launch of the back-to-back calls: 4 groups of QUEUED per size and node count
+            return sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in sizes) + 10
+        queued = int(env["QUEUED"])
+        queued_too = queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split())
+        ar = alone_s(ar_sizes)
         micro.append(f"p2p - - {p2p:.0f}")
         micro.append(f"allreduce {min_size} - {ar:.0f}")
-        queued = int(env["QUEUED"])
-        if queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split()):
-            q_sizes = [s for s in ar_sizes if s <= 32 * 2 ** 20]
-            q = sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in q_sizes) + 10
+        if queued_too:
+            q = queued_s([s for s in ar_sizes if s <= 32 * 2 ** 20])
             micro.append(f"allreduce-queued {min_size} - {q:.0f}")
         # The sizes below 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
         # measured): the row's fourth column says whether the back-to-back ones are.
         small = [s for s in ar_sizes if s < 2 ** 20]
         extra = int(env["SMALL_LAUNCHES"]) - 1
         if extra > 0 and small:
-            queued_too = queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split())
-            one = sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in small) + 10
-            if queued_too:
-                one += sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in small) + 10
+            one = alone_s(small) + (queued_s(small) if queued_too else 0)
             micro.append(f"allreduce-small {min_size} {'queued' if queued_too else '-'} {extra * one:.0f}")
         incast_nodes = plan.incast_nodes(k_max)
         if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
