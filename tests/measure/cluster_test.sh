@@ -114,6 +114,12 @@ for r in ps + ring:
     assert "error" not in r, r["error"]
 for r in ps:
     assert r["ps_servers"][0]["bad_markers"] == 0
+# The machine's CPU over each configuration (tools/measure/quiet.py): the ranks' own time is part of the busy time.
+for r in ps + ring:
+    c = r["cpu"]
+    assert c["window_s"] > 0 and 0 < c["ranks_s"] and c["outside_s"] >= 0 and c["cpus"] >= 1, c
+ar = json.load(open(f"{work}/ar.csv.json"))["cpu_rows"]
+assert [(x["nodes"], x["size_bytes"]) for x in ar][:2] == [(2, 16384), (2, 65536)] and len(ar) == 12, ar
 for r in ring:
     assert r["allreduces_per_step"] == 2 and r["gloo_threads"] == 2, r
     # --call-times: every worker, every measured step, each call once in launch order, launched before it ended.
@@ -123,6 +129,9 @@ for r in ring:
         assert all(0 <= row[1] <= row[2] < 10 for s in steps for row in s), steps
 print("train: ps-sync K=1..3 (shard, per-variable), ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
 EOF
+
+"$src/tools/measure/quiet.py" "$work" > "$work/quiet.txt" 2>&1 && grep -q "^quiet.py: .* of [0-9]* configurations" \
+  "$work/quiet.txt" || fail "quiet.py on the runs: $(cat "$work/quiet.txt")"
 
 # The incast flows as streams of 4 messages: every flow timed (positive), as many columns as roles, the message size.
 "$python" - "$work" <<'EOF' || fail "incast output"

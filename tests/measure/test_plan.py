@@ -218,5 +218,61 @@ class EmulateArithmetic(unittest.TestCase):
         self.assertEqual(self.emulate.queue_bytes(10e9, 4), 5000000)
 
 
+class CpuOutside(unittest.TestCase):
+    STAT = ("cpu  {u} 5 {s} 9000 10 {i} {si} 0 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\ncpu1 1 2 3 4 5 6 7 8 0 0\n"
+            "intr 12345\nctxt 678\n")
+
+    def snap(self, user, system, irq, softirq, procs):
+        return {"stat": plan.parse_proc_stat(self.STAT.format(u=user, s=system, i=irq, si=softirq)),
+                "procs": procs}
+
+    def test_proc_stat_line(self):
+        st = plan.parse_proc_stat(self.STAT.format(u=100, s=50, i=3, si=7))
+        self.assertEqual((st["user"], st["nice"], st["system"], st["irq"], st["softirq"], st["cpus"]),
+                         (100, 5, 50, 3, 7, 2))
+        with self.assertRaises(ValueError):
+            plan.parse_proc_stat("intr 1\n")
+        with self.assertRaises(ValueError):
+            plan.parse_proc_stat("cpu 1 2 3\n")
+
+    def test_pid_stat_name_with_spaces_and_parentheses(self):
+        # proc(5): pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+        line = "4242 (tricky (name) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 70 0 0 20 0 3 0 9 0 0\n"
+        self.assertEqual(plan.parse_pid_stat(line), ("tricky (name) x", 320, False))
+        kthread = "14 (ksoftirqd/0) S 2 0 0 0 -1 69238848 0 0 0 0 0 1317 0 0 20 0 1 0 9 0 0\n"  # PF_KTHREAD set
+        self.assertEqual(plan.parse_pid_stat(kthread), ("ksoftirqd/0", 1317, True))
+
+    def test_outside_is_every_other_process(self):
+        # 2 s at 100 ticks/s. The machine: 300 user + 100 system + 2 irq + 40 softirq = 442 ticks. The ranks (pids
+        # 10, 11) 250, their softirq ticks included; ksoftirqd 30; a compiler 120; bash one tick; the 41 ticks left
+        # are a process that came and went between the snapshots.
+        before = self.snap(1000, 500, 10, 20, {10: ("python3", 1000, False), 11: ("python3", 900, False),
+                                               12: ("cc1plus", 5, False), 13: ("bash", 7, False),
+                                               14: ("ksoftirqd/0", 50, True)})
+        after = self.snap(1300, 600, 12, 60, {10: ("python3", 1150, False), 11: ("python3", 1000, False),
+                                              12: ("cc1plus", 125, False), 13: ("bash", 8, False),
+                                              14: ("ksoftirqd/0", 80, True)})
+        got = plan.cpu_outside(before, after, {10, 11}, 100, 2.0)
+        self.assertAlmostEqual(got["busy_s"], 4.42)
+        self.assertAlmostEqual(got["irq_s"], 0.42)
+        self.assertAlmostEqual(got["ranks_s"], 2.5)
+        self.assertAlmostEqual(got["kernel_s"], 0.3)
+        self.assertAlmostEqual(got["outside_s"], 1.21 + 0.41)
+        self.assertAlmostEqual(got["outside_cores"], 0.81)
+        self.assertEqual(got["cpus"], 2)
+        self.assertEqual(got["outside_top"], [["cc1plus", 1.2]])  # bash's one tick is below the listing
+
+    def test_a_quiet_machine_and_new_processes(self):
+        # The processes' ticks exceed the machine's (the two counters tick apart): nothing unseen, nothing outside
+        # but the processes that started after the first snapshot, counted whole.
+        before = self.snap(100, 100, 0, 0, {10: ("python3", 0, False)})
+        after = self.snap(150, 100, 0, 0, {10: ("python3", 60, False), 20: ("make", 3, False), 21: ("make", 4, False)})
+        got = plan.cpu_outside(before, after, {10}, 100, 1.0)
+        self.assertAlmostEqual(got["outside_s"], 0.07)
+        self.assertEqual(got["outside_top"], [["make", 0.07]])
+        quiet = plan.cpu_outside(before, self.snap(150, 100, 0, 0, {10: ("python3", 60, False)}), {10}, 100, 1.0)
+        self.assertEqual((quiet["outside_s"], quiet["outside_top"]), (0.0, []))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -325,5 +325,7 @@ for rate in $RATES; do
   done < "$rdir/plan.txt"
   "$here/emulate" down | tee -a "$log"
   trap - INT TERM
+  # Was the machine quiet while this rate measured? (docs/measure.md "Was the machine quiet?")
+  "$here/quiet.py" "$rdir" | tee -a "$log"
 done
 echo "campaign: done in $(( ($(date +%s) - start) / 60 )) min; results in $out (CSV: calibrate; JSON lines: validate)"

@@ -63,6 +63,32 @@ class Clock:
                 "overshoot_max_us": 1e6 * max(o) if o else 0.0}
 
 
+def cpu_snapshot():
+    """The machine's CPU counters now (plan.cpu_outside): /proc/stat and every process's /proc/PID/stat; None
+    where /proc cannot be read (a rank then records no "cpu")."""
+    try:
+        with open("/proc/stat", encoding="utf-8") as f:
+            stat = plan.parse_proc_stat(f.read())
+    except (OSError, ValueError):
+        return None
+    procs = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                    procs[int(entry)] = plan.parse_pid_stat(f.read())
+            except (OSError, ValueError, IndexError):
+                pass  # the process ended meanwhile, or a kernel line that does not parse
+    return {"stat": stat, "procs": procs, "t": now()}
+
+
+def cpu_outside(before, after, rank_pids):
+    """plan.cpu_outside between two cpu_snapshot()s, in this machine's clock ticks; None if either is missing."""
+    if before is None or after is None:
+        return None
+    return plan.cpu_outside(before, after, set(rank_pids), os.sysconf("SC_CLK_TCK"), after["t"] - before["t"])
+
+
 def set_timer_slack():
     """1 ns timer slack (prctl PR_SET_TIMERSLACK) so that time.sleep wakes up on time: the default 50 us slack
     would add up over the hundreds of layers of a step."""
@@ -121,6 +147,7 @@ def local_info():
         "rt_priority": os.sched_getparam(0).sched_priority,
         "loop_yield": loop_yield_loaded(),
         "loadavg": list(os.getloadavg()),
+        "pid": os.getpid(),
     }
     if dev:
         try:

@@ -7,8 +7,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
-from kit import (check_out, csv_meta, CsvOut, dist, gather_infos, gloo_info, MeasureError, now, size_arg, sizes_from,
-                 torch, write_sidecar)  # noqa: E402
+from kit import (check_out, cpu_outside, cpu_snapshot, csv_meta, CsvOut, dist, gather_infos, gloo_info,  # noqa: E402
+                 MeasureError, now, size_arg, sizes_from, torch, write_sidecar)
 
 
 def stream_p2p(args, rank, pair, view, size, out, alone_s):
@@ -151,10 +151,12 @@ def cmd_allreduce(args):
     # --with: each group's small calls, one buffer each (a layer's batch-norm vectors).
     smalls = [[torch.zeros(plan.elements(with_size), dtype=torch.float32) for _ in range(args.with_calls)]
               for _ in range(calls)] if with_size else []
+    cpu_rows = []  # rank 0: the machine's CPU used outside the ranks during each row (plan.cpu_outside)
     for k in ks:
         g = groups[k]
         if rank < k:
             for size in sizes:
+                cpu_before = cpu_snapshot() if rank == 0 else None  # before the row's first barrier
                 views = [b[:plan.elements(size)] for b in bufs]
                 times, alls = [], []  # alls: --among, from the first call's launch to the last one's end
                 if beside:
@@ -191,6 +193,9 @@ def cmd_allreduce(args):
                 t = torch.tensor(times, dtype=torch.float64)
                 dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
                 if rank == 0:
+                    used = cpu_outside(cpu_before, cpu_snapshot(), [i.get("pid") for i in infos])
+                    if used is not None:
+                        cpu_rows.append({"nodes": k, "size_bytes": size, **used})
                     med = out.row(op, k, size, t.tolist(), args.warmup)
                     print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
@@ -206,7 +211,7 @@ def cmd_allreduce(args):
              else {"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
              else {"after_bytes": after} if after
              else {"among_bytes": among, "among_calls": args.among_calls} if among else None)
-    write_sidecar(args.out, args, infos, "allreduce", extra)
+    write_sidecar(args.out, args, infos, "allreduce", {**(extra or {}), "cpu_rows": cpu_rows})
 
 
 def time_beside(args, g, big, view):

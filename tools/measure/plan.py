@@ -343,3 +343,76 @@ def summarize(per_worker_steps, batch):
         "per_worker_step_time_mean_s": means,
         "per_worker_step_time_std_s": [std(s) for s in per_worker_steps],
     }
+
+
+# ----------------------------------------------------------------------------------------- CPU used outside
+# A measurement on the emulated cluster is only as good as the machine is quiet: every rank, its Gloo threads and
+# the emulated NICs share the same cores, and a build or test run beside them slows calls that the microbenchmarks
+# never saw slowed (docs/measure.md, "Was the machine quiet?"). Rank 0 reads the machine's CPU counters before and
+# after each configuration; what the machine spent beyond the ranks' own time is the outside load.
+PROC_STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+def parse_proc_stat(text):
+    """The machine-wide line of /proc/stat as {field: ticks} (PROC_STAT_FIELDS) plus "cpus", the count of cpuN
+    lines. Raises ValueError on a text without a well-formed "cpu " line."""
+    totals, cpus = None, 0
+    for line in text.splitlines():
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0] == "cpu":
+            if len(fields) < 1 + len(PROC_STAT_FIELDS):
+                raise ValueError(f"/proc/stat: {len(fields) - 1} counters on the cpu line, "
+                                 f"{len(PROC_STAT_FIELDS)} expected")
+            totals = {k: int(v) for k, v in zip(PROC_STAT_FIELDS, fields[1:])}
+        elif re.fullmatch(r"cpu[0-9]+", fields[0]):
+            cpus += 1
+    if totals is None:
+        raise ValueError("/proc/stat: no cpu line")
+    totals["cpus"] = cpus
+    return totals
+
+
+def parse_pid_stat(text):
+    """(command name, utime + stime in ticks, whether a kernel thread) of one /proc/PID/stat line: the process's CPU
+    over all its threads. The name is between the first "(" and the last ")" (it may hold spaces and parentheses)."""
+    left, right = text.index("("), text.rindex(")")
+    rest = text[right + 1:].split()
+    # After the name, proc(5)'s fields 3.. : state, ppid, pgrp, session, tty_nr, tpgid, flags (rest[6]), ...,
+    # utime 14 and stime 15 (rest[11], rest[12]). PF_KTHREAD (0x00200000) marks a kernel thread.
+    return text[left + 1:right], int(rest[11]) + int(rest[12]), bool(int(rest[6]) & 0x00200000)
+
+
+def cpu_outside(before, after, rank_pids, ticks_per_s, window_s, top=3):
+    """The machine's CPU time between two snapshots ({"stat": parse_proc_stat, "procs": {pid: parse_pid_stat}})
+    split into the ranks' own and the rest. A process's ticks include those its interrupts took (the kernel books a
+    tick in softirq both to the process and to the machine's softirq counter), so the machine's total is user +
+    nice + system + irq + softirq. busy_s: that total; irq_s: irq + softirq (the emulated NICs' packet work mostly,
+    whichever process it interrupted); steal_s: what the hypervisor ran instead (a virtual machine's); ranks_s: the
+    processes in rank_pids; kernel_s: kernel threads (ksoftirqd forwarding the emulated packets, among others);
+    outside_s: every other process, plus what no process present at both snapshots accounts for (a process that
+    started and ended between them); outside_cores: outside_s / window_s; outside_top: the processes outside the
+    ranks and the kernel that used the most, by name (summed), at most `top`, each above one tick."""
+    def ticks(keys):
+        return sum(after["stat"][k] - before["stat"][k] for k in keys)
+
+    total = ticks(("user", "nice", "system", "irq", "softirq"))
+    ranks, kernel, others, by_name = 0, 0, 0, {}
+    for pid, (name, t1, kthread) in after["procs"].items():
+        used = max(0, t1 - before["procs"].get(pid, (name, 0, kthread))[1])
+        if pid in rank_pids:
+            ranks += used
+        elif kthread:
+            kernel += used
+        else:
+            others += used
+            if used > 0:
+                by_name[name] = by_name.get(name, 0) + used
+    outside = others + max(0, total - ranks - kernel - others)
+    heavy = sorted(((t, n) for n, t in by_name.items() if t > 1), key=lambda x: (-x[0], x[1]))[:top]
+    return {"window_s": window_s, "cpus": after["stat"]["cpus"], "busy_s": total / ticks_per_s,
+            "irq_s": ticks(("irq", "softirq")) / ticks_per_s, "steal_s": ticks(("steal",)) / ticks_per_s,
+            "ranks_s": ranks / ticks_per_s, "kernel_s": kernel / ticks_per_s, "outside_s": outside / ticks_per_s,
+            "outside_cores": outside / ticks_per_s / window_s if window_s > 0 else 0.0,
+            "outside_top": [[n, t / ticks_per_s] for t, n in heavy]}

@@ -12,8 +12,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
-from kit import (check_out, Clock, dist, gather_infos, gloo_info, MeasureError, MIB, now, provenance,  # noqa: E402
-                 rate_label, torch)
+from kit import (check_out, Clock, cpu_outside, cpu_snapshot, dist, gather_infos, gloo_info,  # noqa: E402
+                 MeasureError, MIB, now, provenance, rate_label, torch)
 
 
 DOWN, UP, CTRL = 0, 1, 2  # tag directions of the PS architectures
@@ -430,6 +430,7 @@ def cmd_train(args):
             mine = None
             if rank in cfg.members:
                 rng = random.Random(args.seed * 1_000_003 + rank)
+                cpu_before = cpu_snapshot() if rank == 0 else None  # before the barrier: outside the steps
                 dist.barrier(group=group)
                 start = now()
                 wall_start = time.time()
@@ -445,6 +446,7 @@ def cmd_train(args):
                 dist.all_gather_object(gathered, mine, group=group)
                 if rank == 0:
                     line = train_record(args, cfg, wl, sha, gathered)
+                    line["cpu"] = cpu_outside(cpu_before, cpu_snapshot(), [i.get("pid") for i in infos])
                     results.append(line)
                     with open(args.out, "a", encoding="utf-8") as f:
                         f.write(json.dumps(line) + "\n")

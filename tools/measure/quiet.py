@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Was the machine quiet? The CPU the machine spent outside the ranks while a campaign measured (docs/measure.md
+"Was the machine quiet?").
+
+    tools/measure/quiet.py CAMPAIGN/1gbit                # every training configuration and microbenchmark row
+    tools/measure/quiet.py --max-cores 0.1 --check DIR   # exit 1 if any went above
+
+Rank 0 of `measure.py train` and `allreduce` reads the machine's CPU counters (/proc/stat and every process's
+/proc/PID/stat) before and after each training configuration (one K) and each all-reduce row (one node count and
+size) and records what the machine spent beyond the ranks' own CPU time (the `cpu` field of a JSON line, `cpu_rows`
+of a CSV's .json; tools/measure/plan.py cpu_outside). On the emulated cluster every rank, its Gloo threads and the
+emulated NICs share the machine's cores, so a build or a test run beside a campaign slows its calls; this prints, per
+file, the configuration or row where the rest of the machine took the most (in cores, averaged over it) and which
+processes, and flags those above --max-cores (with at least 0.05 s outside: the counters tick every 10 ms) or where the
+hypervisor took more than a quarter of a core (steal: the machine is a virtual one).
+Measurements made before 2026-12-02 carry no such record. Python 3 standard library only.
+"""
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+# A tenth of a core, averaged over a configuration or a row: on a quiet machine the rest (the launcher relaying the
+# ranks' output, the shell, kernel workers) stays well below it (docs/measure.md "Was the machine quiet?").
+MAX_CORES = 0.1
+# The counters tick 100 times a second (USER_HZ): one tick in a row of 24 ms reads as 0.4 cores. Below five ticks
+# outside, a configuration or row is not flagged, whatever its average.
+MIN_OUTSIDE_S = 0.05
+# The machine is a virtual one: its hypervisor may run something else on a core the ranks wanted (steal). Over the
+# 98 back-to-back all-reduce rows of campaign 2026-12-02, whose drift stayed within 2% from 1 MiB on, steal averaged
+# 0.02 cores and at most 0.10 in a row of 1 s or more; a quarter of a core is flagged.
+MAX_STEAL_CORES = 0.25
+
+
+def records(rate_dir):
+    """(file, label, cpu) for every training configuration and all-reduce row that recorded its CPU, in file order."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(rate_dir, "*.jsonl")) + glob.glob(os.path.join(rate_dir, "*", "*.jsonl"))):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                rec = json.loads(line)
+                if rec.get("kind") == "train" and rec.get("cpu"):
+                    repeat = f" repeat {rec['repeat']}" if rec.get("repeat") else ""
+                    out.append((path, f"K={rec['workers']}{repeat}", rec["cpu"]))
+    sidecars = [p for sub in ("", "again", "small")
+                for p in sorted(glob.glob(os.path.join(rate_dir, sub, "*.csv.json")))]
+    for path in sidecars:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for row in doc.get("cpu_rows") or []:
+            out.append((path, f"{row['nodes']} nodes {row['size_bytes']} B", row))
+    return out
+
+
+def busy(cpu, max_cores, max_steal_cores=MAX_STEAL_CORES):
+    """Whether the rest of the machine (its processes, or its hypervisor) took more than the limits."""
+    steal = cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
+    return ((cpu["outside_cores"] > max_cores and cpu["outside_s"] >= MIN_OUTSIDE_S)
+            or (steal > max_steal_cores and cpu["steal_s"] >= MIN_OUTSIDE_S))
+
+
+def describe(cpu):
+    top = ", ".join(f"{name} {s:.2f} s" for name, s in cpu.get("outside_top", [])) or "none listed"
+    steal = cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
+    return (f"{cpu['outside_cores']:.3f} cores outside the ranks, {steal:.3f} stolen ({cpu['outside_s']:.2f} s and "
+            f"{cpu['steal_s']:.2f} s of {cpu['window_s']:.2f} s; ranks {cpu['ranks_s']:.2f} s, irq {cpu['irq_s']:.2f} "
+            f"s; top: {top})")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="quiet.py", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("rate_dir", help="a campaign's rate folder (CAMPAIGN/1gbit) or the data folder of one")
+    parser.add_argument("--max-cores", type=float, default=MAX_CORES,
+                        help=f"flag a configuration or row whose outside CPU averaged more cores (default {MAX_CORES})")
+    parser.add_argument("--check", action="store_true", help="exit 1 if any configuration or row was flagged")
+    args = parser.parse_args(argv)
+    if not os.path.isdir(args.rate_dir):
+        print(f"quiet.py: error: {args.rate_dir}: not a folder", file=sys.stderr)
+        return 2
+    if not args.max_cores > 0:
+        print(f"quiet.py: error: --max-cores {args.max_cores}: must be above 0", file=sys.stderr)
+        return 2
+    try:
+        recs = records(args.rate_dir)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"quiet.py: error: {e}", file=sys.stderr)
+        return 2
+    if not recs:
+        print(f"quiet.py: {args.rate_dir}: no CPU record (measured before 2026-12-02, or not with tools/measure)")
+        return 0
+    flagged = 0
+    by_file = {}
+    for path, label, cpu in recs:
+        by_file.setdefault(path, []).append((label, cpu))
+    for path, rows in by_file.items():
+        worst_label, worst = max(rows, key=lambda r: (busy(r[1], args.max_cores), r[1]["outside_s"]))
+        over = [(label, cpu) for label, cpu in rows if busy(cpu, args.max_cores)]
+        flagged += len(over)
+        name = os.path.relpath(path, args.rate_dir)
+        verdict = f"{len(over)} of {len(rows)} flagged" if over else "quiet"
+        print(f"{name}: {verdict}; most at {worst_label}: {describe(worst)}")
+        for label, cpu in over:
+            if label != worst_label:
+                print(f"  {label}: {describe(cpu)}")
+    total = len(recs)
+    print(f"quiet.py: {flagged} of {total} configurations and rows above {args.max_cores:g} cores outside the ranks "
+          f"or {MAX_STEAL_CORES:g} stolen" + ("" if flagged else ": the machine was quiet"))
+    return 1 if args.check and flagged else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
