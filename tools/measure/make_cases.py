@@ -245,6 +245,7 @@ def median_over_launches(first_csv, others, out_csv):
     if os.path.exists(first_csv + ".json"):
         with open(first_csv + ".json", encoding="utf-8") as f:
             prov = json.load(f)
+    prov.pop("cpu_rows", None)  # the first launch's CPU record stays with its own file (tools/measure/quiet.py)
     prov["median_over_launches"] = {
         "first": os.path.basename(first_csv),
         "others": [os.path.relpath(p, os.path.dirname(out_csv)) for p in others],
