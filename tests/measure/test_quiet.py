@@ -91,6 +91,23 @@ class Quiet(unittest.TestCase):
             self.assertEqual(code, 0)
             self.assertIn("no CPU record", out)
 
+    def test_a_campaign_before_the_record_shows_the_single_workers_marks(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "model"))
+            for name, std_s, late_us in (("ring-ddp", 2.0e-3, 121.0), ("ring-tensor", 3e-5, 27.0)):
+                with open(os.path.join(d, "model", name + ".jsonl"), "w", encoding="utf-8") as f:
+                    for k in (1, 2):
+                        f.write(json.dumps({"kind": "train", "arch": "ring", "workers": k, "step_time_std_s": std_s,
+                                            "per_worker": [{"clock": {"overshoot_mean_us": late_us}}]}) + "\n")
+            code, out = run([d])
+            self.assertEqual(code, 0, out)
+            self.assertIn("model/ring-ddp.jsonl: single worker, step spread 2.00 ms, sleeps 121 us late on average: "
+                          "the marks of a busy machine", out)
+            self.assertIn("model/ring-tensor.jsonl: single worker, step spread 0.03 ms, sleeps 27 us late on average\n",
+                          out)
+            self.assertIn("1 of 2 single-worker ring series with the marks", out)
+            self.assertEqual(run(["--check", d])[0], 1)
+
     def test_bad_arguments(self):
         with tempfile.TemporaryDirectory() as d:
             with contextlib.redirect_stderr(io.StringIO()):
