@@ -35,14 +35,15 @@ MIN_OUTSIDE_S = 0.05
 MAX_STEAL_CORES = 0.25
 
 
-def jsonl_files(rate_dir):
-    return sorted(glob.glob(os.path.join(rate_dir, "*.jsonl")) + glob.glob(os.path.join(rate_dir, "*", "*.jsonl")))
+def files(rate_dir, pattern):
+    """The rate folder's files matching `pattern`, in it and one folder down (a model's series; again/, small/)."""
+    return sorted(glob.glob(os.path.join(rate_dir, pattern))) + sorted(glob.glob(os.path.join(rate_dir, "*", pattern)))
 
 
 def records(rate_dir):
     """(file, label, cpu) for every training configuration and all-reduce row that recorded its CPU, in file order."""
     out = []
-    for path in jsonl_files(rate_dir):
+    for path in files(rate_dir, "*.jsonl"):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 line = line.strip()
@@ -52,9 +53,7 @@ def records(rate_dir):
                 if rec.get("kind") == "train" and rec.get("cpu"):
                     repeat = f" repeat {rec['repeat']}" if rec.get("repeat") else ""
                     out.append((path, f"K={rec['workers']}{repeat}", rec["cpu"]))
-    sidecars = [p for sub in ("", "again", "small")
-                for p in sorted(glob.glob(os.path.join(rate_dir, sub, "*.csv.json")))]
-    for path in sidecars:
+    for path in files(rate_dir, "*.csv.json"):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         for row in doc.get("cpu_rows") or []:
@@ -74,7 +73,7 @@ MARK_OVERSHOOT_US = 100.0
 def single_worker_marks(rate_dir):
     """(file, step spread s, mean overshoot us) of every single-worker ring configuration without a CPU record."""
     out = []
-    for path in jsonl_files(rate_dir):
+    for path in files(rate_dir, "*.jsonl"):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 rec = json.loads(line) if line.strip() else {}
@@ -85,19 +84,37 @@ def single_worker_marks(rate_dir):
     return out
 
 
+def steal_cores(cpu):
+    """The cores' worth the hypervisor took on average over the configuration or row."""
+    return cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
+
+
 def busy(cpu, max_cores, max_steal_cores=MAX_STEAL_CORES):
     """Whether the rest of the machine (its processes, or its hypervisor) took more than the limits."""
-    steal = cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
     return ((cpu["outside_cores"] > max_cores and cpu["outside_s"] >= MIN_OUTSIDE_S)
-            or (steal > max_steal_cores and cpu["steal_s"] >= MIN_OUTSIDE_S))
+            or (steal_cores(cpu) > max_steal_cores and cpu["steal_s"] >= MIN_OUTSIDE_S))
 
 
 def describe(cpu):
     top = ", ".join(f"{name} {s:.2f} s" for name, s in cpu.get("outside_top", [])) or "none listed"
-    steal = cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
-    return (f"{cpu['outside_cores']:.3f} cores outside the ranks, {steal:.3f} stolen ({cpu['outside_s']:.2f} s and "
-            f"{cpu['steal_s']:.2f} s of {cpu['window_s']:.2f} s; ranks {cpu['ranks_s']:.2f} s, irq {cpu['irq_s']:.2f} "
-            f"s; top: {top})")
+    return (f"{cpu['outside_cores']:.3f} cores outside the ranks, {steal_cores(cpu):.3f} stolen "
+            f"({cpu['outside_s']:.2f} s and {cpu['steal_s']:.2f} s of {cpu['window_s']:.2f} s; "
+            f"ranks {cpu['ranks_s']:.2f} s, irq {cpu['irq_s']:.2f} s; top: {top})")
+
+
+def print_marks(rate_dir):
+    """Prints each single-worker ring series' marks (single_worker_marks); returns how many look busy."""
+    marks = single_worker_marks(rate_dir)
+    marked = 0
+    for path, spread_s, overshoot_us in marks:
+        busy_mark = spread_s > MARK_SPREAD_S or overshoot_us >= MARK_OVERSHOOT_US
+        marked += busy_mark
+        print(f"{os.path.relpath(path, rate_dir)}: single worker, step spread {spread_s * 1e3:.2f} ms, sleeps "
+              f"{overshoot_us:.0f} us late on average" + (": the marks of a busy machine" if busy_mark else ""))
+    if marks:
+        print(f"quiet.py: {marked} of {len(marks)} single-worker ring series with the marks of a busy machine "
+              f"(spread above {MARK_SPREAD_S * 1e3:g} ms or sleeps {MARK_OVERSHOOT_US:g} us late or more)")
+    return marked
 
 
 def main(argv):
@@ -122,19 +139,10 @@ def main(argv):
     if not recs:
         print(f"quiet.py: {args.rate_dir}: no CPU record (measured before 2026-12-02, or not with tools/measure)")
         try:
-            marks = single_worker_marks(args.rate_dir)
+            marked = print_marks(args.rate_dir)
         except (OSError, ValueError, KeyError) as e:
             print(f"quiet.py: error: {e}", file=sys.stderr)
             return 2
-        marked = 0
-        for path, spread_s, overshoot_us in marks:
-            busy_mark = spread_s > MARK_SPREAD_S or overshoot_us >= MARK_OVERSHOOT_US
-            marked += busy_mark
-            print(f"{os.path.relpath(path, args.rate_dir)}: single worker, step spread {spread_s * 1e3:.2f} ms, sleeps "
-                  f"{overshoot_us:.0f} us late on average" + (": the marks of a busy machine" if busy_mark else ""))
-        if marks:
-            print(f"quiet.py: {marked} of {len(marks)} single-worker ring series with the marks of a busy machine "
-                  f"(spread above {MARK_SPREAD_S * 1e3:g} ms or sleeps {MARK_OVERSHOOT_US:g} us late or more)")
         return 1 if args.check and marked else 0
     flagged = 0
     by_file = {}
