@@ -41,6 +41,8 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch -- allreduce --after 1MiB --out $work/ara.csv --sizes 16KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch --loop-yield -- allreduce --among 16KiB --among-calls 32 --out $work/arm.csv --sizes 1MiB --nodes 2,4 \
     --repeats 2 --warmup 1 &&
+  { sh -c 'while :; do :; done' & busy=\$!; $launch -- allreduce --out $work/arbusy.csv --sizes 4MiB --nodes 2 \
+      --repeats 3 --quiet-retries 1; st=\$?; kill \$busy; [ \$st = 0 ]; } &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
@@ -128,6 +130,20 @@ for r in ring:
         assert len(steps) == 3 and all([row[0] for row in s] == [0, 1] for s in steps), steps
         assert all(0 <= row[1] <= row[2] < 10 for s in steps for row in s), steps
 print("train: ps-sync K=1..3 (shard, per-variable), ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
+EOF
+
+# A busy loop beside the ranks: the row measured twice (--quiet-retries 1), both busy, the less busy kept and the
+# other recorded with its time.
+"$python" - "$src/tools/measure" "$work/arbusy.csv.json" <<'EOF' || fail "allreduce with a busy loop beside: $(cat "$work/arbusy.csv.json")"
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import plan
+rows = json.load(open(sys.argv[2]))["cpu_rows"]
+assert len(rows) == 1 and plan.cpu_busy(rows[0]), rows
+tries = rows[0]["busy_attempts"]
+assert len(tries) == 1 and plan.cpu_busy(tries[0]) and tries[0]["time_s"] > 0, tries
+assert plan.load(tries[0]) >= plan.load(rows[0]), rows
+print("allreduce beside a busy loop: measured twice, the less busy attempt kept")
 EOF
 
 "$src/tools/measure/quiet.py" "$work" > "$work/quiet.txt" 2>&1 && grep -q "^quiet.py: .* of [0-9]* configurations" \

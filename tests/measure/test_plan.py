@@ -274,5 +274,39 @@ class CpuOutside(unittest.TestCase):
         self.assertEqual((quiet["outside_s"], quiet["outside_top"]), (0.0, []))
 
 
+class QuietAttempts(unittest.TestCase):
+    """Which measurement of a row the microbenchmarks keep (microbench.quiet_attempt)."""
+
+    @staticmethod
+    def cpu(outside_s, steal_s, window_s=1.0):
+        return {"window_s": window_s, "outside_s": outside_s, "steal_s": steal_s,
+                "outside_cores": outside_s / window_s if window_s else 0.0}
+
+    def test_busy_needs_the_limit_and_five_ticks(self):
+        self.assertFalse(plan.cpu_busy(self.cpu(0.1, 0.25)))  # at the limits, not above
+        self.assertTrue(plan.cpu_busy(self.cpu(0.11, 0.0)))
+        self.assertTrue(plan.cpu_busy(self.cpu(0.0, 0.26)))
+        # 0.04 s in a window of 0.1 s is 0.4 cores, but four ticks: not flagged.
+        self.assertFalse(plan.cpu_busy(self.cpu(0.04, 0.04, window_s=0.1)))
+        self.assertTrue(plan.cpu_busy(self.cpu(0.05, 0.0, window_s=0.1)))
+        self.assertFalse(plan.cpu_busy(self.cpu(0.3, 0.0), max_outside_cores=0.5))
+        self.assertEqual(plan.steal_cores(self.cpu(0, 0.3, window_s=0.0)), 0.0)
+
+    def test_keeps_the_first_quiet_attempt(self):
+        busy, quiet = self.cpu(0.0, 0.4), self.cpu(0.02, 0.01)
+        self.assertEqual(plan.quietest([quiet]), 0)
+        self.assertEqual(plan.quietest([busy, quiet]), 1)
+        self.assertEqual(plan.quietest([busy, quiet, self.cpu(0.0, 0.0)]), 1)
+
+    def test_every_attempt_busy_keeps_the_least_busy(self):
+        self.assertEqual(plan.quietest([self.cpu(0.0, 0.5), self.cpu(0.3, 0.0), self.cpu(0.1, 0.3)]), 1)
+        self.assertEqual(plan.quietest([self.cpu(0.3, 0.0), self.cpu(0.3, 0.0)]), 0)  # a tie: the first
+
+    def test_without_a_record_the_last(self):
+        self.assertEqual(plan.quietest([None]), 0)
+        self.assertEqual(plan.quietest([None, None]), 1)
+        self.assertEqual(plan.quietest([None, self.cpu(0.0, 0.5)]), 1)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -82,6 +82,26 @@ class Quiet(unittest.TestCase):
             self.assertIn("1 of 1 flagged", out)
             self.assertIn("0.260 stolen (0.10 s and 2.60 s of 10.00 s", out)
 
+    def test_rows_measured_again_are_listed_with_their_attempts(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_campaign(d, [0.1], [0.01, 0.02])
+            path = os.path.join(d, "again", "allreduce.csv.json")
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            stolen = {**cpu(0.0, 2.0), "steal_s": 0.8, "time_s": 0.0571}  # 0.4 cores stolen
+            doc["cpu_rows"][0].update(time_s=0.0523, busy_attempts=[stolen])  # then quiet: kept
+            doc["cpu_rows"][1].update(time_s=0.0611, steal_s=0.6, busy_attempts=[stolen, stolen])  # busy throughout
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            code, out = run([d])
+            self.assertEqual(code, 0, out)
+            self.assertIn("2 rows measured again after a busy attempt (1 still busy at the last", out)
+            self.assertIn("allreduce.csv.json 2 nodes 4096 B: 57.100 ms at 0.40 cores lost (kept: 52.300 ms at "
+                          "0.01 cores lost)", out)
+            self.assertIn("2 nodes 8192 B: 57.100 ms at 0.40 cores lost; 57.100 ms at 0.40 cores lost (kept: 61.100 "
+                          "ms at 0.31 cores lost)", out)
+            self.assertIn("1 of 3 configurations and rows above", out)
+
     def test_a_campaign_without_records(self):
         with tempfile.TemporaryDirectory() as d:
             os.makedirs(os.path.join(d, "model"))

@@ -77,6 +77,10 @@ def main(argv):
                         "outlast it)")
     p.add_argument("--among-calls", type=int, default=64,
                    help="--among: the calls of SIZE launched around each timed one (default 64)")
+    p.add_argument("--quiet-retries", type=int, default=2,
+                   help="measure a row again, up to this many times, while the machine's other processes took more "
+                        "than 0.1 cores or its hypervisor more than 0.25 during it; keep the first quiet attempt, "
+                        "else the least busy (default 2; 0: never; docs/measure.md \"Was the machine quiet?\")")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
@@ -172,6 +176,8 @@ def main(argv):
             raise MeasureError("--with needs --queued N (the groups launched together)")
         if getattr(args, "with_size", "") and getattr(args, "with_calls", 2) < 1:
             raise MeasureError("--with-calls must be at least 1")
+        if getattr(args, "quiet_retries", 0) < 0:
+            raise MeasureError(f"--quiet-retries {args.quiet_retries}: must be 0 (never) or more")
         if getattr(args, "queued", 0) < 0:
             raise MeasureError("--queued must be 0 (one call at a time) or a number of calls")
         if getattr(args, "repeats", 5) < 1:

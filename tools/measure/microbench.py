@@ -2,6 +2,7 @@
 (Gloo), written by rank 0 as the results CSV that `sgdsim calibrate` reads."""
 
 import os
+import statistics
 import sys
 import time
 
@@ -152,58 +153,26 @@ def cmd_allreduce(args):
     smalls = [[torch.zeros(plan.elements(with_size), dtype=torch.float32) for _ in range(args.with_calls)]
               for _ in range(calls)] if with_size else []
     cpu_rows = []  # rank 0: the machine's CPU used outside the ranks during each row (plan.cpu_outside)
+    pids = [i.get("pid") for i in infos]
     for k in ks:
         g = groups[k]
         if rank < k:
             for size in sizes:
-                cpu_before = cpu_snapshot() if rank == 0 else None  # before the row's first barrier
                 views = [b[:plan.elements(size)] for b in bufs]
-                times, alls = [], []  # alls: --among, from the first call's launch to the last one's end
-                if beside:
-                    times = time_beside(args, g, big, views[0])
-                for i in range(0 if beside else args.warmup + args.repeats):
-                    dist.barrier(group=g)
-                    if among:
-                        elapsed, whole = time_among(args, g, others, views[0])
-                        if i >= args.warmup:
-                            times.append(elapsed)
-                            alls.append(whole)
-                        continue
-                    # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
-                    first = dist.all_reduce(big, group=g, async_op=True) if after else None
-                    t0 = now()
-                    if args.queued:
-                        # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many
-                        # at once as it has threads, the rest wait in its queue; the time per call is the total
-                        # over the calls (their throughput, not one call's latency).
-                        # --with: each call followed by its group's small calls, in the launch order a layer has.
-                        works = []
-                        for j, v in enumerate(views):
-                            works.append(dist.all_reduce(v, group=g, async_op=True))
-                            for b in (smalls[j] if with_size else []):
-                                works.append(dist.all_reduce(b, group=g, async_op=True))
-                        for w in works:
-                            w.wait()
-                    else:
-                        dist.all_reduce(views[0], group=g)
-                    if i >= args.warmup:
-                        times.append((now() - t0) / calls)
-                    if first is not None:
-                        first.wait()
-                t = torch.tensor(times, dtype=torch.float64)
-                dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
+                bench = (lambda: (time_beside(args, g, big, views[0]), [])) if beside else (
+                    lambda: time_row(args, g, views, smalls, big if after else None, others, calls))
+                times, alls, cpu, tries = quiet_attempt(args, g, rank, pids, bench)
                 if rank == 0:
-                    used = cpu_outside(cpu_before, cpu_snapshot(), [i.get("pid") for i in infos])
-                    if used is not None:
-                        cpu_rows.append({"nodes": k, "size_bytes": size, **used})
-                    med = out.row(op, k, size, t.tolist(), args.warmup)
+                    if cpu is not None:
+                        cpu_rows.append({"nodes": k, "size_bytes": size, "time_s": statistics.median(times), **cpu,
+                                         **({"busy_attempts": tries} if tries else {})})
+                    med = out.row(op, k, size, times, args.warmup)
                     print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
-                          f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s", flush=True)
-                if among:
-                    t = torch.tensor(alls, dtype=torch.float64)
-                    dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
-                    if rank == 0:
-                        med = out.row("allreduce_among_all", k, size, t.tolist(), args.warmup)
+                          f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s"
+                          + (f"  ({len(tries)} busy attempt{'s' if len(tries) > 1 else ''} set aside)" if tries
+                             else ""), flush=True)
+                    if among:
+                        med = out.row("allreduce_among_all", k, size, alls, args.warmup)
                         print(f"allreduce_among_all {k} ranks {size:>10} B: {med * 1e3:9.3f} ms for the "
                               f"{len(others) + 1} calls", flush=True)
         dist.barrier()
@@ -212,6 +181,70 @@ def cmd_allreduce(args):
              else {"after_bytes": after} if after
              else {"among_bytes": among, "among_calls": args.among_calls} if among else None)
     write_sidecar(args.out, args, infos, "allreduce", {**(extra or {}), "cpu_rows": cpu_rows})
+
+
+def quiet_attempt(args, g, rank, pids, bench):
+    """One all-reduce row (bench() on every rank of group g: its repeats' times, and --among's wholes), measured
+    again up to --quiet-retries times while rank 0 reads that the machine's other processes or its hypervisor took
+    more CPU than plan.cpu_busy allows during it (docs/measure.md "Was the machine quiet?": a row measured with a
+    third of a core stolen came out 8% slow). Rank 0 decides and tells the group, so that every rank runs the same
+    attempts. Returns, as rank 0 sees them (the maxima over the ranks), the kept attempt's times and wholes
+    (plan.quietest: the first quiet one, else the least busy), its CPU record (None without /proc) and the busy
+    attempts measured before it, each {"time_s": its median, **its CPU record}, the first kept for its record
+    only."""
+    attempts = []
+    for attempt in range(1 + max(0, args.quiet_retries)):
+        before = cpu_snapshot() if rank == 0 else None  # before the row's first barrier
+        times, alls = bench()
+        t = torch.tensor([times, alls or [0.0] * len(times)], dtype=torch.float64)
+        dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
+        cpu = cpu_outside(before, cpu_snapshot(), pids) if rank == 0 else None
+        attempts.append((t[0].tolist(), t[1].tolist(), cpu))
+        again = torch.tensor([1.0 if rank == 0 and cpu is not None and plan.cpu_busy(cpu) else 0.0])
+        dist.broadcast(again, src=0, group=g)
+        if again.item() < 1:
+            break
+    keep = plan.quietest([c for _, _, c in attempts])
+    times, alls, cpu = attempts[keep]
+    busy = [{"time_s": statistics.median(a[0]), **a[2]} for i, a in enumerate(attempts) if i != keep and a[2]]
+    return times, alls, cpu, busy
+
+
+def time_row(args, g, views, smalls, first_big, others, calls):
+    """The warm-up and measured repeats of one row (every mode but --beside): each from the end of a barrier of the
+    group. Returns this rank's times per call, and for --among the wholes (from the first call's launch to the last
+    one's end; else an empty list)."""
+    times, alls = [], []
+    for i in range(args.warmup + args.repeats):
+        dist.barrier(group=g)
+        if others:
+            elapsed, whole = time_among(args, g, others, views[0])
+            if i >= args.warmup:
+                times.append(elapsed)
+                alls.append(whole)
+            continue
+        # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
+        first = dist.all_reduce(first_big, group=g, async_op=True) if first_big is not None else None
+        t0 = now()
+        if args.queued:
+            # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many at once as it
+            # has threads, the rest wait in its queue; the time per call is the total over the calls (their
+            # throughput, not one call's latency). --with: each call followed by its group's small calls, in the
+            # launch order a layer has.
+            works = []
+            for j, v in enumerate(views):
+                works.append(dist.all_reduce(v, group=g, async_op=True))
+                for b in (smalls[j] if smalls else []):
+                    works.append(dist.all_reduce(b, group=g, async_op=True))
+            for w in works:
+                w.wait()
+        else:
+            dist.all_reduce(views[0], group=g)
+        if i >= args.warmup:
+            times.append((now() - t0) / calls)
+        if first is not None:
+            first.wait()
+    return times, alls
 
 
 def time_beside(args, g, big, view):

@@ -416,3 +416,45 @@ def cpu_outside(before, after, rank_pids, ticks_per_s, window_s, top=3):
             "ranks_s": ranks / ticks_per_s, "kernel_s": kernel / ticks_per_s, "outside_s": outside / ticks_per_s,
             "outside_cores": outside / ticks_per_s / window_s if window_s > 0 else 0.0,
             "outside_top": [[n, t / ticks_per_s] for t, n in heavy]}
+
+
+# A tenth of a core, averaged over a configuration or a row: on a quiet machine the rest (the launcher relaying the
+# ranks' output, the shell, kernel workers) stays well below it (docs/measure.md "Was the machine quiet?").
+MAX_OUTSIDE_CORES = 0.1
+# The counters tick 100 times a second (USER_HZ): one tick in a row of 24 ms reads as 0.4 cores. Below five ticks
+# outside (or stolen), a configuration or row is not flagged, whatever its average.
+MIN_OUTSIDE_S = 0.05
+# The machine is a virtual one: its hypervisor may run something else on a core the ranks wanted (steal). Over the
+# 98 back-to-back all-reduce rows of campaign 2026-12-02, whose drift stayed within 2% from 1 MiB on, steal averaged
+# 0.02 cores and at most 0.10 in a row of 1 s or more. In campaign 2026-12-02b the 9 back-to-back rows of 2 MiB or
+# more measured with more than 0.25 cores stolen (and quiet when measured again after the trainings) were 8% slower
+# (median; 1-19%) than when measured again, the 25 quiet both times within 0.1% (docs/measure.md).
+MAX_STEAL_CORES = 0.25
+
+
+def steal_cores(cpu):
+    """The cores' worth the hypervisor took on average over a cpu_outside record's window."""
+    return cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
+
+
+def cpu_busy(cpu, max_outside_cores=MAX_OUTSIDE_CORES, max_steal_cores=MAX_STEAL_CORES):
+    """Whether the rest of the machine (its other processes, or its hypervisor) took more than the limits during a
+    cpu_outside record's window, with at least MIN_OUTSIDE_S of it."""
+    return ((cpu["outside_cores"] > max_outside_cores and cpu["outside_s"] >= MIN_OUTSIDE_S)
+            or (steal_cores(cpu) > max_steal_cores and cpu["steal_s"] >= MIN_OUTSIDE_S))
+
+
+def quietest(cpus):
+    """The index of the attempt to keep among a row's cpu_outside records (None: not recorded): the first quiet
+    one (cpu_busy false); where every one was busy, the one whose processes and hypervisor took the least CPU per
+    second of it; where none was recorded, the last."""
+    for i, cpu in enumerate(cpus):
+        if cpu is not None and not cpu_busy(cpu):
+            return i
+    recorded = [(load(cpu), i) for i, cpu in enumerate(cpus) if cpu is not None]
+    return min(recorded)[1] if recorded else len(cpus) - 1
+
+
+def load(cpu):
+    """What a cpu_outside record's window lost to other processes and the hypervisor, in cores."""
+    return cpu["outside_cores"] + steal_cores(cpu)

@@ -23,16 +23,11 @@ import json
 import os
 import sys
 
-# A tenth of a core, averaged over a configuration or a row: on a quiet machine the rest (the launcher relaying the
-# ranks' output, the shell, kernel workers) stays well below it (docs/measure.md "Was the machine quiet?").
-MAX_CORES = 0.1
-# The counters tick 100 times a second (USER_HZ): one tick in a row of 24 ms reads as 0.4 cores. Below five ticks
-# outside, a configuration or row is not flagged, whatever its average.
-MIN_OUTSIDE_S = 0.05
-# The machine is a virtual one: its hypervisor may run something else on a core the ranks wanted (steal). Over the
-# 98 back-to-back all-reduce rows of campaign 2026-12-02, whose drift stayed within 2% from 1 MiB on, steal averaged
-# 0.02 cores and at most 0.10 in a row of 1 s or more; a quarter of a core is flagged.
-MAX_STEAL_CORES = 0.25
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plan  # noqa: E402  (the thresholds, shared with the microbenchmarks' repeats)
+
+MAX_CORES = plan.MAX_OUTSIDE_CORES
+MAX_STEAL_CORES = plan.MAX_STEAL_CORES
 
 
 def files(rate_dir, pattern):
@@ -84,20 +79,14 @@ def single_worker_marks(rate_dir):
     return out
 
 
-def steal_cores(cpu):
-    """The cores' worth the hypervisor took on average over the configuration or row."""
-    return cpu["steal_s"] / cpu["window_s"] if cpu["window_s"] > 0 else 0.0
-
-
 def busy(cpu, max_cores, max_steal_cores=MAX_STEAL_CORES):
     """Whether the rest of the machine (its processes, or its hypervisor) took more than the limits."""
-    return ((cpu["outside_cores"] > max_cores and cpu["outside_s"] >= MIN_OUTSIDE_S)
-            or (steal_cores(cpu) > max_steal_cores and cpu["steal_s"] >= MIN_OUTSIDE_S))
+    return plan.cpu_busy(cpu, max_cores, max_steal_cores)
 
 
 def describe(cpu):
     top = ", ".join(f"{name} {s:.2f} s" for name, s in cpu.get("outside_top", [])) or "none listed"
-    return (f"{cpu['outside_cores']:.3f} cores outside the ranks, {steal_cores(cpu):.3f} stolen "
+    return (f"{cpu['outside_cores']:.3f} cores outside the ranks, {plan.steal_cores(cpu):.3f} stolen "
             f"({cpu['outside_s']:.2f} s and {cpu['steal_s']:.2f} s of {cpu['window_s']:.2f} s; "
             f"ranks {cpu['ranks_s']:.2f} s, irq {cpu['irq_s']:.2f} s; top: {top})")
 
@@ -115,6 +104,21 @@ def print_marks(rate_dir):
         print(f"quiet.py: {marked} of {len(marks)} single-worker ring series with the marks of a busy machine "
               f"(spread above {MARK_SPREAD_S * 1e3:g} ms or sleeps {MARK_OVERSHOOT_US:g} us late or more)")
     return marked
+
+
+def print_again(recs):
+    """The all-reduce rows measured again because an attempt was busy (measure.py allreduce --quiet-retries): how
+    many, and each set-aside attempt's time against the kept one's, with both attempts' load."""
+    again = [(path, label, cpu) for path, label, cpu in recs if cpu.get("busy_attempts")]
+    if not again:
+        return
+    still = sum(plan.cpu_busy(cpu) for _, _, cpu in again)
+    print(f"quiet.py: {len(again)} rows measured again after a busy attempt ({still} still busy at the last, the "
+          "least busy kept); the attempts set aside, against the kept one:")
+    for path, label, cpu in again:
+        kept = f"kept: {cpu['time_s'] * 1e3:.3f} ms at {plan.load(cpu):.2f} cores lost"
+        tries = "; ".join(f"{a['time_s'] * 1e3:.3f} ms at {plan.load(a):.2f} cores lost" for a in cpu["busy_attempts"])
+        print(f"  {os.path.basename(path)} {label}: {tries} ({kept})")
 
 
 def main(argv):
@@ -158,6 +162,7 @@ def main(argv):
         for label, cpu in over:
             if label != worst_label:
                 print(f"  {label}: {describe(cpu)}")
+    print_again(recs)
     total = len(recs)
     print(f"quiet.py: {flagged} of {total} configurations and rows above {args.max_cores:g} cores outside the ranks "
           f"or {MAX_STEAL_CORES:g} stolen" + ("" if flagged else ": the machine was quiet"))
