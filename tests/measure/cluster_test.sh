@@ -132,6 +132,14 @@ for r in ring:
 print("train: ps-sync K=1..3 (shard, per-variable), ring ddp K=2,4:", [round(r["step_time_mean_s"], 4) for r in ps + ring])
 EOF
 
+# The p2p rows' CPU record: each size's p2p and p2p_stream rows and the ping-pong.
+"$python" - "$work/p2p.csv.json" <<'EOF' || fail "p2p's CPU record: $(cat "$work/p2p.csv.json")"
+import json, sys
+rows = json.load(open(sys.argv[1]))["cpu_rows"]
+assert [r["op"] for r in rows] == ["p2p", "p2p_stream"] * 4 + ["pingpong"], rows
+assert all(r["nodes"] == 2 and r["time_s"] > 0 and r["window_s"] > 0 for r in rows), rows
+EOF
+
 # A busy loop beside the ranks: the row measured twice (--quiet-retries 1), both busy, the less busy kept and the
 # other recorded with its time.
 "$python" - "$src/tools/measure" "$work/arbusy.csv.json" <<'EOF' || fail "allreduce with a busy loop beside: $(cat "$work/arbusy.csv.json")"

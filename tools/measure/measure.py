@@ -37,6 +37,11 @@ def main(argv):
         p.add_argument("--sizes", default="", help="comma-separated sizes instead (e.g. 4KiB,1MiB)")
         p.add_argument("--warmup", type=int, default=2, help="unmeasured transfers per size (default 2)")
         p.add_argument("--repeats", type=int, default=5, help="measured transfers per size (default 5)")
+        p.add_argument("--quiet-retries", type=int, default=2,
+                       help="measure a row again, up to this many times, while the machine's other processes took "
+                            "more than 0.1 cores or its hypervisor more than 0.25 during it; keep the first quiet "
+                            "attempt, else the least busy (default 2; 0: never; docs/measure.md \"Was the machine "
+                            "quiet?\")")
 
     p = sub.add_parser("p2p", help="send/recv between ranks 0 and 1, and a ping-pong")
     micro(p)
@@ -77,10 +82,6 @@ def main(argv):
                         "outlast it)")
     p.add_argument("--among-calls", type=int, default=64,
                    help="--among: the calls of SIZE launched around each timed one (default 64)")
-    p.add_argument("--quiet-retries", type=int, default=2,
-                   help="measure a row again, up to this many times, while the machine's other processes took more "
-                        "than 0.1 cores or its hypervisor more than 0.25 during it; keep the first quiet attempt, "
-                        "else the least busy (default 2; 0: never; docs/measure.md \"Was the machine quiet?\")")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")

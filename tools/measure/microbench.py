@@ -12,11 +12,26 @@ from kit import (check_out, cpu_outside, cpu_snapshot, csv_meta, CsvOut, dist, g
                  MeasureError, now, size_arg, sizes_from, torch, write_sidecar)
 
 
-def stream_p2p(args, rank, pair, view, size, out, alone_s):
+def time_p2p(args, rank, pair, view):
+    """The warm-up and measured transfers of one size: rank 0 sends, rank 1 times each receive from the end of a
+    barrier of the two. Returns rank 1's times (rank 0: as many zeros; quiet_attempt takes the maximum)."""
+    times = []
+    for i in range(args.warmup + args.repeats):
+        dist.barrier(group=pair)
+        if rank == 1:
+            t0 = now()
+            dist.recv(view, src=0)
+            if i >= args.warmup:
+                times.append(now() - t0)
+        else:
+            dist.send(view, dst=1)
+    return times if rank == 1 else [0.0] * args.repeats
+
+
+def time_stream(args, rank, pair, view):
     """--stream N: rank 0 sends N tensors back to back on the connection, rank 1 times the N receives from the end
-    of a barrier. Row p2p_stream: the time of each message beyond the first, (T_N - T_alone) / (N - 1), with
-    T_alone the median of the transfers alone just measured: what a busy connection's messages pay each (bytes and
-    per-message cost, no latency, nothing paid once per transfer; sgdsim calibrate --stream)."""
+    of a barrier. Returns rank 1's totals (rank 0: zeros); row p2p_stream is each total's time per message beyond
+    the first (cmd_p2p)."""
     totals = []
     for i in range(args.warmup + args.repeats):
         dist.barrier(group=pair)
@@ -29,21 +44,14 @@ def stream_p2p(args, rank, pair, view, size, out, alone_s):
         else:
             for _ in range(args.stream):
                 dist.send(view, dst=1)
-    t = torch.tensor(totals if rank == 1 else [0.0] * args.repeats, dtype=torch.float64)
-    dist.broadcast(t, src=1, group=pair)
-    if rank == 0:
-        # A noisy small size can come out at or below 0; a time must be positive, and 1 ns says "nothing measurable".
-        each = [max(1e-9, (total - alone_s) / (args.stream - 1)) for total in t.tolist()]
-        med = out.row("p2p_stream", 2, size, each, args.warmup)
-        print(f"p2p {size:>10} B, {args.stream} back to back: {med * 1e3:9.3f} ms per message beyond the first",
-              flush=True)
+    return totals if rank == 1 else [0.0] * args.repeats
 
 
-def both_ways_p2p(args, rank, pair, view, back, size, out, alone_s):
-    """--both-ways: ranks 0 and 1 send each other a tensor of `size` at once (isend and irecv), each timing its
-    receive from the end of a barrier; a repeat's time is the later of the two. Row p2p_both: against the transfer
-    alone (row p2p), how much a flow the other way slows a flow when both ends' links carry one flow each way, as
-    in a ring (the ACKs of each flow ride beside the other's data: docs/models.md §9.1)."""
+def time_both_ways(args, rank, pair, view, back):
+    """--both-ways: ranks 0 and 1 send each other a tensor at once (isend and irecv), each timing its receive from
+    the end of a barrier; quiet_attempt's maximum over the two is a repeat's time (row p2p_both: against the
+    transfer alone, how much a flow the other way slows a flow when both ends' links carry one flow each way, as in
+    a ring: the ACKs of each flow ride beside the other's data, docs/models.md §9.1)."""
     times = []
     for i in range(args.warmup + args.repeats):
         dist.barrier(group=pair)
@@ -57,18 +65,31 @@ def both_ways_p2p(args, rank, pair, view, back, size, out, alone_s):
         send.wait()
         if i >= args.warmup:
             times.append(t)
-    mine = torch.tensor(times, dtype=torch.float64)
-    theirs = mine.clone()
-    dist.broadcast(theirs, src=1, group=pair)
-    if rank == 0:
-        later = torch.maximum(mine, theirs).tolist()
-        med = out.row("p2p_both", 2, size, later, args.warmup)
-        print(f"p2p {size:>10} B both ways at once: {med * 1e3:9.3f} ms, {med / alone_s:.3f} x one way", flush=True)
+    return times
+
+
+def time_pingpong(args, rank):
+    """One float there and back, timed by rank 0 (rank 1: zeros); half a round trip is the one-way latency."""
+    one = torch.zeros(1, dtype=torch.float32)
+    rtts = []
+    for i in range(args.pingpong_warmup + args.pingpong_repeats):
+        if rank == 0:
+            t0 = now()
+            dist.send(one, dst=1)
+            dist.recv(one, src=1)
+            if i >= args.pingpong_warmup:
+                rtts.append(now() - t0)
+        else:
+            dist.recv(one, src=0)
+            dist.send(one, dst=0)
+    return rtts if rank == 0 else [0.0] * args.pingpong_repeats
 
 
 def cmd_p2p(args):
     """Ranks 0 and 1: rank 0 sends one tensor, rank 1 receives it and times the transfer from the end of a
-    barrier of the two; then a ping-pong of one float for the small-message latency. Other ranks wait."""
+    barrier of the two (with --stream and --both-ways, those rows after each size's); then a ping-pong of one float
+    for the small-message latency. Other ranks wait. Each row is measured again while the machine was busy
+    (quiet_attempt)."""
     rank, world = dist.get_rank(), dist.get_world_size()
     if world < 2:
         raise MeasureError("p2p needs at least 2 ranks")
@@ -77,51 +98,62 @@ def cmd_p2p(args):
     sizes = sizes_from(args)
     pair = dist.new_group([0, 1])
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
+    pids = [i.get("pid") for i in infos]
+    cpu_rows = []  # rank 0: the machine's CPU used outside the ranks during each row (plan.cpu_outside)
+
+    def measured(op, size, bench, warmup, each=None):
+        """Row `op` of `size` from quiet_attempt(bench); `each` turns rank 0's times into the row's values."""
+        times, _, cpu, tries = quiet_attempt(args, pair, rank, pids, lambda: (bench(), []))
+        if rank != 0:
+            return None
+        values = each(times) if each else times
+        if each:  # a busy attempt's median in the row's terms (each is monotone: the median of each's values)
+            tries = [{**t, "time_s": each([t["time_s"]])[0]} for t in tries]
+        if cpu is not None:
+            cpu_rows.append({"op": op, "nodes": 2, "size_bytes": size, "time_s": statistics.median(values), **cpu,
+                             **({"busy_attempts": tries} if tries else {})})
+        return out.row(op, 2, size, values, warmup), tries
+
     if rank in (0, 1):
         buf = torch.zeros(plan.elements(max(sizes)), dtype=torch.float32)
         back = torch.zeros(plan.elements(max(sizes)) if args.both_ways else 0, dtype=torch.float32)
         for size in sizes:
             view = buf[:plan.elements(size)]
-            times = []
-            for i in range(args.warmup + args.repeats):
-                dist.barrier(group=pair)
-                if rank == 1:
-                    t0 = now()
-                    dist.recv(view, src=0)
-                    if i >= args.warmup:
-                        times.append(now() - t0)
-                else:
-                    dist.send(view, dst=1)
-            t = torch.tensor(times if rank == 1 else [0.0] * args.repeats, dtype=torch.float64)
-            dist.broadcast(t, src=1, group=pair)
-            if rank == 0:
-                med = out.row("p2p", 2, size, t.tolist(), args.warmup)
-                print(f"p2p {size:>10} B: {med * 1e3:9.3f} ms  {size * 8 / med / 1e9:7.3f} Gbit/s", flush=True)
+            got = measured("p2p", size, lambda: time_p2p(args, rank, pair, view), args.warmup)
+            alone_s = got[0] if got else None
+            if got:
+                print(f"p2p {size:>10} B: {alone_s * 1e3:9.3f} ms  {size * 8 / alone_s / 1e9:7.3f} Gbit/s"
+                      + busy_note(got[1]), flush=True)
             if args.stream > 1:
-                stream_p2p(args, rank, pair, view, size, out, med if rank == 0 else None)
+                # What a busy connection's messages pay each (bytes and per-message cost, no latency, nothing paid
+                # once per transfer; sgdsim calibrate --stream): (T_N - T_alone) / (N - 1), with T_alone the
+                # median just measured. A noisy small size can come out at or below 0; a time must be positive,
+                # and 1 ns says "nothing measurable".
+                got = measured("p2p_stream", size, lambda: time_stream(args, rank, pair, view), args.warmup,
+                               lambda totals: [max(1e-9, (t - alone_s) / (args.stream - 1)) for t in totals])
+                if got:
+                    print(f"p2p {size:>10} B, {args.stream} back to back: {got[0] * 1e3:9.3f} ms per message beyond "
+                          "the first" + busy_note(got[1]), flush=True)
             if args.both_ways:
-                both_ways_p2p(args, rank, pair, view, back[:plan.elements(size)], size, out,
-                              med if rank == 0 else None)
-        # Ping-pong: one float there and back, timed by rank 0; half the round trip is the one-way latency.
-        one = torch.zeros(1, dtype=torch.float32)
-        rtts = []
+                got = measured("p2p_both", size,
+                               lambda: time_both_ways(args, rank, pair, view, back[:plan.elements(size)]),
+                               args.warmup)
+                if got:
+                    print(f"p2p {size:>10} B both ways at once: {got[0] * 1e3:9.3f} ms, {got[0] / alone_s:.3f} x one "
+                          "way" + busy_note(got[1]), flush=True)
         dist.barrier(group=pair)
-        for i in range(args.pingpong_warmup + args.pingpong_repeats):
-            if rank == 0:
-                t0 = now()
-                dist.send(one, dst=1)
-                dist.recv(one, src=1)
-                if i >= args.pingpong_warmup:
-                    rtts.append(now() - t0)
-            else:
-                dist.recv(one, src=0)
-                dist.send(one, dst=0)
-        if rank == 0:
-            half = [r / 2 for r in rtts]
-            med = out.row("pingpong", 2, 4, half, args.pingpong_warmup)
-            print(f"ping-pong 4 B: one-way {med * 1e6:.1f} us (half the median round trip)", flush=True)
+        got = measured("pingpong", 4, lambda: time_pingpong(args, rank), args.pingpong_warmup,
+                       lambda rtts: [r / 2 for r in rtts])
+        if got:
+            print(f"ping-pong 4 B: one-way {got[0] * 1e6:.1f} us (half the median round trip)" + busy_note(got[1]),
+                  flush=True)
     dist.barrier()
-    write_sidecar(args.out, args, infos, "p2p")
+    write_sidecar(args.out, args, infos, "p2p", {"cpu_rows": cpu_rows})
+
+
+def busy_note(tries):
+    """What a row's line says of the busy attempts set aside (quiet_attempt)."""
+    return f"  ({len(tries)} busy attempt{'s' if len(tries) > 1 else ''} set aside)" if tries else ""
 
 
 def cmd_allreduce(args):
@@ -169,8 +201,7 @@ def cmd_allreduce(args):
                     med = out.row(op, k, size, times, args.warmup)
                     print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s"
-                          + (f"  ({len(tries)} busy attempt{'s' if len(tries) > 1 else ''} set aside)" if tries
-                             else ""), flush=True)
+                          + busy_note(tries), flush=True)
                     if among:
                         med = out.row("allreduce_among_all", k, size, alls, args.warmup)
                         print(f"allreduce_among_all {k} ranks {size:>10} B: {med * 1e3:9.3f} ms for the "

@@ -52,7 +52,8 @@ def records(rate_dir):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         for row in doc.get("cpu_rows") or []:
-            out.append((path, f"{row['nodes']} nodes {row['size_bytes']} B", row))
+            op = f"{row['op']} " if row.get("op") else ""  # p2p's rows name theirs (p2p, p2p_stream, pingpong)
+            out.append((path, f"{op}{row['nodes']} nodes {row['size_bytes']} B", row))
     return out
 
 
