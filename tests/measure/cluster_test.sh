@@ -42,7 +42,8 @@ W="$src/tests/measure/tiny-workload.xml"
   $launch --loop-yield -- allreduce --among 16KiB --among-calls 32 --out $work/arm.csv --sizes 1MiB --nodes 2,4 \
     --repeats 2 --warmup 1 &&
   { sh -c 'while :; do :; done' & busy=\$!; $launch -- allreduce --out $work/arbusy.csv --sizes 4MiB --nodes 2 \
-      --repeats 3 --quiet-retries 1; st=\$?; kill \$busy; [ \$st = 0 ]; } &&
+      --repeats 3 --quiet-retries 1 && $launch -- train --workload $W --arch ring --granularity ddp --workers-list 2 \
+      --steps 10 --warmup 1 --quiet-retries 1 --out $work/trbusy.jsonl; st=\$?; kill \$busy; [ \$st = 0 ]; } &&
   $launch -- train --workload $W --arch ps-sync --workers 3 --steps 3 --warmup 1 --out $work/ps.jsonl &&
   $launch -- train --workload $W --arch ps-sync --ps-reads per-variable --workers 3 --steps 3 --warmup 1 \
     --out $work/ps-pv.jsonl &&
@@ -140,8 +141,8 @@ assert [r["op"] for r in rows] == ["p2p", "p2p_stream"] * 4 + ["pingpong"], rows
 assert all(r["nodes"] == 2 and r["time_s"] > 0 and r["window_s"] > 0 for r in rows), rows
 EOF
 
-# A busy loop beside the ranks: the row measured twice (--quiet-retries 1), both busy, the less busy kept and the
-# other recorded with its time.
+# A busy loop beside the ranks: the row measured twice and the training run twice (--quiet-retries 1), both busy,
+# the less busy kept and the other recorded with its time.
 "$python" - "$src/tools/measure" "$work/arbusy.csv.json" <<'EOF' || fail "allreduce with a busy loop beside: $(cat "$work/arbusy.csv.json")"
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -152,6 +153,12 @@ tries = rows[0]["busy_attempts"]
 assert len(tries) == 1 and plan.cpu_busy(tries[0]) and tries[0]["time_s"] > 0, tries
 assert plan.load(tries[0]) >= plan.load(rows[0]), rows
 print("allreduce beside a busy loop: measured twice, the less busy attempt kept")
+lines = [json.loads(l) for l in open(sys.argv[2].replace("arbusy.csv.json", "trbusy.jsonl"))]
+assert len(lines) == 1 and plan.cpu_busy(lines[0]["cpu"]), lines
+cpu = lines[0]["cpu"]
+assert cpu["time_s"] == lines[0]["step_time_mean_s"] and len(cpu["busy_attempts"]) == 1, cpu
+assert plan.load(cpu["busy_attempts"][0]) >= plan.load(cpu), cpu
+print("train beside a busy loop: run twice, the less busy run kept")
 EOF
 
 "$src/tools/measure/quiet.py" "$work" > "$work/quiet.txt" 2>&1 && grep -q "^quiet.py: .* of [0-9]* configurations" \

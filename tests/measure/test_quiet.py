@@ -95,7 +95,8 @@ class Quiet(unittest.TestCase):
                 json.dump(doc, f)
             code, out = run([d])
             self.assertEqual(code, 0, out)
-            self.assertIn("2 rows measured again after a busy attempt (1 still busy at the last", out)
+            self.assertIn("2 configurations and rows measured again after a busy attempt (1 still busy at the "
+                          "last", out)
             self.assertIn("allreduce.csv.json 2 nodes 4096 B: 57.100 ms at 0.40 cores lost (kept: 52.300 ms at "
                           "0.01 cores lost)", out)
             self.assertIn("2 nodes 8192 B: 57.100 ms at 0.40 cores lost; 57.100 ms at 0.40 cores lost (kept: 61.100 "

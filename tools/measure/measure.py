@@ -142,6 +142,10 @@ def main(argv):
     p.add_argument("--steps", type=int, default=10, help="measured steps (default 10, as sgdsim)")
     p.add_argument("--warmup", type=int, default=2, help="unmeasured first steps (default 2, as sgdsim)")
     p.add_argument("--repeat", type=int, default=1, help="runs of each configuration (default 1)")
+    p.add_argument("--quiet-retries", type=int, default=2,
+                   help="run a configuration again, up to this many times, while the machine's other processes took "
+                        "more than 0.1 cores or its hypervisor more than 0.25 during it; keep the first quiet run, "
+                        "else the least busy (default 2; 0: never; docs/measure.md \"Was the machine quiet?\")")
     p.add_argument("--compute-scale", type=float, default=1.0,
                    help="multiplies every forward, backward and update time, PS or ring (simulate with every "
                         "host's speed = reference_speed / scale; default 1)")

@@ -108,14 +108,15 @@ def print_marks(rate_dir):
 
 
 def print_again(recs):
-    """The all-reduce rows measured again because an attempt was busy (measure.py allreduce --quiet-retries): how
-    many, and each set-aside attempt's time against the kept one's, with both attempts' load."""
+    """The configurations and microbenchmark rows measured again because an attempt was busy (measure.py
+    --quiet-retries): how many, and each set-aside attempt's time (a training's mean step) against the kept one's,
+    with both attempts' load."""
     again = [(path, label, cpu) for path, label, cpu in recs if cpu.get("busy_attempts")]
     if not again:
         return
     still = sum(plan.cpu_busy(cpu) for _, _, cpu in again)
-    print(f"quiet.py: {len(again)} rows measured again after a busy attempt ({still} still busy at the last, the "
-          "least busy kept); the attempts set aside, against the kept one:")
+    print(f"quiet.py: {len(again)} configurations and rows measured again after a busy attempt ({still} still busy "
+          "at the last, the least busy kept); the attempts set aside, against the kept one:")
     for path, label, cpu in again:
         kept = f"kept: {cpu['time_s'] * 1e3:.3f} ms at {plan.load(cpu):.2f} cores lost"
         tries = "; ".join(f"{a['time_s'] * 1e3:.3f} ms at {plan.load(a):.2f} cores lost" for a in cpu["busy_attempts"])

@@ -24,7 +24,7 @@ class Config:
     """One configuration of `train`: the architecture and its sizes, and the rank layout. PS ranks are 0..M-1
     (each on its own host), workers M..M+K-1; the ring has no PS."""
 
-    def __init__(self, args, wl, k, repeat):
+    def __init__(self, args, wl, k, repeat, attempt=0):
         self.arch = args.arch
         self.k = k
         self.m = args.ps if args.arch != "ring" else 0
@@ -35,7 +35,8 @@ class Config:
         self.async_ = args.arch == "ps-async"
         # sgdsim's --ps-reads per-variable (docs/models.md §10.13): each tensor back once all K gradients of it are in.
         self.per_variable = getattr(args, "ps_reads", "shard") == "per-variable"
-        self.key = f"sgdsim-measure/{args.arch}/r{repeat}/k{k}/measured"  # ps-async: workers done measuring
+        # ps-async: workers done measuring (a counter in the store: an attempt measured again needs its own).
+        self.key = f"sgdsim-measure/{args.arch}/r{repeat}/k{k}/measured" + (f"/a{attempt}" if attempt else "")
         self.scale = args.compute_scale
         self.call_times = getattr(args, "call_times", False)
         self.wl = wl
@@ -425,36 +426,27 @@ def cmd_train(args):
         open(args.out, "w", encoding="utf-8").close()
     for repeat in range(args.repeat):
         for k in ks:
-            cfg = Config(args, wl, k, repeat)
-            group = groups[k]
-            mine = None
-            if rank in cfg.members:
-                rng = random.Random(args.seed * 1_000_003 + rank)
-                cpu_before = cpu_snapshot() if rank == 0 else None  # before the barrier: outside the steps
-                dist.barrier(group=group)
-                start = now()
-                wall_start = time.time()
-                if rank < m:
-                    mine = {"role": "ps", **parameter_server(cfg, rank, start, args.ps_buffer_limit_gib * (1 << 30))}
-                elif cfg.arch == "ring":
-                    mine = {"role": "worker", "rank": rank, **ring_worker(cfg, rank - m, group, start, rng)}
-                else:
-                    mine = {"role": "worker", "rank": rank, **ps_worker(cfg, rank - m, start, rng)}
-                mine["start"] = start
-                mine["wall_offset"] = wall_start - start
-                gathered = [None] * len(cfg.members)
-                dist.all_gather_object(gathered, mine, group=group)
-                if rank == 0:
-                    line = train_record(args, cfg, wl, sha, gathered)
-                    line["cpu"] = cpu_outside(cpu_before, cpu_snapshot(), [i.get("pid") for i in infos])
-                    results.append(line)
-                    with open(args.out, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(line) + "\n")
-                    print(f"train {cfg.arch}{' ' + args.granularity if cfg.arch == 'ring' else ''}"
-                          f"{' per-variable' if cfg.per_variable else ''} K={k} "
-                          f"PS={m} overlap={args.overlap} repeat {repeat}: step {line['step_time_mean_s']:.4f} s, "
-                          f"{line['throughput_examples_per_s']:.2f} examples/s", flush=True)
-            dist.barrier()
+            attempts = []  # rank 0: each attempt's line
+            for attempt in range(1 + max(0, args.quiet_retries)):
+                line = run_configuration(args, Config(args, wl, k, repeat, attempt), groups[k], rank, m, sha, infos)
+                attempts.append(line)
+                # Rank 0 read the machine's CPU around the configuration: measured again while it was busy
+                # (plan.cpu_busy; docs/measure.md "A busy row is measured again"), every rank told.
+                again = torch.tensor([1.0 if line and line["cpu"] and plan.cpu_busy(line["cpu"]) else 0.0])
+                dist.broadcast(again, src=0)
+                if again.item() < 1:
+                    break
+            if rank == 0:
+                line = kept_attempt(attempts)
+                results.append(line)
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(line) + "\n")
+                tries = len(line["cpu"].get("busy_attempts", [])) if line["cpu"] else 0
+                print(f"train {line['arch']}{' ' + args.granularity if line['arch'] == 'ring' else ''}"
+                      f"{' per-variable' if getattr(args, 'ps_reads', 'shard') == 'per-variable' else ''}"
+                      f" K={k} PS={m} overlap={args.overlap} repeat {repeat}: step {line['step_time_mean_s']:.4f} s, "
+                      f"{line['throughput_examples_per_s']:.2f} examples/s"
+                      + (f"  ({tries} busy attempt{'s' if tries > 1 else ''} set aside)" if tries else ""), flush=True)
     infos_after = gather_infos()
     if rank == 0:
         prov = provenance(args, infos, infos_after)
@@ -466,6 +458,46 @@ def cmd_train(args):
             for line in results:
                 line["provenance"] = prov
                 f.write(json.dumps(line) + "\n")
+
+
+def run_configuration(args, cfg, group, rank, m, sha, infos):
+    """One attempt at a configuration: its members train from a barrier, rank 0 gathers their results and returns
+    the JSON line, with its reading of the machine's CPU around it (other ranks: None)."""
+    if rank not in cfg.members:
+        return None
+    rng = random.Random(args.seed * 1_000_003 + rank)
+    cpu_before = cpu_snapshot() if rank == 0 else None  # before the barrier: outside the steps
+    dist.barrier(group=group)
+    start = now()
+    wall_start = time.time()
+    if rank < m:
+        mine = {"role": "ps", **parameter_server(cfg, rank, start, args.ps_buffer_limit_gib * (1 << 30))}
+    elif cfg.arch == "ring":
+        mine = {"role": "worker", "rank": rank, **ring_worker(cfg, rank - m, group, start, rng)}
+    else:
+        mine = {"role": "worker", "rank": rank, **ps_worker(cfg, rank - m, start, rng)}
+    mine["start"] = start
+    mine["wall_offset"] = wall_start - start
+    gathered = [None] * len(cfg.members)
+    dist.all_gather_object(gathered, mine, group=group)
+    if rank != 0:
+        return None
+    line = train_record(args, cfg, cfg.wl, sha, gathered)
+    line["cpu"] = cpu_outside(cpu_before, cpu_snapshot(), [i.get("pid") for i in infos])
+    return line
+
+
+def kept_attempt(lines):
+    """Of a configuration's attempts (rank 0's lines), the first quiet one, else the least busy (plan.quietest);
+    the others' step time and CPU go in its cpu record's busy_attempts (quiet.py lists them), its own step time as
+    the record's time_s."""
+    keep = plan.quietest([line["cpu"] for line in lines])
+    line = lines[keep]
+    if line["cpu"] is not None:
+        others = [{"time_s": o["step_time_mean_s"], **o["cpu"]} for i, o in enumerate(lines) if i != keep and o["cpu"]]
+        line["cpu"] = {"time_s": line["step_time_mean_s"], **line["cpu"],
+                       **({"busy_attempts": others} if others else {})}
+    return line
 
 
 def train_record(args, cfg, wl, sha, gathered):
