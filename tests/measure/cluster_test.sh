@@ -143,7 +143,7 @@ EOF
 
 # A busy loop beside the ranks: the row measured twice and the training run twice (--quiet-retries 1), both busy,
 # the less busy kept and the other recorded with its time.
-"$python" - "$src/tools/measure" "$work/arbusy.csv.json" <<'EOF' || fail "allreduce with a busy loop beside: $(cat "$work/arbusy.csv.json")"
+"$python" - "$src/tools/measure" "$work/arbusy.csv.json" "$work/trbusy.jsonl" <<'EOF' || fail "allreduce with a busy loop beside: $(cat "$work/arbusy.csv.json")"
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import plan
@@ -153,7 +153,7 @@ tries = rows[0]["busy_attempts"]
 assert len(tries) == 1 and plan.cpu_busy(tries[0]) and tries[0]["time_s"] > 0, tries
 assert plan.load(tries[0]) >= plan.load(rows[0]), rows
 print("allreduce beside a busy loop: measured twice, the less busy attempt kept")
-lines = [json.loads(l) for l in open(sys.argv[2].replace("arbusy.csv.json", "trbusy.jsonl"))]
+lines = [json.loads(l) for l in open(sys.argv[3])]
 assert len(lines) == 1 and plan.cpu_busy(lines[0]["cpu"]), lines
 cpu = lines[0]["cpu"]
 assert cpu["time_s"] == lines[0]["step_time_mean_s"] and len(cpu["busy_attempts"]) == 1, cpu

@@ -302,6 +302,14 @@ class QuietAttempts(unittest.TestCase):
         self.assertEqual(plan.quietest([self.cpu(0.0, 0.5), self.cpu(0.3, 0.0), self.cpu(0.1, 0.3)]), 1)
         self.assertEqual(plan.quietest([self.cpu(0.3, 0.0), self.cpu(0.3, 0.0)]), 0)  # a tie: the first
 
+    def test_the_attempts_set_aside_and_the_note(self):
+        busy, quiet = self.cpu(0.0, 0.4), self.cpu(0.02, 0.01)
+        self.assertEqual(plan.set_aside([busy, None, quiet], [0.3, 0.2, 0.1], 2), [{"time_s": 0.3, **busy}])
+        self.assertEqual(plan.set_aside([quiet], [0.1], 0), [])
+        self.assertEqual(plan.busy_note([]), "")
+        self.assertEqual(plan.busy_note([busy]), "  (1 busy attempt set aside)")
+        self.assertEqual(plan.busy_note([busy, busy]), "  (2 busy attempts set aside)")
+
     def test_without_a_record_the_last(self):
         self.assertEqual(plan.quietest([None]), 0)
         self.assertEqual(plan.quietest([None, None]), 1)

@@ -89,6 +89,22 @@ def cpu_outside(before, after, rank_pids):
     return plan.cpu_outside(before, after, set(rank_pids), os.sysconf("SC_CLK_TCK"), after["t"] - before["t"])
 
 
+def until_quiet(retries, attempt, group=None):
+    """Runs attempt(n) on every rank of `group` (n = 0, 1, ...), again while rank 0's CPU record of it says the
+    machine was busy (plan.cpu_busy; docs/measure.md "A busy row is measured again"), at most `retries` more times.
+    attempt returns (result, cpu), cpu rank 0's cpu_outside record (None elsewhere or without /proc); rank 0 decides
+    and tells the group, so that every rank runs the same attempts. Returns the (result, cpu) of every attempt."""
+    done = []
+    for n in range(1 + max(0, retries)):
+        result, cpu = attempt(n)
+        done.append((result, cpu))
+        again = torch.tensor([1.0 if cpu is not None and plan.cpu_busy(cpu) else 0.0])
+        dist.broadcast(again, src=0, group=group)
+        if again.item() < 1:
+            break
+    return done
+
+
 def set_timer_slack():
     """1 ns timer slack (prctl PR_SET_TIMERSLACK) so that time.sleep wakes up on time: the default 50 us slack
     would add up over the hundreds of layers of a step."""

@@ -9,7 +9,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
 from kit import (check_out, cpu_outside, cpu_snapshot, csv_meta, CsvOut, dist, gather_infos, gloo_info,  # noqa: E402
-                 MeasureError, now, size_arg, sizes_from, torch, write_sidecar)
+                 MeasureError, now, size_arg, sizes_from, torch, until_quiet, write_sidecar)
 
 
 def time_p2p(args, rank, pair, view):
@@ -123,7 +123,7 @@ def cmd_p2p(args):
             alone_s = got[0] if got else None
             if got:
                 print(f"p2p {size:>10} B: {alone_s * 1e3:9.3f} ms  {size * 8 / alone_s / 1e9:7.3f} Gbit/s"
-                      + busy_note(got[1]), flush=True)
+                      + plan.busy_note(got[1]), flush=True)
             if args.stream > 1:
                 # What a busy connection's messages pay each (bytes and per-message cost, no latency, nothing paid
                 # once per transfer; sgdsim calibrate --stream): (T_N - T_alone) / (N - 1), with T_alone the
@@ -133,27 +133,22 @@ def cmd_p2p(args):
                                lambda totals: [max(1e-9, (t - alone_s) / (args.stream - 1)) for t in totals])
                 if got:
                     print(f"p2p {size:>10} B, {args.stream} back to back: {got[0] * 1e3:9.3f} ms per message beyond "
-                          "the first" + busy_note(got[1]), flush=True)
+                          "the first" + plan.busy_note(got[1]), flush=True)
             if args.both_ways:
                 got = measured("p2p_both", size,
                                lambda: time_both_ways(args, rank, pair, view, back[:plan.elements(size)]),
                                args.warmup)
                 if got:
                     print(f"p2p {size:>10} B both ways at once: {got[0] * 1e3:9.3f} ms, {got[0] / alone_s:.3f} x one "
-                          "way" + busy_note(got[1]), flush=True)
+                          "way" + plan.busy_note(got[1]), flush=True)
         dist.barrier(group=pair)
         got = measured("pingpong", 4, lambda: time_pingpong(args, rank), args.pingpong_warmup,
                        lambda rtts: [r / 2 for r in rtts])
         if got:
-            print(f"ping-pong 4 B: one-way {got[0] * 1e6:.1f} us (half the median round trip)" + busy_note(got[1]),
+            print(f"ping-pong 4 B: one-way {got[0] * 1e6:.1f} us (half the median round trip)" + plan.busy_note(got[1]),
                   flush=True)
     dist.barrier()
     write_sidecar(args.out, args, infos, "p2p", {"cpu_rows": cpu_rows})
-
-
-def busy_note(tries):
-    """What a row's line says of the busy attempts set aside (quiet_attempt)."""
-    return f"  ({len(tries)} busy attempt{'s' if len(tries) > 1 else ''} set aside)" if tries else ""
 
 
 def cmd_allreduce(args):
@@ -201,7 +196,7 @@ def cmd_allreduce(args):
                     med = out.row(op, k, size, times, args.warmup)
                     print(f"{op} {k} ranks {size:>10} B: {med * 1e3:9.3f} ms per call  busbw "
                           f"{size * 8 / med / 1e9 * 2 * (k - 1) / k:7.3f} Gbit/s"
-                          + busy_note(tries), flush=True)
+                          + plan.busy_note(tries), flush=True)
                     if among:
                         med = out.row("allreduce_among_all", k, size, alls, args.warmup)
                         print(f"allreduce_among_all {k} ranks {size:>10} B: {med * 1e3:9.3f} ms for the "
@@ -223,21 +218,18 @@ def quiet_attempt(args, g, rank, pids, bench):
     (plan.quietest: the first quiet one, else the least busy), its CPU record (None without /proc) and the busy
     attempts measured before it, each {"time_s": its median, **its CPU record}, the first kept for its record
     only."""
-    attempts = []
-    for attempt in range(1 + max(0, args.quiet_retries)):
+    def attempt(_):
         before = cpu_snapshot() if rank == 0 else None  # before the row's first barrier
         times, alls = bench()
         t = torch.tensor([times, alls or [0.0] * len(times)], dtype=torch.float64)
         dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)
-        cpu = cpu_outside(before, cpu_snapshot(), pids) if rank == 0 else None
-        attempts.append((t[0].tolist(), t[1].tolist(), cpu))
-        again = torch.tensor([1.0 if rank == 0 and cpu is not None and plan.cpu_busy(cpu) else 0.0])
-        dist.broadcast(again, src=0, group=g)
-        if again.item() < 1:
-            break
-    keep = plan.quietest([c for _, _, c in attempts])
-    times, alls, cpu = attempts[keep]
-    busy = [{"time_s": statistics.median(a[0]), **a[2]} for i, a in enumerate(attempts) if i != keep and a[2]]
+        return (t[0].tolist(), t[1].tolist()), cpu_outside(before, cpu_snapshot(), pids) if rank == 0 else None
+
+    done = until_quiet(args.quiet_retries, attempt, g)
+    cpus = [cpu for _, cpu in done]
+    keep = plan.quietest(cpus)
+    (times, alls), cpu = done[keep]
+    busy = plan.set_aside(cpus, [statistics.median(r[0]) for r, _ in done], keep)
     return times, alls, cpu, busy
 
 

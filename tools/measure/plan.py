@@ -458,3 +458,14 @@ def quietest(cpus):
 def load(cpu):
     """What a cpu_outside record's window lost to other processes and the hypervisor, in cores."""
     return cpu["outside_cores"] + steal_cores(cpu)
+
+
+def set_aside(cpus, times_s, keep):
+    """The attempts not kept (index `keep`, plan.quietest) with a CPU record, each {"time_s": its time, **its
+    record}: what a row's or configuration's busy_attempts holds."""
+    return [{"time_s": t, **cpu} for i, (cpu, t) in enumerate(zip(cpus, times_s)) if i != keep and cpu is not None]
+
+
+def busy_note(tries):
+    """What a result's printed line says of the busy attempts set aside."""
+    return f"  ({len(tries)} busy attempt{'s' if len(tries) > 1 else ''} set aside)" if tries else ""

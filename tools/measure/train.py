@@ -13,7 +13,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
 from kit import (check_out, Clock, cpu_outside, cpu_snapshot, dist, gather_infos, gloo_info,  # noqa: E402
-                 MeasureError, MIB, now, provenance, rate_label, torch)
+                 MeasureError, MIB, now, provenance, rate_label, torch, until_quiet)
 
 
 DOWN, UP, CTRL = 0, 1, 2  # tag directions of the PS architectures
@@ -426,27 +426,22 @@ def cmd_train(args):
         open(args.out, "w", encoding="utf-8").close()
     for repeat in range(args.repeat):
         for k in ks:
-            attempts = []  # rank 0: each attempt's line
-            for attempt in range(1 + max(0, args.quiet_retries)):
-                line = run_configuration(args, Config(args, wl, k, repeat, attempt), groups[k], rank, m, sha, infos)
-                attempts.append(line)
-                # Rank 0 read the machine's CPU around the configuration: measured again while it was busy
-                # (plan.cpu_busy; docs/measure.md "A busy row is measured again"), every rank told.
-                again = torch.tensor([1.0 if line and line["cpu"] and plan.cpu_busy(line["cpu"]) else 0.0])
-                dist.broadcast(again, src=0)
-                if again.item() < 1:
-                    break
+            # Run again while rank 0 read the machine busy around it (docs/measure.md "A busy row is measured again").
+            def attempt(n, k=k, repeat=repeat):
+                line = run_configuration(args, Config(args, wl, k, repeat, n), groups[k], rank, m, sha, infos)
+                return line, line["cpu"] if line else None
+
+            attempts = [line for line, _ in until_quiet(args.quiet_retries, attempt)]  # rank 0: each attempt's line
             if rank == 0:
                 line = kept_attempt(attempts)
                 results.append(line)
                 with open(args.out, "a", encoding="utf-8") as f:
                     f.write(json.dumps(line) + "\n")
-                tries = len(line["cpu"].get("busy_attempts", [])) if line["cpu"] else 0
                 print(f"train {line['arch']}{' ' + args.granularity if line['arch'] == 'ring' else ''}"
                       f"{' per-variable' if getattr(args, 'ps_reads', 'shard') == 'per-variable' else ''}"
                       f" K={k} PS={m} overlap={args.overlap} repeat {repeat}: step {line['step_time_mean_s']:.4f} s, "
                       f"{line['throughput_examples_per_s']:.2f} examples/s"
-                      + (f"  ({tries} busy attempt{'s' if tries > 1 else ''} set aside)" if tries else ""), flush=True)
+                      + plan.busy_note((line["cpu"] or {}).get("busy_attempts")), flush=True)
     infos_after = gather_infos()
     if rank == 0:
         prov = provenance(args, infos, infos_after)
@@ -491,10 +486,11 @@ def kept_attempt(lines):
     """Of a configuration's attempts (rank 0's lines), the first quiet one, else the least busy (plan.quietest);
     the others' step time and CPU go in its cpu record's busy_attempts (quiet.py lists them), its own step time as
     the record's time_s."""
-    keep = plan.quietest([line["cpu"] for line in lines])
+    cpus = [line["cpu"] for line in lines]
+    keep = plan.quietest(cpus)
     line = lines[keep]
     if line["cpu"] is not None:
-        others = [{"time_s": o["step_time_mean_s"], **o["cpu"]} for i, o in enumerate(lines) if i != keep and o["cpu"]]
+        others = plan.set_aside(cpus, [o["step_time_mean_s"] for o in lines], keep)
         line["cpu"] = {"time_s": line["step_time_mean_s"], **line["cpu"],
                        **({"busy_attempts": others} if others else {})}
     return line
