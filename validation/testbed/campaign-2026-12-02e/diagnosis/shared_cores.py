@@ -22,7 +22,12 @@ import bisect
 import csv
 import json
 import math
-import re
+import os
+import sys
+
+# The kit's workload reader and its plan of a step's all-reduces (what train.py ran).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "tools", "measure"))
+import plan  # noqa: E402
 
 
 def interp(rows, size, i):
@@ -38,30 +43,17 @@ def interp(rows, size, i):
 
 
 def units(workload, case):
-    """(forward s, backward end s, [(ready s, bytes)]) of the case's granularity, in the backward's order."""
-    text = open(workload).read()
-    layers = []
-    for m in re.finditer(r'<layer [^>]*?fwd="([\d.]+)us" bwd="([\d.]+)us"\s*(/>|>(.*?)</layer>)', text, re.S):
-        sizes = [int(x) for x in re.findall(r'size="(\d+)B"', m.group(4) or "")]
-        layers.append((float(m.group(1)) * 1e-6, float(m.group(2)) * 1e-6, sizes))
-    arch = " ".join(json.load(open(case))["run"])
-    unit = "tensor" if "unit tensor" in arch else "layer" if "unit layer" in arch else "bucket"
-    t, calls, bucket, cap = 0.0, [], [], 1024 * 1024  # DDP: a first bucket of 1 MiB, then 25 MiB
-    for _, bwd, sizes in reversed(layers):
-        t += bwd
-        if unit == "tensor":
-            calls += [(t, s) for s in reversed(sizes)]
-        elif unit == "layer" and sizes:
-            calls.append((t, sum(sizes)))
-        elif unit == "bucket":
-            for s in reversed(sizes):
-                bucket.append(s)
-                if sum(bucket) >= cap:
-                    calls.append((t, sum(bucket)))
-                    bucket, cap = [], 25 * 1024 * 1024
-    if bucket:
-        calls.append((t, sum(bucket)))
-    return sum(layer[0] for layer in layers), t, calls
+    """(forward s, backward end s, [(ready s, bytes)]): the case's all-reduces as the kit launched them
+    (plan.grad_units), each ready when the backward of its layer is done."""
+    wl = plan.parse_workload(workload)
+    run = json.load(open(case))["run"]
+    unit = run[run.index("--allreduce-unit") + 1]
+    done_s, t = {}, 0.0
+    for layer in range(len(wl.layers) - 1, -1, -1):
+        t += wl.layers[layer].bwd_s
+        done_s[layer] = t
+    calls = [(done_s[u.ready_layer], u.bytes) for u in plan.grad_units(wl, "ddp" if unit == "bucket" else unit)]
+    return sum(layer.fwd_s for layer in wl.layers), t, calls
 
 
 def share(demand, capacity):
