@@ -13,6 +13,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
+import probe  # noqa: E402  (the machine's CPU costs, recorded in every provenance)
 
 try:
     import torch
@@ -211,6 +212,8 @@ def provenance(args, infos_before, infos_after):
         "ranks": [{"rank": r, **i} for r, i in enumerate(infos_before)],
         "loadavg_after": [i["loadavg"] for i in infos_after],
         "cluster": cluster,
+        # After the measurement, on rank 0 only (about a second): which machine measured it (probe.py).
+        "machine": probe.machine_probe(),
     }
 
 

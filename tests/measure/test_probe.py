@@ -1,0 +1,97 @@
+"""Unit tests of the machine probe (tools/measure/probe.py, docs/measure.md "Which machine measured it?"): it measures
+on the loopback, records a failing measurement instead of stopping, and reads back the probe any result file holds."""
+
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "tools", "measure"))
+import probe  # noqa: E402
+
+
+def fake(tcp, small, rtt, add, kernel="Linux k1"):
+    return {"probe": "tools/measure/probe.py", "kernel": kernel, "tcp_cpu_s_per_GiB": tcp,
+            "tcp_small_cpu_us_per_write": small, "wakeup_round_trip_us": rtt, "add_GBps": add, "errors": []}
+
+
+class Measures(unittest.TestCase):
+    def test_the_loopback_carries_every_byte_and_each_figure_is_a_cost(self):
+        p = probe.machine_probe(repeats=1, stream_bytes=4 * 1024 * 1024, small_bytes=256 * 1024, round_trips=200)
+        self.assertEqual(p["errors"], [])
+        # Copying a GiB through the kernel's TCP twice costs between a millisecond and a minute of CPU on any
+        # machine this runs on; a round trip of two wake-ups lies between a microsecond and a tenth of a second.
+        self.assertTrue(0.001 < p["tcp_cpu_s_per_GiB"] < 60, p)
+        self.assertTrue(0 < p["tcp_small_cpu_us_per_write"] < 10000, p)
+        self.assertTrue(1 < p["wakeup_round_trip_us"] < 100000, p)
+        self.assertTrue(p["tcp_GBps"] > 0, p)
+        self.assertEqual(p["kernel"].split()[0], os.uname().sysname)
+
+    def test_a_stream_delivers_whole_writes(self):
+        wall_s, cpu_s, writes = probe.tcp_stream(1024 * 1024, 4096)
+        self.assertEqual(writes, 256)
+        self.assertTrue(wall_s > 0 and cpu_s >= 0)
+
+    def test_a_failing_measurement_is_recorded_not_raised(self):
+        with mock.patch.object(probe, "tcp_stream", side_effect=OSError("no loopback")):
+            p = probe.machine_probe(repeats=2)
+        self.assertEqual(p["errors"], ["sockets: no loopback"])
+        self.assertIsNone(p["tcp_cpu_s_per_GiB"])
+        self.assertIsNone(p["wakeup_round_trip_us"])
+
+
+class ReadsBack(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def test_every_kind_of_result_file_gives_its_probe(self):
+        m = fake(0.5, 10, 50, 24)
+        sidecar = self.write("ar.csv.json", json.dumps({"kind": "allreduce", "provenance": {"machine": m}}))
+        prov = self.write("s.jsonl.provenance.json", json.dumps({"date": "d", "machine": m}))
+        jsonl = self.write("s.jsonl", json.dumps({"workers": 1, "provenance": {"machine": m}}) + "\n{}\n")
+        printed = self.write("probe.json", json.dumps(m))
+        old = self.write("old.csv.json", json.dumps({"kind": "p2p", "provenance": {"date": "d"}}))
+        for path in (sidecar, prov, jsonl, printed):
+            self.assertEqual(probe.recorded_probe(path), m, path)
+        self.assertIsNone(probe.recorded_probe(old))
+
+    def test_the_comparison_gives_each_figure_as_a_ratio_to_the_first_file(self):
+        a = self.write("a.json", json.dumps(fake(0.5, 10, 50, 24)))
+        b = self.write("b.json", json.dumps(fake(1.0, 15, 40, None, kernel="Linux k2")))
+        old = self.write("old.json", json.dumps({"provenance": {}}))
+        lines = probe.compare_lines([a, b, old])
+        self.assertEqual(len(lines), 4)
+        self.assertIn("0.5", lines[1])
+        self.assertNotIn("(x", lines[1])  # the reference itself
+        for cell in ("1 (x2.00)", "15 (x1.50)", "40 (x0.80)"):
+            self.assertIn(cell, lines[2])
+        self.assertTrue(lines[2].endswith("Linux k2"))
+        self.assertIn("no probe recorded", lines[3])
+
+    def test_an_unreadable_file_is_one_line_and_exit_2(self):
+        bad = self.write("bad.json", "{not json")
+        for argv, what in ((["--compare", bad], f"{bad}:1: not a JSON"),
+                           (["--compare", os.path.join(self.dir.name, "none.json")], "none.json: No such file"),
+                           (["--repeats", "0"], "--repeats 0: must be at least 1")):
+            err, out = io.StringIO(), io.StringIO()
+            with redirect_stderr(err), redirect_stdout(out):
+                self.assertEqual(probe.main(argv), 2)
+            self.assertEqual(err.getvalue().count("\n"), 1, err.getvalue())
+            self.assertIn(what, err.getvalue())
+            self.assertTrue(err.getvalue().startswith("probe.py: error: "))
+
+
+if __name__ == "__main__":
+    unittest.main()
