@@ -115,9 +115,10 @@ for r in ps + ring:
     assert r["provenance"]["cluster"]["rate"] == "1gbit" and r["rate"] == "1gbit"
     assert len(r["provenance"]["cluster"]["nics"]) == 8
     assert "error" not in r, r["error"]
-    # The machine probe (tools/measure/probe.py), run by rank 0 in its namespace after the series.
+    # The machine probe (tools/measure/probe.py), run by rank 0 in its namespace once the other ranks had exited.
     m = r["provenance"]["machine"]
-    assert m["errors"] == [] and m["tcp_cpu_s_per_GiB"] > 0 and m["wakeup_round_trip_us"] > 0, m
+    assert m["errors"] == [] and m["tcp_core_s_per_GiB"] > 0 and m["wakeup_cross_core_us"] > 0, m
+    assert m["ranks_still_running"] == 0 and 0 <= m["wakeup_busy_cross_over_1ms"] <= 1, m
 for r in ps:
     assert r["ps_servers"][0]["bad_markers"] == 0
 # The machine's CPU over each configuration (tools/measure/quiet.py): the ranks' own time is part of the busy time.
@@ -125,7 +126,7 @@ for r in ps + ring:
     c = r["cpu"]
     assert c["window_s"] > 0 and 0 < c["ranks_s"] and c["outside_s"] >= 0 and c["cpus"] >= 1, c
 m = json.load(open(f"{work}/ar.csv.json"))["provenance"]["machine"]
-assert m["errors"] == [] and m["tcp_small_cpu_us_per_write"] > 0 and m["add_GBps"] > 0, m
+assert m["errors"] == [] and m["tcp_small_core_us_per_write"] > 0 and m["add_GBps"] > 0, m
 ar = json.load(open(f"{work}/ar.csv.json"))["cpu_rows"]
 assert [(x["nodes"], x["size_bytes"]) for x in ar][:2] == [(2, 16384), (2, 65536)] and len(ar) == 12, ar
 for r in ring:

@@ -4,11 +4,13 @@ torch is imported by the kit when it is there, but not used."""
 
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -53,6 +55,58 @@ class ResultsCsv(unittest.TestCase):
         self.assertAlmostEqual(float(rows[0]["busbw_Gbps"]), 1.5)
         self.assertAlmostEqual(float(rows[1]["busbw_Gbps"]), 1.0)  # a transfer has no ring factor
         self.assertEqual(rows[1]["repeats"], "5")
+
+
+class MachineProbeInProvenance(unittest.TestCase):
+    """kit.record_machine: rank 0's result files get the machine probe once the other ranks have left."""
+
+    def test_every_result_file_gets_the_probe_and_the_rest_stays(self):
+        with tempfile.TemporaryDirectory() as d:
+            sidecar, prov, jsonl = (os.path.join(d, n) for n in ("ar.csv.json", "t.jsonl.provenance.json", "t.jsonl"))
+            with open(sidecar, "w", encoding="utf-8") as f:
+                json.dump({"kind": "allreduce", "cpu_rows": [1], "provenance": {"date": "d", "machine": None}}, f)
+            with open(prov, "w", encoding="utf-8") as f:
+                json.dump({"date": "d", "machine": None}, f)
+            with open(jsonl, "w", encoding="utf-8") as f:
+                f.write(json.dumps({"workers": 1, "provenance": {"date": "d"}}) + "\n")
+                f.write(json.dumps({"workers": 2, "provenance": {"date": "d"}}) + "\n")
+            machine = {"probe": "tools/measure/probe.py", "tcp_core_s_per_GiB": 0.5}
+            with mock.patch.object(kit.probe, "machine_probe", return_value=dict(machine)):
+                got = kit.record_machine([sidecar, prov, jsonl], pids=[])
+            self.assertEqual(got, {**machine, "ranks_still_running": 0})
+            with open(sidecar, encoding="utf-8") as f:
+                doc = json.load(f)
+            self.assertEqual((doc["kind"], doc["cpu_rows"], doc["provenance"]["date"]), ("allreduce", [1], "d"))
+            self.assertEqual(doc["provenance"]["machine"], got)
+            with open(prov, encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["machine"], got)
+            with open(jsonl, encoding="utf-8") as f:
+                lines = [json.loads(line) for line in f]
+            self.assertEqual([x["workers"] for x in lines], [1, 2])
+            self.assertTrue(all(x["provenance"]["machine"] == got for x in lines))
+            self.assertEqual(sorted(os.listdir(d)), sorted(os.path.basename(p) for p in (sidecar, prov, jsonl)))
+
+    def test_it_waits_for_the_other_ranks_but_not_forever(self):
+        rank = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "p2p.csv.json")
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump({"provenance": {}}, f)
+                with mock.patch.object(kit.probe, "machine_probe", return_value={}):
+                    t0 = kit.now()
+                    got = kit.record_machine([path], pids=[rank.pid], exit_wait_s=0.2)
+                    waited = kit.now() - t0
+            self.assertEqual(got["ranks_still_running"], 1)  # recorded, so that the probe can be read with care
+            self.assertGreaterEqual(waited, 0.2)
+        finally:
+            rank.kill()
+            rank.wait()
+
+    def test_nothing_to_record_without_result_files(self):
+        with mock.patch.object(kit.probe, "machine_probe") as p:
+            self.assertIsNone(kit.record_machine([], pids=[]))
+        p.assert_not_called()
 
 
 class EmulatedCompute(unittest.TestCase):

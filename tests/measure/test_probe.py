@@ -16,33 +16,69 @@ import probe  # noqa: E402
 
 
 def fake(tcp, small, rtt, add, kernel="Linux k1"):
-    return {"probe": "tools/measure/probe.py", "kernel": kernel, "tcp_cpu_s_per_GiB": tcp,
-            "tcp_small_cpu_us_per_write": small, "wakeup_round_trip_us": rtt, "add_GBps": add, "errors": []}
+    return {"probe": "tools/measure/probe.py", "kernel": kernel, "tcp_core_s_per_GiB": tcp,
+            "tcp_small_core_us_per_write": small, "wakeup_same_core_us": rtt, "wakeup_busy_cross_mean_us": None,
+            "add_GBps": add, "errors": []}
 
 
 class Measures(unittest.TestCase):
     def test_the_loopback_carries_every_byte_and_each_figure_is_a_cost(self):
-        p = probe.machine_probe(repeats=1, stream_bytes=4 * 1024 * 1024, small_bytes=256 * 1024, round_trips=200)
+        p = probe.machine_probe(repeats=1, stream_bytes=4 * 1024 * 1024, small_bytes=256 * 1024, count=200,
+                                busy_s=0.1)
         self.assertEqual(p["errors"], [])
         # Copying a GiB through the kernel's TCP twice costs between a millisecond and a minute of CPU on any
         # machine this runs on; a round trip of two wake-ups lies between a microsecond and a tenth of a second.
-        self.assertTrue(0.001 < p["tcp_cpu_s_per_GiB"] < 60, p)
-        self.assertTrue(0 < p["tcp_small_cpu_us_per_write"] < 10000, p)
-        self.assertTrue(1 < p["wakeup_round_trip_us"] < 100000, p)
+        self.assertTrue(0.001 < p["tcp_core_s_per_GiB"] < 60, p)
+        self.assertTrue(0 < p["tcp_small_core_us_per_write"] < 10000, p)
+        for key in ("wakeup_same_core_us", "wakeup_cross_core_us", "wakeup_busy_same_mean_us",
+                    "wakeup_busy_cross_mean_us"):
+            if "cross" not in key or p["cores"][1] is not None:  # a 1-core machine has no cross-core
+                self.assertTrue(1 < p[key] < 100000, (key, p))
         self.assertTrue(p["tcp_GBps"] > 0, p)
+        self.assertTrue(p["wakeup_busy_same_round_trips"] >= 1 and 0 <= p["wakeup_busy_same_over_1ms"] <= 1, p)
         self.assertEqual(p["kernel"].split()[0], os.uname().sysname)
 
     def test_a_stream_delivers_whole_writes(self):
-        wall_s, cpu_s, writes = probe.tcp_stream(1024 * 1024, 4096)
+        wall_s, cpu_s, writes = probe.tcp_stream(1024 * 1024, 4096, min(os.sched_getaffinity(0)))
         self.assertEqual(writes, 256)
         self.assertTrue(wall_s > 0 and cpu_s >= 0)
+
+    def test_the_threads_run_where_placed_and_the_busy_loop_is_gone_after(self):
+        before = os.sched_getaffinity(0)
+        core = min(before)
+        seen = []
+        real_pin = probe.pin
+
+        def spy(c):
+            real_pin(c)
+            seen.append(os.sched_getaffinity(0))
+
+        with mock.patch.object(probe, "pin", side_effect=spy):
+            times = probe.round_trips(core, core, 0.05, 20, busy=True)
+        self.assertEqual(seen, [{core}, {core}])  # this thread, then the echo thread
+        self.assertEqual(os.sched_getaffinity(0), before)
+        self.assertTrue(1 <= len(times) <= 20 and times == sorted(times) and times[0] > 0, times)
+        with self.assertRaises(ChildProcessError):  # the loop was killed and reaped: no child is left
+            os.waitpid(-1, os.WNOHANG)
+
+    def test_the_busy_round_trips_give_their_tail(self):
+        times = sorted([10e-6] * 97 + [2e-3] * 3)
+        f = probe.busy_figures("cross", times)
+        self.assertAlmostEqual(f["wakeup_busy_cross_mean_us"], (97 * 10 + 3 * 2000) / 100)
+        self.assertAlmostEqual(f["wakeup_busy_cross_median_us"], 10)
+        self.assertAlmostEqual(f["wakeup_busy_cross_p99_us"], 2000)  # the 99th of 100 is a slow one
+        self.assertAlmostEqual(f["wakeup_busy_cross_over_1ms"], 0.03)
+        self.assertEqual(f["wakeup_busy_cross_round_trips"], 100)
+        self.assertEqual(set(probe.busy_figures("same", []).values()), {None})
 
     def test_a_failing_measurement_is_recorded_not_raised(self):
         with mock.patch.object(probe, "tcp_stream", side_effect=OSError("no loopback")):
             p = probe.machine_probe(repeats=2)
         self.assertEqual(p["errors"], ["sockets: no loopback"])
-        self.assertIsNone(p["tcp_cpu_s_per_GiB"])
-        self.assertIsNone(p["wakeup_round_trip_us"])
+        self.assertIsNone(p["tcp_core_s_per_GiB"])
+        self.assertIsNone(p["wakeup_same_core_us"])
+        self.assertIsNone(p["wakeup_busy_same_mean_us"])
+        self.assertIsNone(p["wakeup_busy_cross_over_1ms"])
 
 
 class ReadsBack(unittest.TestCase):

@@ -212,9 +212,62 @@ def provenance(args, infos_before, infos_after):
         "ranks": [{"rank": r, **i} for r, i in enumerate(infos_before)],
         "loadavg_after": [i["loadavg"] for i in infos_after],
         "cluster": cluster,
-        # After the measurement, on rank 0 only (about a second): which machine measured it (probe.py).
-        "machine": probe.machine_probe(),
+        # Which machine measured it (probe.py): written by record_machine once every rank has left.
+        "machine": None,
     }
+
+
+# Rank 0's result files, whose provenance gets the machine probe once the group is gone (record_machine), and the
+# ranks' processes on this host (gather_infos), which the probe waits for.
+RESULT_FILES = []
+RANK_PIDS = []
+EXIT_WAIT_S = 10.0
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def with_machine(doc, machine):
+    """A result document with the probe in its provenance: a sidecar's "provenance", or a provenance itself."""
+    target = doc["provenance"] if isinstance(doc.get("provenance"), dict) else doc
+    target["machine"] = machine
+    return doc
+
+
+def record_machine(files=None, pids=None, exit_wait_s=EXIT_WAIT_S):
+    """On rank 0 after the process group is destroyed: waits (at most exit_wait_s) until the other ranks' processes
+    on this host have exited, so that none of them runs beside it (a rank waiting in a collective keeps a core busy
+    where launch --loop-yield makes Gloo's loop yield), runs probe.machine_probe and writes it into the provenance
+    of every result file (a .json sidecar or provenance, every line of a .jsonl), each replaced whole."""
+    files = RESULT_FILES if files is None else files
+    pids = [p for p in (RANK_PIDS if pids is None else pids) if p != os.getpid()]
+    if not files:
+        return None
+    deadline = now() + exit_wait_s
+    while any(alive(p) for p in pids) and now() < deadline:
+        time.sleep(0.02)
+    machine = probe.machine_probe()
+    machine["ranks_still_running"] = sum(alive(p) for p in pids)
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if path.endswith(".jsonl"):
+            out = "".join(json.dumps(with_machine(json.loads(line), machine)) + "\n" for line in text.splitlines()
+                          if line.strip())
+        else:
+            out = json.dumps(with_machine(json.loads(text), machine), indent=2) + "\n"
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(out)
+        os.replace(tmp, path)
+    return machine
 
 
 def rate_label(args):
@@ -231,6 +284,8 @@ def rate_label(args):
 def gather_infos():
     out = [None] * dist.get_world_size()
     dist.all_gather_object(out, local_info())
+    host = socket.gethostname()
+    RANK_PIDS[:] = [i["pid"] for i in out if i["hostname"] == host]
     return out
 
 
@@ -309,3 +364,4 @@ def write_sidecar(path, args, infos_before, kind, extra=None):
         with open(path + ".json", "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=2)
             f.write("\n")
+        RESULT_FILES.append(path + ".json")

@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from incast import cmd_incast  # noqa: E402  (the commands, each in a module next to this file)
-from kit import MeasureError, dist, set_timer_slack, size_arg, torch  # noqa: E402
+from kit import MeasureError, dist, record_machine, set_timer_slack, size_arg, torch  # noqa: E402
 from microbench import cmd_allreduce, cmd_concurrency, cmd_p2p  # noqa: E402
 from train import cmd_train  # noqa: E402
 
@@ -200,7 +200,10 @@ def main(argv):
                                 timeout=datetime.timedelta(seconds=args.timeout))
         args.func(args)
         dist.barrier()
+        rank = dist.get_rank()
         dist.destroy_process_group()
+        if rank == 0:
+            record_machine()  # which machine measured it, once the other ranks have left (kit.record_machine)
     except MeasureError as e:
         print(f"measure.py: error: {e}", file=sys.stderr)
         return 2

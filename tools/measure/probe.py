@@ -2,17 +2,20 @@
 """Which machine measured this? A short probe of the CPU's costs, recorded in every result's provenance
 (docs/measure.md "Which machine measured it?").
 
-    tools/measure/probe.py                      # probe this machine (about a second), print it as JSON
+    tools/measure/probe.py                      # probe this machine (about 3 s), print it as JSON
     tools/measure/probe.py --compare FILE...    # the probes the result files recorded, the first as reference
 
 On the emulated cluster the ranks' CPU is the network's: two virtual machines of the same size and kernel version
 but another build cost 1.5-3 times the CPU per all-reduce call (validation/testbed/README.md, 2026-12-02e), which
-only a comparison of whole campaigns showed. Rank 0 of every microbenchmark and training runs this probe once, after
-its measurement, in its own network namespace, and records it as the provenance's `machine` field: TCP over the
-loopback (the kernel's copies and its TCP path, CPU per GiB in large writes, CPU per small write), a wake-up round
-trip between two threads (what a ring step pays each time a rank waits for a message), and the element-wise sum
-Gloo's reductions run. A FILE is a result's .json sidecar, a training's .provenance.json or .jsonl, or a probe
-printed by this command. Python 3 standard library; the sum needs PyTorch (recorded as null without it).
+only a comparison of whole campaigns showed. Rank 0 of every microbenchmark and training runs this probe once the
+other ranks have exited (kit.record_machine), in its own network namespace, and records it as the provenance's
+`machine` field: TCP over the loopback (the kernel's copies and its TCP path: a core's time per GiB in large writes
+and per small write), a wake-up round trip between two threads (what a ring step pays each time a rank waits for a
+message) on one core and across two, the same with a busy loop on the first core (a wake-up onto a core another
+call keeps busy: the share of round trips that wait a millisecond or more for it), and the element-wise sum Gloo's
+reductions run. Each thread is placed on a named core, whatever the caller's placement. A FILE is a result's .json
+sidecar, a training's .provenance.json or .jsonl, or a probe printed by this command. Python 3 standard library;
+the sum needs PyTorch (recorded as null without it).
 """
 
 import argparse
@@ -20,6 +23,7 @@ import json
 import os
 import resource
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -34,14 +38,22 @@ STREAM_WRITE_BYTES = 1024 * 1024
 SMALL_BYTES = 4 * 1024 * 1024
 SMALL_WRITE_BYTES = 4096  # the all-reduce microbenchmarks' smallest size (campaign.sh MIN_SIZE)
 ROUND_TRIPS = 2000
+# Beside a busy loop most round trips take what they take on an idle core, but a few wait milliseconds (a scheduler
+# slice): 3.4% of 3,000 across two cores on the testbed machine of 2026-12-02f. 2,000 round trips (or 0.5 s) per
+# placement count such a tail to about a point.
+BUSY_ROUND_TRIPS = 2000
+BUSY_S = 0.5
+SLOW_S = 1e-3  # a round trip this long waited for a core: the idle one takes 13-50 us
 ADD_ELEMENTS = 4 * 1024 * 1024  # 16 MiB of float32: Gloo reduces segments of at most 1 MiB, many in a call
 ADD_REPEATS = 8
 REPEATS = 3
 GIB = 1024 ** 3
 
 # The figures the comparison prints, with how each is read: "lower" means a higher value is a costlier machine.
-FIGURES = [("tcp_cpu_s_per_GiB", "TCP CPU s/GiB"), ("tcp_small_cpu_us_per_write", "TCP us/4KiB write"),
-           ("wakeup_round_trip_us", "wake-up RTT us"), ("add_GBps", "sum GB/s")]
+FIGURES = [("tcp_core_s_per_GiB", "TCP core s/GiB"), ("tcp_small_core_us_per_write", "TCP us/4KiB write"),
+           ("wakeup_same_core_us", "RTT 1 core us"), ("wakeup_cross_core_us", "RTT 2 cores us"),
+           ("wakeup_busy_cross_mean_us", "RTT busy, 2 cores us"), ("wakeup_busy_cross_over_1ms", "busy >1ms"),
+           ("add_GBps", "sum GB/s")]
 
 
 class ProbeError(Exception):
@@ -54,9 +66,38 @@ def cpu_s():
     return r.ru_utime + r.ru_stime
 
 
-def tcp_stream(total_bytes, write_bytes):
+def machine_cores():
+    """The cores this probe places its threads on: the first two of the machine (one if it has one). A rank of
+    `launch --pin` may run on either; a thread may still be placed on any core the machine has."""
+    cores = sorted(os.sched_getaffinity(0) | set(range(os.cpu_count() or 1)))
+    return cores[0], cores[1] if len(cores) > 1 else None
+
+
+def pin(core):
+    """Places the calling thread (only it: Linux's affinity is per thread) on `core`."""
+    os.sched_setaffinity(0, {core})
+
+
+class Placed:
+    """The calling thread on `core` for the block, its affinity as it was afterwards (threads started meanwhile
+    inherit the core)."""
+
+    def __init__(self, core):
+        self.core = core
+
+    def __enter__(self):
+        self.saved = os.sched_getaffinity(0)
+        pin(self.core)
+        return self
+
+    def __exit__(self, *exc):
+        os.sched_setaffinity(0, self.saved)
+
+
+def tcp_stream(total_bytes, write_bytes, core):
     """Sends total_bytes over a loopback TCP connection in writes of write_bytes to a thread of this process that
-    reads them: (wall s, CPU s of the process, writes)."""
+    reads them, both on `core`: (wall s, CPU s of the process, writes). With both ends on one core the wall time
+    is that core's time."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         listener.bind(("127.0.0.1", 0))
@@ -78,14 +119,15 @@ def tcp_stream(total_bytes, write_bytes):
 
     payload = bytes(write_bytes)
     writes = total_bytes // write_bytes
-    reader = threading.Thread(target=read)
     try:
-        c0, t0 = cpu_s(), time.perf_counter()
-        reader.start()
-        for _ in range(writes):
-            sender.sendall(payload)
-        reader.join()
-        t1, c1 = time.perf_counter(), cpu_s()
+        with Placed(core):
+            reader = threading.Thread(target=read)
+            c0, t0 = cpu_s(), time.perf_counter()
+            reader.start()
+            for _ in range(writes):
+                sender.sendall(payload)
+            reader.join()
+            t1, c1 = time.perf_counter(), cpu_s()
     finally:
         sender.close()
         receiver.close()
@@ -94,28 +136,47 @@ def tcp_stream(total_bytes, write_bytes):
     return t1 - t0, c1 - c0, writes
 
 
-def wakeup_round_trip(round_trips):
-    """Mean seconds of a 1-byte round trip between two threads over a socket pair: each end sleeps in recv until
-    the other writes, so a round trip is two wake-ups (and Python's few microseconds per call)."""
+def round_trips(core, peer_core, duration_s, count, busy=False):
+    """1-byte round trips between this thread on `core` and an echo thread on `peer_core` over a socket pair: each
+    end sleeps in recv until the other writes, so a round trip is two wake-ups (and Python's few microseconds per
+    call). busy: a busy loop (another process) on `core` too, so that each wake-up waits for the scheduler to take
+    the core from it, as a ring step of a small all-reduce does while another call's work keeps its rank's core
+    busy. Stops after `count` round trips or `duration_s`; returns their times in seconds, sorted."""
     a, b = socket.socketpair()
+    times = []
 
     def echo():
-        for _ in range(round_trips):
-            b.sendall(b.recv(1))
+        pin(peer_core)
+        while True:
+            byte = b.recv(1)
+            if not byte or byte == b"q":
+                return
+            b.sendall(byte)
 
-    peer = threading.Thread(target=echo)
+    hog = None
     try:
-        peer.start()
-        t0 = time.perf_counter()
-        for _ in range(round_trips):
-            a.sendall(b"x")
-            a.recv(1)
-        t1 = time.perf_counter()
-        peer.join()
+        with Placed(core):
+            if busy:
+                hog = subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL)
+            peer = threading.Thread(target=echo)
+            peer.start()
+            if busy:
+                time.sleep(0.05)  # the loop running before the first round trip
+            end = time.perf_counter() + duration_s
+            while len(times) < count and time.perf_counter() < end:
+                t0 = time.perf_counter()
+                a.sendall(b"x")
+                a.recv(1)
+                times.append(time.perf_counter() - t0)
+            a.sendall(b"q")
+            peer.join()
     finally:
+        if hog is not None:
+            hog.kill()
+            hog.wait()
         a.close()
         b.close()
-    return (t1 - t0) / round_trips
+    return sorted(times)
 
 
 def add_rate():
@@ -170,37 +231,69 @@ def vulnerabilities():
     return {n: read_first(os.path.join(base, n)) for n in names}
 
 
-def machine_probe(repeats=REPEATS, stream_bytes=STREAM_BYTES, small_bytes=SMALL_BYTES, round_trips=ROUND_TRIPS):
+def machine_probe(repeats=REPEATS, stream_bytes=STREAM_BYTES, small_bytes=SMALL_BYTES, count=ROUND_TRIPS,
+                  busy_s=BUSY_S):
     """The probe: the machine's identity (kernel, CPU model, clock source, mitigations) and the median over
-    `repeats` of each cost. A measurement that fails is recorded as null with the reason in `errors`."""
+    `repeats` of each cost, every thread placed on a named core whatever the caller's affinity (the same-core and
+    cross-core wake-ups differ by 4x on the testbed's virtual machine). A measurement that fails is recorded as
+    null with the reason in `errors`."""
+    c0, c1 = machine_cores()
     out = {"probe": "tools/measure/probe.py", "repeats": repeats,
            "kernel": " ".join(os.uname()[i] for i in (0, 2, 3, 4)), "cpu_model": cpu_model(),
            "cpu_count": os.cpu_count(),
            "clocksource": read_first("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
-           "vulnerabilities": vulnerabilities(), "loadavg_before": list(os.getloadavg())}
+           "vulnerabilities": vulnerabilities(), "loadavg_before": list(os.getloadavg()), "cores": [c0, c1]}
     errors = []
-    big, small, rtt, add = [], [], [], []
+    big, small, same, cross, add = [], [], [], [], []
     for _ in range(repeats):
         try:
-            wall_s, used_s, _ = tcp_stream(stream_bytes, STREAM_WRITE_BYTES)
-            big.append((used_s * GIB / stream_bytes, stream_bytes / wall_s))
-            _, used_s, writes = tcp_stream(small_bytes, SMALL_WRITE_BYTES)
-            small.append(used_s / writes)
-            rtt.append(wakeup_round_trip(round_trips))
+            # Both ends on one core: the wall time is that core's time. The process's CPU time (getrusage) is
+            # sampled at the scheduler's tick on this kernel and scattered by +-25% over 64 MiB.
+            wall_s, _, _ = tcp_stream(stream_bytes, STREAM_WRITE_BYTES, c0)
+            big.append((wall_s * GIB / stream_bytes, stream_bytes / wall_s))
+            wall_s, _, writes = tcp_stream(small_bytes, SMALL_WRITE_BYTES, c0)
+            small.append(wall_s / writes)
+            same.append(plan.mean(round_trips(c0, c0, 10.0, count)))
+            if c1 is not None:
+                cross.append(plan.mean(round_trips(c0, c1, 10.0, count)))
         except OSError as e:
             errors.append(f"sockets: {e}")
             break
-        rate = add_rate()
+        with Placed(c0):
+            rate = add_rate()
         if rate is not None:
             add.append(rate)
+    busy = {}
+    if not errors:
+        for name, peer in (("same", c0), ("cross", c1)):
+            if peer is None:
+                continue
+            try:
+                busy[name] = round_trips(c0, peer, busy_s, BUSY_ROUND_TRIPS, busy=True)
+            except OSError as e:
+                errors.append(f"busy wake-up: {e}")
+                break
     out.update({
-        "tcp_cpu_s_per_GiB": plan.median([c for c, _ in big]) if big else None,
+        "tcp_core_s_per_GiB": plan.median([c for c, _ in big]) if big else None,
         "tcp_GBps": plan.median([r for _, r in big]) / 1e9 if big else None,
-        "tcp_small_cpu_us_per_write": 1e6 * plan.median(small) if small else None,
-        "wakeup_round_trip_us": 1e6 * plan.median(rtt) if rtt else None,
+        "tcp_small_core_us_per_write": 1e6 * plan.median(small) if small else None,
+        "wakeup_same_core_us": 1e6 * plan.median(same) if same else None,
+        "wakeup_cross_core_us": 1e6 * plan.median(cross) if cross else None,
+        **busy_figures("same", busy.get("same")), **busy_figures("cross", busy.get("cross")),
         "add_GBps": plan.median(add) / 1e9 if add else None,
         "errors": errors})
     return out
+
+
+def busy_figures(name, times):
+    """The round trips beside a busy loop (sorted seconds) as the probe records them: mean, median and 99th
+    percentile in us, the share that waited for the core (SLOW_S or more) and their count; nulls without them."""
+    keys = [f"wakeup_busy_{name}_{k}" for k in ("mean_us", "median_us", "p99_us", "over_1ms", "round_trips")]
+    if not times:
+        return dict.fromkeys(keys)
+    values = [1e6 * plan.mean(times), 1e6 * plan.median(times), 1e6 * times[int(0.99 * (len(times) - 1))],
+              sum(t >= SLOW_S for t in times) / len(times), len(times)]
+    return dict(zip(keys, values))
 
 
 def recorded_probe(path):

@@ -13,7 +13,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
 from kit import (check_out, Clock, cpu_outside, cpu_snapshot, dist, gather_infos, gloo_info,  # noqa: E402
-                 MeasureError, MIB, now, provenance, rate_label, torch, until_quiet)
+                 MeasureError, MIB, now, provenance, rate_label, RESULT_FILES, torch, until_quiet)
 
 
 DOWN, UP, CTRL = 0, 1, 2  # tag directions of the PS architectures
@@ -453,6 +453,7 @@ def cmd_train(args):
             for line in results:
                 line["provenance"] = prov
                 f.write(json.dumps(line) + "\n")
+        RESULT_FILES.extend([args.out + ".provenance.json", args.out])
 
 
 def run_configuration(args, cfg, group, rank, m, sha, infos):
