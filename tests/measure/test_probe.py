@@ -39,9 +39,9 @@ class Measures(unittest.TestCase):
         self.assertEqual(p["kernel"].split()[0], os.uname().sysname)
 
     def test_a_stream_delivers_whole_writes(self):
-        wall_s, cpu_s, writes = probe.tcp_stream(1024 * 1024, 4096, min(os.sched_getaffinity(0)))
+        wall_s, writes = probe.tcp_stream(1024 * 1024, 4096, min(os.sched_getaffinity(0)))
         self.assertEqual(writes, 256)
-        self.assertTrue(wall_s > 0 and cpu_s >= 0)
+        self.assertTrue(wall_s > 0)
 
     def test_the_threads_run_where_placed_and_the_busy_loop_is_gone_after(self):
         before = os.sched_getaffinity(0)

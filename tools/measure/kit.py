@@ -152,7 +152,7 @@ def local_info():
     info = {
         "hostname": socket.gethostname(),
         "netns": os.environ.get("SGDSIM_NETNS"),
-        "kernel": " ".join(os.uname()[i] for i in (0, 2, 3, 4)),
+        "kernel": probe.kernel(),
         "iface": dev,
         "mtu": int(read_text(f"/sys/class/net/{dev}/mtu") or 0) if dev else None,
         "congestion_control": read_text("/proc/sys/net/ipv4/tcp_congestion_control"),

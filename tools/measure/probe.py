@@ -21,7 +21,6 @@ the sum needs PyTorch (recorded as null without it).
 import argparse
 import json
 import os
-import resource
 import socket
 import subprocess
 import sys
@@ -32,12 +31,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (median)
 
 # Sizes: large enough that Python's per-call cost is a small part (a 1 MiB write is ~100 us of kernel copies,
-# Python adds ~2 us), small enough that the whole probe takes about a second on the 2-core testbed machine.
+# Python adds ~2 us), small enough that the whole probe takes about 3 s on the 2-core testbed machine.
 STREAM_BYTES = 64 * 1024 * 1024
 STREAM_WRITE_BYTES = 1024 * 1024
 SMALL_BYTES = 4 * 1024 * 1024
 SMALL_WRITE_BYTES = 4096  # the all-reduce microbenchmarks' smallest size (campaign.sh MIN_SIZE)
 ROUND_TRIPS = 2000
+IDLE_S = 10.0  # a bound on the idle round trips, which take 13-50 us each: never reached on a working machine
 # Beside a busy loop most round trips take what they take on an idle core, but a few wait milliseconds (a scheduler
 # slice): 3.4% of 3,000 across two cores on the testbed machine of 2026-12-02f. 2,000 round trips (or 0.5 s) per
 # placement count such a tail to about a point.
@@ -49,7 +49,7 @@ ADD_REPEATS = 8
 REPEATS = 3
 GIB = 1024 ** 3
 
-# The figures the comparison prints, with how each is read: "lower" means a higher value is a costlier machine.
+# The figures the comparison prints, with their column labels.
 FIGURES = [("tcp_core_s_per_GiB", "TCP core s/GiB"), ("tcp_small_core_us_per_write", "TCP us/4KiB write"),
            ("wakeup_same_core_us", "RTT 1 core us"), ("wakeup_cross_core_us", "RTT 2 cores us"),
            ("wakeup_busy_cross_mean_us", "RTT busy, 2 cores us"), ("wakeup_busy_cross_over_1ms", "busy >1ms"),
@@ -60,10 +60,9 @@ class ProbeError(Exception):
     """A comparison input that cannot be read: one line, no traceback."""
 
 
-def cpu_s():
-    """This process's CPU time, every thread's, user and system."""
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+def kernel():
+    """The kernel as the kit records it: system, release, version, machine (os.uname without the host name)."""
+    return " ".join(os.uname()[i] for i in (0, 2, 3, 4))
 
 
 def machine_cores():
@@ -96,8 +95,8 @@ class Placed:
 
 def tcp_stream(total_bytes, write_bytes, core):
     """Sends total_bytes over a loopback TCP connection in writes of write_bytes to a thread of this process that
-    reads them, both on `core`: (wall s, CPU s of the process, writes). With both ends on one core the wall time
-    is that core's time."""
+    reads them, both on `core`: (wall s, writes). With both ends on one core the wall time is that core's time
+    (the process's CPU time, getrusage, is sampled at the scheduler's tick on this kernel: +-25% over 64 MiB)."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         listener.bind(("127.0.0.1", 0))
@@ -122,18 +121,18 @@ def tcp_stream(total_bytes, write_bytes, core):
     try:
         with Placed(core):
             reader = threading.Thread(target=read)
-            c0, t0 = cpu_s(), time.perf_counter()
+            t0 = time.perf_counter()
             reader.start()
             for _ in range(writes):
                 sender.sendall(payload)
             reader.join()
-            t1, c1 = time.perf_counter(), cpu_s()
+            t1 = time.perf_counter()
     finally:
         sender.close()
         receiver.close()
     if received[0] != writes * write_bytes:
         raise OSError(f"loopback TCP delivered {received[0]} of {writes * write_bytes} bytes")
-    return t1 - t0, c1 - c0, writes
+    return t1 - t0, writes
 
 
 def round_trips(core, peer_core, duration_s, count, busy=False):
@@ -239,7 +238,7 @@ def machine_probe(repeats=REPEATS, stream_bytes=STREAM_BYTES, small_bytes=SMALL_
     null with the reason in `errors`."""
     c0, c1 = machine_cores()
     out = {"probe": "tools/measure/probe.py", "repeats": repeats,
-           "kernel": " ".join(os.uname()[i] for i in (0, 2, 3, 4)), "cpu_model": cpu_model(),
+           "kernel": kernel(), "cpu_model": cpu_model(),
            "cpu_count": os.cpu_count(),
            "clocksource": read_first("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
            "vulnerabilities": vulnerabilities(), "loadavg_before": list(os.getloadavg()), "cores": [c0, c1]}
@@ -247,15 +246,13 @@ def machine_probe(repeats=REPEATS, stream_bytes=STREAM_BYTES, small_bytes=SMALL_
     big, small, same, cross, add = [], [], [], [], []
     for _ in range(repeats):
         try:
-            # Both ends on one core: the wall time is that core's time. The process's CPU time (getrusage) is
-            # sampled at the scheduler's tick on this kernel and scattered by +-25% over 64 MiB.
-            wall_s, _, _ = tcp_stream(stream_bytes, STREAM_WRITE_BYTES, c0)
+            wall_s, _ = tcp_stream(stream_bytes, STREAM_WRITE_BYTES, c0)
             big.append((wall_s * GIB / stream_bytes, stream_bytes / wall_s))
-            wall_s, _, writes = tcp_stream(small_bytes, SMALL_WRITE_BYTES, c0)
+            wall_s, writes = tcp_stream(small_bytes, SMALL_WRITE_BYTES, c0)
             small.append(wall_s / writes)
-            same.append(plan.mean(round_trips(c0, c0, 10.0, count)))
+            same.append(plan.mean(round_trips(c0, c0, IDLE_S, count)))
             if c1 is not None:
-                cross.append(plan.mean(round_trips(c0, c1, 10.0, count)))
+                cross.append(plan.mean(round_trips(c0, c1, IDLE_S, count)))
         except OSError as e:
             errors.append(f"sockets: {e}")
             break
