@@ -109,6 +109,91 @@ class MachineProbeInProvenance(unittest.TestCase):
         p.assert_not_called()
 
 
+class MachinePace(unittest.TestCase):
+    """kit.read_pace / await_pace / PaceSampler / cpu_outside: the machine's pace around and during a configuration
+    or row (docs/measure.md "Was the machine quiet?")."""
+
+    def setUp(self):
+        kit.PACE_FASTEST[:] = []
+
+    def tearDown(self):
+        kit.PACE_FASTEST[:] = []
+
+    def test_the_first_reading_primes_the_reference_with_the_fastest_of_a_few(self):
+        readings = iter([[18.0, 13.0], [13.5, 14.0], [19.0, 19.0]] + [[16.0, 15.0]] * 10)
+        with mock.patch.object(kit.probe, "pace_us", side_effect=lambda: next(readings)), \
+                mock.patch.object(kit, "PACE_PRIME_S", 0.05), mock.patch.object(kit, "PACE_PRIME_PERIOD_S", 0.02):
+            first = kit.read_pace()
+        self.assertEqual(kit.PACE_FASTEST, [14.0])  # the slower core of each reading: 18, 14, 19; the fastest 14
+        self.assertEqual(first, 16.0)  # the reading after the priming
+        kit.PACE_FASTEST[:] = []
+        with mock.patch.object(kit.probe, "pace_us", return_value=[13.0, 13.0]), \
+                mock.patch.object(kit, "PACE_PRIME_S", 0.2), mock.patch.object(kit, "PACE_PRIME_PERIOD_S", 0.02):
+            _, waited_s = kit.await_pace(0.0)
+        self.assertLess(waited_s, 0.1)  # the priming is not waiting for the pace
+        kit.PACE_FASTEST[:] = [14.0]
+        with mock.patch.object(kit.probe, "pace_us", return_value=[12.0, 13.0]):
+            self.assertEqual(kit.read_pace(), 13.0)
+        self.assertEqual(kit.PACE_FASTEST, [13.0])
+        with mock.patch.object(kit.probe, "pace_us", return_value=[]):
+            self.assertIsNone(kit.read_pace())  # sockets failing: no reading, the reference kept
+        self.assertEqual(kit.PACE_FASTEST, [13.0])
+
+    def test_a_campaign_gives_the_reference(self):
+        with mock.patch.dict(os.environ, {"SGDSIM_PACE_REFERENCE_US": "12.5"}), \
+                mock.patch.object(kit.probe, "pace_us", return_value=[18.0, 13.0]) as pace:
+            self.assertEqual(kit.read_pace(), 18.0)
+        self.assertEqual(pace.call_count, 1)  # no priming
+        self.assertEqual(kit.PACE_FASTEST, [12.5])
+        for bad in ("0", "-3", "fast", "nan"):
+            with mock.patch.dict(os.environ, {"SGDSIM_PACE_REFERENCE_US": bad}):
+                with self.assertRaisesRegex(kit.MeasureError, "SGDSIM_PACE_REFERENCE_US=.*above 0"):
+                    kit.pace_reference_given()
+        with mock.patch.dict(os.environ, {"SGDSIM_PACE_REFERENCE_US": ""}):
+            self.assertIsNone(kit.pace_reference_given())
+
+    def test_it_waits_for_the_pace_but_not_forever(self):
+        kit.PACE_FASTEST[:] = [13.0]
+        readings = iter([[19.0, 13.0], [18.0, 13.0], [14.0, 13.0]])
+        with mock.patch.object(kit.probe, "pace_us", side_effect=lambda: next(readings)), \
+                mock.patch.object(kit, "PACE_POLL_S", 0.01):
+            pace, waited_s = kit.await_pace(5.0)
+        self.assertEqual(pace, 14.0)
+        self.assertGreater(waited_s, 0.0)
+        with mock.patch.object(kit.probe, "pace_us", return_value=[19.0, 19.0]), \
+                mock.patch.object(kit, "PACE_POLL_S", 0.01):
+            t0 = kit.now()
+            pace, waited_s = kit.await_pace(0.1)
+            self.assertLess(kit.now() - t0, 2.0)
+        self.assertEqual(pace, 19.0)
+        self.assertGreaterEqual(waited_s, 0.1)
+
+    def test_the_record_holds_every_reading_and_the_reference(self):
+        kit.PACE_FASTEST[:] = [13.0]
+        with mock.patch.object(kit.probe, "pace_us", return_value=[13.2, 14.0]):
+            before = kit.cpu_snapshot(pace_wait_s=1.0)
+        with mock.patch.object(kit.probe, "pace_us", return_value=[19.0, 13.0]):
+            after = kit.cpu_snapshot()
+        if before is None:
+            self.skipTest("no /proc")
+        rec = kit.cpu_outside(before, after, [os.getpid()], sampled_us=[17.0, 18.0])
+        self.assertEqual(rec["pace_us"], [14.0, 17.0, 18.0, 19.0])
+        self.assertEqual(rec["pace_reference_us"], 13.0)
+        self.assertLess(rec["pace_waited_s"], 1.0)
+        self.assertIn("ranks_s", rec)
+
+    def test_the_sampler_reads_while_it_runs_and_stops(self):
+        with mock.patch.object(kit, "PACE_PERIOD_S", 0.05):
+            with kit.PaceSampler() as sampler:
+                kit.time.sleep(0.4)
+                values = sampler.readings()
+            self.assertIsNotNone(sampler.pid)
+        self.assertGreaterEqual(len(values), 2)
+        self.assertTrue(all(1.0 < v < 10000.0 for v in values), values)
+        self.assertEqual(kit.PACE_FASTEST, [min(values)])
+        self.assertFalse(kit.alive(sampler.pid))
+
+
 class EmulatedCompute(unittest.TestCase):
     def test_an_operation_starts_at_the_later_of_the_previous_end_and_its_readiness(self):
         start = kit.now()

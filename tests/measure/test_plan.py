@@ -307,8 +307,34 @@ class QuietAttempts(unittest.TestCase):
         self.assertEqual(plan.set_aside([busy, None, quiet], [0.3, 0.2, 0.1], 2), [{"time_s": 0.3, **busy}])
         self.assertEqual(plan.set_aside([quiet], [0.1], 0), [])
         self.assertEqual(plan.busy_note([]), "")
-        self.assertEqual(plan.busy_note([busy]), "  (1 busy attempt set aside)")
-        self.assertEqual(plan.busy_note([busy, busy]), "  (2 busy attempts set aside)")
+        self.assertEqual(plan.busy_note([busy]), "  (1 busy or slow attempt set aside)")
+        self.assertEqual(plan.busy_note([busy, busy]), "  (2 busy or slow attempts set aside)")
+
+    def test_slow_is_the_readings_median_against_the_fastest(self):
+        at = {**self.cpu(0.0, 0.0), "pace_us": [13.0, 14.0, 144.0], "pace_reference_us": 13.0}  # median 14: 1.08
+        slow = {**self.cpu(0.0, 0.0), "pace_us": [13.0, 19.0, 18.0], "pace_reference_us": 13.0}  # median 18: 1.38
+        self.assertEqual(plan.pace_of(at), 14.0)
+        self.assertFalse(plan.pace_slow(at))
+        self.assertTrue(plan.pace_slow(slow))
+        self.assertFalse(plan.pace_slow(slow, slow=1.4))
+        self.assertTrue(plan.pace_slow({**at, "pace_us": [16.5, 16.5]}))  # 16.5 > 1.25 x 13 = 16.25
+        self.assertFalse(plan.pace_slow({**at, "pace_us": [16.0, 16.0]}))
+        unread = self.cpu(0.0, 0.0)  # recorded before the pace was read
+        self.assertIsNone(plan.pace_of(unread))
+        self.assertFalse(plan.pace_slow(unread))
+        self.assertFalse(plan.again(None))
+        self.assertTrue(plan.again(slow))
+        self.assertTrue(plan.again({**self.cpu(0.2, 0.0), "pace_us": [13.0], "pace_reference_us": 13.0}))
+        self.assertFalse(plan.again(at))
+
+    def test_keeps_the_first_quiet_attempt_at_pace_else_the_fastest_quiet_one(self):
+        def paced(outside_s, *pace):
+            return {**self.cpu(outside_s, 0.0), "pace_us": list(pace), "pace_reference_us": 13.0}
+        self.assertEqual(plan.quietest([paced(0.0, 19.0), paced(0.0, 13.5), paced(0.0, 13.0)]), 1)
+        self.assertEqual(plan.quietest([paced(0.0, 19.0), paced(0.0, 17.0), paced(0.0, 18.0)]), 1)
+        # A busy attempt at pace loses to a quiet slow one; every one busy: the least busy, whatever its pace.
+        self.assertEqual(plan.quietest([paced(0.3, 13.0), paced(0.0, 18.0)]), 1)
+        self.assertEqual(plan.quietest([paced(0.3, 13.0), paced(0.2, 19.0)]), 1)
 
     def test_without_a_record_the_last(self):
         self.assertEqual(plan.quietest([None]), 0)

@@ -81,6 +81,28 @@ class Measures(unittest.TestCase):
         self.assertIsNone(p["wakeup_busy_cross_over_1ms"])
 
 
+class Pace(unittest.TestCase):
+    def test_the_pace_is_an_idle_round_trip_per_core(self):
+        cores = [c for c in probe.machine_cores() if c is not None]
+        pace = probe.pace_us(count=50)
+        self.assertEqual(len(pace), len(cores))
+        self.assertTrue(all(1.0 < us < 10000.0 for us in pace), pace)
+        self.assertEqual(len(probe.pace_us([cores[0]], count=20)), 1)
+        with mock.patch.object(probe, "round_trips", side_effect=OSError("no sockets")):
+            self.assertEqual(probe.pace_us(), [])
+
+    def test_the_pace_command_prints_a_line_per_period(self):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            self.assertEqual(probe.main(["--pace", "1", "--pace-period", "0.3"]), 0)
+        lines = out.getvalue().splitlines()
+        self.assertGreaterEqual(len(lines), 3)
+        for line in lines:
+            clock, *cells = line.split()
+            self.assertRegex(clock, r"^\d\d:\d\d:\d\d$")
+            self.assertTrue(cells and all(float(c) > 0 for c in cells), line)
+
+
 class ReadsBack(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -120,7 +142,9 @@ class ReadsBack(unittest.TestCase):
         bad = self.write("bad.json", "{not json")
         for argv, what in ((["--compare", bad], f"{bad}:1: not a JSON"),
                            (["--compare", os.path.join(self.dir.name, "none.json")], "none.json: No such file"),
-                           (["--repeats", "0"], "--repeats 0: must be at least 1")):
+                           (["--repeats", "0"], "--repeats 0: must be at least 1"),
+                           (["--pace", "0"], "--pace 0 --pace-period 1.0: seconds"),
+                           (["--pace", "5", "--pace-period", "0"], "--pace 5 --pace-period 0.0: seconds")):
             err, out = io.StringIO(), io.StringIO()
             with redirect_stderr(err), redirect_stdout(out):
                 self.assertEqual(probe.main(argv), 2)

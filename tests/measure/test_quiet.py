@@ -82,6 +82,24 @@ class Quiet(unittest.TestCase):
             self.assertIn("1 of 1 flagged", out)
             self.assertIn("0.260 stolen (0.10 s and 2.60 s of 10.00 s", out)
 
+    def test_a_configuration_read_at_a_slow_pace_is_flagged(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_campaign(d, [0.1, 0.1], [0.0])
+            path = os.path.join(d, "model", "ring-ddp-overlap-on.jsonl")
+            with open(path, encoding="utf-8") as f:
+                recs = [json.loads(line) for line in f]
+            recs[0]["cpu"].update(pace_us=[13.0, 14.0], pace_reference_us=13.0, pace_waited_s=0.0)
+            recs[1]["cpu"].update(pace_us=[13.0, 18.0, 19.0, 18.0], pace_reference_us=13.0, pace_waited_s=10.2)
+            with open(path, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(r) + "\n" for r in recs)
+            code, out = run(["--check", d])
+            self.assertEqual(code, 1, out)
+            self.assertIn("model/ring-ddp-overlap-on.jsonl: quiet, 1 slow;", out)
+            self.assertIn("  K=2: slow, pace 18.0 us, x1.38 the fastest (4 readings, 10.2 s waited before)", out)
+            self.assertIn("1 of 2 configurations and rows with the pace read slow", out)
+            self.assertIn("0 of 3 configurations and rows above 0.1 cores", out)  # busy and slow apart
+            self.assertEqual(run([d])[0], 0)
+
     def test_rows_measured_again_are_listed_with_their_attempts(self):
         with tempfile.TemporaryDirectory() as d:
             write_campaign(d, [0.1], [0.01, 0.02])

@@ -229,6 +229,15 @@ fi
 mkdir -p "$out" || exit 2
 log="$out/campaign.log"
 echo "$plan" > "$out/plan.txt"
+# The machine's fastest pace (docs/measure.md "Is the machine at its pace?"): a minute of readings, four a second,
+# the slower core's each; every launch judges its own readings against it (kit.read_pace).
+if [ -z "${SGDSIM_PACE_REFERENCE_US:-}" ]; then
+  SGDSIM_PACE_REFERENCE_US=$("$here/probe.py" --pace 60 --pace-period 0.25 |
+    awk '{ m = 0; for (i = 2; i <= NF; i++) if ($i + 0 > m) m = $i + 0; if (m > 0 && (b == "" || m < b)) b = m }
+         END { print b }')
+fi
+export SGDSIM_PACE_REFERENCE_US
+echo "campaign: the machine's fastest pace, the reference: ${SGDSIM_PACE_REFERENCE_US:-not read} us" | tee -a "$log"
 start=$(date +%s)
 done_s=0
 n=0

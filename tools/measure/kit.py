@@ -15,6 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
 import probe  # noqa: E402  (the machine's CPU costs, recorded in every provenance)
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 try:
     import torch
     import torch.distributed as dist
@@ -64,9 +66,129 @@ class Clock:
                 "overshoot_max_us": 1e6 * max(o) if o else 0.0}
 
 
-def cpu_snapshot():
-    """The machine's CPU counters now (plan.cpu_outside): /proc/stat and every process's /proc/PID/stat; None
-    where /proc cannot be read (a rank then records no "cpu")."""
+PACE_FASTEST = []  # rank 0: the fastest pace this process has read (plan.PACE_SLOW's reference), once one is read
+PACE_POLL_S = 0.5  # between readings while waiting for the machine's pace
+PACE_PERIOD_S = 1.0  # between a training's readings (PaceSampler): 5-8 ms of round trips each
+
+
+PACE_PRIME_S = 5.0  # without $SGDSIM_PACE_REFERENCE_US: the fastest of this long's readings (a slow spell may outlast it)
+PACE_PRIME_PERIOD_S = 0.25
+
+
+def pace_reference_given():
+    """$SGDSIM_PACE_REFERENCE_US (campaign.sh sets it from a minute of readings before its first rate, so that
+    every launch judges against the same fastest pace): a positive number of us, or None when unset."""
+    text = os.environ.get("SGDSIM_PACE_REFERENCE_US", "")
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise MeasureError(f"SGDSIM_PACE_REFERENCE_US={text!r}: a pace in us, above 0 (probe.py --pace)")
+    return value
+
+
+def prime_pace():
+    """Sets the reference (PACE_FASTEST) once: $SGDSIM_PACE_REFERENCE_US, else the fastest of PACE_PRIME_S of
+    readings (left unset where the readings fail)."""
+    if PACE_FASTEST:
+        return
+    given = pace_reference_given()
+    if given:
+        PACE_FASTEST[:] = [given]
+        return
+    end = now() + PACE_PRIME_S
+    primed = []
+    while now() < end:
+        pace = probe.pace_us()
+        if not pace:
+            return
+        primed.append(max(pace))
+        time.sleep(PACE_PRIME_PERIOD_S)
+    PACE_FASTEST[:] = [min(primed)]
+
+
+def read_pace():
+    """The machine's pace now: the slower core's probe.pace_us, in us (None where it fails); the reference
+    (PACE_FASTEST, prime_pace) lowered by it."""
+    prime_pace()
+    pace = probe.pace_us()
+    if not pace:
+        return None
+    PACE_FASTEST[:] = [min(PACE_FASTEST + [max(pace)])]
+    return max(pace)
+
+
+def await_pace(wait_s):
+    """Reads the pace until it is within plan.PACE_SLOW of the fastest read so far, or `wait_s` has passed:
+    (the last reading, seconds waited; the reference's first priming not counted)."""
+    prime_pace()
+    start = now()
+    pace = read_pace()
+    while pace is not None and pace > plan.PACE_SLOW * PACE_FASTEST[0] and now() - start < wait_s:
+        time.sleep(PACE_POLL_S)
+        pace = read_pace()
+    return pace, now() - start
+
+
+class PaceSampler:
+    """Reads the pace every PACE_PERIOD_S while a training runs, from a process of its own (a thread of rank 0's
+    would take its Python lock from the rank's main thread): `probe.py --pace`, stopped after the CPU counters'
+    last snapshot. Its CPU (its start, then 5-8 ms a second) counts as the ranks' (pid)."""
+
+    def __init__(self):
+        self.proc = None
+        self.pid = None
+
+    def __enter__(self):
+        """Starts the sampler and waits for its first line (Python's start, about 0.1 s of a core, before the
+        training's barrier rather than in its first steps)."""
+        try:
+            self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "probe.py"), "--pace", "86400",
+                                          "--pace-period", str(PACE_PERIOD_S)],
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.pid = self.proc.pid
+            self.first = self.proc.stdout.readline()
+        except OSError:
+            self.proc = None
+        return self
+
+    def readings(self):
+        """Stops the sampler; its readings (the slower core's, us) but the first (taken before the training), the
+        reference updated with them."""
+        if self.proc is None:
+            return []
+        self.proc.terminate()
+        out, _ = self.proc.communicate()
+        self.proc = None
+        values = []
+        for line in out.splitlines():
+            cells = line.split()[1:]
+            try:
+                values.append(max(float(c) for c in cells))
+            except ValueError:
+                pass  # a line cut short by the stop
+        if values:
+            PACE_FASTEST[:] = [min(PACE_FASTEST + values)]
+        return values
+
+    def __exit__(self, *exc):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def cpu_snapshot(pace_wait_s=None):
+    """The machine's CPU counters now (plan.cpu_outside): /proc/stat and every process's /proc/PID/stat, and the
+    machine's pace (read_pace; with pace_wait_s, after await_pace(pace_wait_s): before a configuration or row);
+    None where /proc cannot be read (a rank then records no "cpu")."""
+    waited_s = 0.0
+    if pace_wait_s is None:
+        pace = read_pace()
+    else:
+        pace, waited_s = await_pace(pace_wait_s)
     try:
         with open("/proc/stat", encoding="utf-8") as f:
             stat = plan.parse_proc_stat(f.read())
@@ -80,26 +202,33 @@ def cpu_snapshot():
                     procs[int(entry)] = plan.parse_pid_stat(f.read())
             except (OSError, ValueError, IndexError):
                 pass  # the process ended meanwhile, or a kernel line that does not parse
-    return {"stat": stat, "procs": procs, "t": now()}
+    return {"stat": stat, "procs": procs, "t": now(), "pace_us": pace, "pace_waited_s": waited_s}
 
 
-def cpu_outside(before, after, rank_pids):
-    """plan.cpu_outside between two cpu_snapshot()s, in this machine's clock ticks; None if either is missing."""
+def cpu_outside(before, after, rank_pids, sampled_us=()):
+    """plan.cpu_outside between two cpu_snapshot()s, in this machine's clock ticks, with the pace readings (us:
+    before, `sampled_us` between, after), the reference they are judged against (plan.pace_slow) and the seconds
+    waited for the pace before; None if either snapshot is missing."""
     if before is None or after is None:
         return None
-    return plan.cpu_outside(before, after, set(rank_pids), os.sysconf("SC_CLK_TCK"), after["t"] - before["t"])
+    rec = plan.cpu_outside(before, after, set(rank_pids), os.sysconf("SC_CLK_TCK"), after["t"] - before["t"])
+    readings = [p for p in [before.get("pace_us"), *sampled_us, after.get("pace_us")] if p is not None]
+    if readings and PACE_FASTEST:
+        rec.update({"pace_us": readings, "pace_reference_us": PACE_FASTEST[0],
+                    "pace_waited_s": before.get("pace_waited_s", 0.0)})
+    return rec
 
 
 def until_quiet(retries, attempt, group=None):
     """Runs attempt(n) on every rank of `group` (n = 0, 1, ...), again while rank 0's CPU record of it says the
-    machine was busy (plan.cpu_busy; docs/measure.md "A busy row is measured again"), at most `retries` more times.
+    machine was busy or slow (plan.again; docs/measure.md "A busy row is measured again"), at most `retries` more times.
     attempt returns (result, cpu), cpu rank 0's cpu_outside record (None elsewhere or without /proc); rank 0 decides
     and tells the group, so that every rank runs the same attempts. Returns the (result, cpu) of every attempt."""
     done = []
     for n in range(1 + max(0, retries)):
         result, cpu = attempt(n)
         done.append((result, cpu))
-        again = torch.tensor([1.0 if cpu is not None and plan.cpu_busy(cpu) else 0.0])
+        again = torch.tensor([1.0 if plan.again(cpu) else 0.0])
         dist.broadcast(again, src=0, group=group)
         if again.item() < 1:
             break

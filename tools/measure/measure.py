@@ -17,9 +17,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from incast import cmd_incast  # noqa: E402  (the commands, each in a module next to this file)
-from kit import MeasureError, dist, record_machine, set_timer_slack, size_arg, torch  # noqa: E402
+from kit import (MeasureError, dist, pace_reference_given, record_machine, set_timer_slack, size_arg,  # noqa: E402
+                 torch)
 from microbench import cmd_allreduce, cmd_concurrency, cmd_p2p  # noqa: E402
 from train import cmd_train  # noqa: E402
+from plan import PACE_WAIT_S  # noqa: E402
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="measure.py", description=__doc__.split("\n\n")[0])
@@ -37,10 +39,15 @@ def main(argv):
         p.add_argument("--sizes", default="", help="comma-separated sizes instead (e.g. 4KiB,1MiB)")
         p.add_argument("--warmup", type=int, default=2, help="unmeasured transfers per size (default 2)")
         p.add_argument("--repeats", type=int, default=5, help="measured transfers per size (default 5)")
+        p.add_argument("--pace-wait", type=float, default=PACE_WAIT_S,
+                       help="before each %s, wait up to this many seconds for the machine's pace (probe.py --pace) to "
+                            "come within 25%%%% of the fastest read so far (default %g; 0: never wait; docs/measure.md "
+                            "\"Was the machine quiet?\")" % ("row", PACE_WAIT_S))
         p.add_argument("--quiet-retries", type=int, default=2,
                        help="measure a row again, up to this many times, while the machine's other processes took "
-                            "more than 0.1 cores or its hypervisor more than 0.25 during it; keep the first quiet "
-                            "attempt, else the least busy (default 2; 0: never; docs/measure.md \"Was the machine "
+                            "more than 0.1 cores or its hypervisor more than 0.25 during it, or its pace read 25%% "
+                            "slower than its fastest; keep the first quiet attempt at pace, else the quiet one at the "
+                            "fastest pace, else the least busy (default 2; 0: never; docs/measure.md \"Was the machine "
                             "quiet?\")")
 
     p = sub.add_parser("p2p", help="send/recv between ranks 0 and 1, and a ping-pong")
@@ -142,10 +149,15 @@ def main(argv):
     p.add_argument("--steps", type=int, default=10, help="measured steps (default 10, as sgdsim)")
     p.add_argument("--warmup", type=int, default=2, help="unmeasured first steps (default 2, as sgdsim)")
     p.add_argument("--repeat", type=int, default=1, help="runs of each configuration (default 1)")
+    p.add_argument("--pace-wait", type=float, default=PACE_WAIT_S,
+                   help="before each %s, wait up to this many seconds for the machine's pace (probe.py --pace) to "
+                        "come within 25%%%% of the fastest read so far (default %g; 0: never wait; docs/measure.md "
+                        "\"Was the machine quiet?\")" % ("configuration", PACE_WAIT_S))
     p.add_argument("--quiet-retries", type=int, default=2,
                    help="run a configuration again, up to this many times, while the machine's other processes took "
-                        "more than 0.1 cores or its hypervisor more than 0.25 during it; keep the first quiet run, "
-                        "else the least busy (default 2; 0: never; docs/measure.md \"Was the machine quiet?\")")
+                        "more than 0.1 cores or its hypervisor more than 0.25 during it, or its pace read 25%% "
+                        "slower than its fastest; keep the first quiet run at pace, else the quiet one at the fastest "
+                        "pace, else the least busy (default 2; 0: never; docs/measure.md \"Was the machine quiet?\")")
     p.add_argument("--compute-scale", type=float, default=1.0,
                    help="multiplies every forward, backward and update time, PS or ring (simulate with every "
                         "host's speed = reference_speed / scale; default 1)")
@@ -181,6 +193,9 @@ def main(argv):
             raise MeasureError("--with needs --queued N (the groups launched together)")
         if getattr(args, "with_size", "") and getattr(args, "with_calls", 2) < 1:
             raise MeasureError("--with-calls must be at least 1")
+        pace_reference_given()  # a bad $SGDSIM_PACE_REFERENCE_US stops every rank before the process group
+        if not getattr(args, "pace_wait", 0) >= 0:
+            raise MeasureError(f"--pace-wait {args.pace_wait}: seconds, 0 (never wait) or more")
         if getattr(args, "quiet_retries", 0) < 0:
             raise MeasureError(f"--quiet-retries {args.quiet_retries}: must be 0 (never) or more")
         if getattr(args, "queued", 0) < 0:

@@ -219,7 +219,7 @@ def quiet_attempt(args, g, rank, pids, bench):
     attempts measured before it, each {"time_s": its median, **its CPU record}, the first kept for its record
     only."""
     def attempt(_):
-        before = cpu_snapshot() if rank == 0 else None  # before the row's first barrier
+        before = cpu_snapshot(args.pace_wait) if rank == 0 else None  # before the row's first barrier
         times, alls = bench()
         t = torch.tensor([times, alls or [0.0] * len(times)], dtype=torch.float64)
         dist.all_reduce(t, op=dist.ReduceOp.MAX, group=g)

@@ -444,13 +444,49 @@ def cpu_busy(cpu, max_outside_cores=MAX_OUTSIDE_CORES, max_steal_cores=MAX_STEAL
             or (steal_cores(cpu) > max_steal_cores and cpu["steal_s"] >= MIN_OUTSIDE_S))
 
 
+# The machine's pace (tools/measure/probe.py pace_us: an idle same-core wake-up round trip): on the testbed's virtual
+# machine each core reads 12-14.5 us most of the time and 16.5-20 us in spells of seconds to minutes, whatever the
+# machine itself runs (a core read 17-19 us idle while the other read 13), and a ring's step follows it (ResNet-34
+# per layer at K = 8: 1.96-2.08 s at pace, 2.22-2.70 s in slow spells; validation/testbed/campaign-2026-12-02g/
+# README.md). Rank 0 reads it (the slower core's) before and after each configuration or row, and every second of a
+# training; a configuration or row is slow when its readings' median exceeds the fastest this process has read (the
+# reference) by more than this. Fast readings sit up to 1.19 times the fastest, slow ones 1.35-1.66 times (21
+# attempts of 2026-12-02g; its first runs used 1.15, which called some fast readings slow).
+PACE_SLOW = 1.25
+# Before each configuration or row rank 0 waits up to this long for a reading within PACE_SLOW of the fastest
+# (measure.py --pace-wait).
+PACE_WAIT_S = 10.0
+
+
+def pace_of(cpu):
+    """The median of a cpu_outside record's pace readings (us; a reading during a training may wait for a core the
+    ranks keep busy: 25-144 us among 13-14 us ones); None if it has none."""
+    readings = cpu.get("pace_us") or []
+    return median(readings) if readings else None
+
+
+def pace_slow(cpu, slow=PACE_SLOW):
+    """Whether a cpu_outside record's pace readings say the machine ran slow (PACE_SLOW) around it."""
+    pace, ref = pace_of(cpu), cpu.get("pace_reference_us")
+    return pace is not None and bool(ref) and pace > slow * ref
+
+
+def again(cpu):
+    """Whether an attempt should be measured again: the machine busy (cpu_busy) or slow (pace_slow) around it."""
+    return cpu is not None and (cpu_busy(cpu) or pace_slow(cpu))
+
+
 def quietest(cpus):
-    """The index of the attempt to keep among a row's cpu_outside records (None: not recorded): the first quiet
-    one (cpu_busy false); where every one was busy, the one whose processes and hypervisor took the least CPU per
-    second of it; where none was recorded, the last."""
+    """The index of the attempt to keep among a row's cpu_outside records (None: not recorded): the first quiet one
+    (cpu_busy false) at the machine's pace (pace_slow false); else the quiet one read at the fastest pace; where
+    every one was busy, the one whose processes and hypervisor took the least CPU per second of it; where none was
+    recorded, the last."""
     for i, cpu in enumerate(cpus):
-        if cpu is not None and not cpu_busy(cpu):
+        if cpu is not None and not again(cpu):
             return i
+    quiet = [(pace_of(cpu) or 0.0, i) for i, cpu in enumerate(cpus) if cpu is not None and not cpu_busy(cpu)]
+    if quiet:
+        return min(quiet)[1]
     recorded = [(load(cpu), i) for i, cpu in enumerate(cpus) if cpu is not None]
     return min(recorded)[1] if recorded else len(cpus) - 1
 
@@ -467,5 +503,5 @@ def set_aside(cpus, times_s, keep):
 
 
 def busy_note(tries):
-    """What a result's printed line says of the busy attempts set aside."""
-    return f"  ({len(tries)} busy attempt{'s' if len(tries) > 1 else ''} set aside)" if tries else ""
+    """What a result's printed line says of the busy or slow attempts set aside."""
+    return f"  ({len(tries)} busy or slow attempt{'s' if len(tries) > 1 else ''} set aside)" if tries else ""

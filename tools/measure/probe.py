@@ -4,6 +4,7 @@
 
     tools/measure/probe.py                      # probe this machine (about 3 s), print it as JSON
     tools/measure/probe.py --compare FILE...    # the probes the result files recorded, the first as reference
+    tools/measure/probe.py --pace 60            # the machine's pace (us per core) every second for 60 s
 
 On the emulated cluster the ranks' CPU is the network's: two virtual machines of the same size and kernel version
 but another build cost 1.5-3 times the CPU per all-reduce call (validation/testbed/README.md, 2026-12-02e), which
@@ -44,6 +45,13 @@ IDLE_S = 10.0  # a bound on the idle round trips, which take 13-50 us each: neve
 BUSY_ROUND_TRIPS = 2000
 BUSY_S = 0.5
 SLOW_S = 1e-3  # a round trip this long waited for a core: the idle one takes 13-50 us
+# The pace: the machine's current speed, cheap enough to read before and after every configuration and row. On the
+# testbed's virtual machine the same-core wake-up round trip, idle, reads 13.7-14.3 us in some minutes and 18.4-19.7 us
+# in others (40 probes 13 s apart, 2026-12-02; validation/testbed/campaign-2026-12-02g/README.md): the hypervisor
+# runs its cores slower at times, without steal. 300 round trips take 4-6 ms; their median ignores a few that
+# waited for a rank finishing its call.
+PACE_ROUND_TRIPS = 300
+PACE_S = 1.0  # a bound, never reached on a working machine
 ADD_ELEMENTS = 4 * 1024 * 1024  # 16 MiB of float32: Gloo reduces segments of at most 1 MiB, many in a call
 ADD_REPEATS = 8
 REPEATS = 3
@@ -176,6 +184,18 @@ def round_trips(core, peer_core, duration_s, count, busy=False):
         a.close()
         b.close()
     return sorted(times)
+
+
+def pace_us(cores=None, count=PACE_ROUND_TRIPS):
+    """The machine's pace: per core (machine_cores() unless given), the median of `count` idle wake-up round trips
+    between two threads on that core, in us (the slower core's is what a rank there pays). [] where the sockets
+    fail."""
+    if cores is None:
+        cores = [c for c in machine_cores() if c is not None]
+    try:
+        return [1e6 * plan.median(round_trips(c, c, PACE_S, count)) for c in cores]
+    except OSError:
+        return []
 
 
 def add_rate():
@@ -338,11 +358,25 @@ def compare_lines(paths):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--compare", nargs="+", metavar="FILE", help="the probes these files recorded, side by side")
+    ap.add_argument("--pace", type=int, metavar="S", help="print the pace (pace_us, per core) for S s, a line each "
+                    "--pace-period")
+    ap.add_argument("--pace-period", type=float, default=1.0, metavar="S", help="between --pace's lines [1]")
     ap.add_argument("--repeats", type=int, default=REPEATS, help=f"runs of each measurement, median [{REPEATS}]")
     args = ap.parse_args(argv)
     if args.repeats < 1:
         print(f"probe.py: error: --repeats {args.repeats}: must be at least 1", file=sys.stderr)
         return 2
+    if args.pace is not None:
+        if args.pace < 1 or not args.pace_period > 0:
+            print(f"probe.py: error: --pace {args.pace} --pace-period {args.pace_period}: seconds, at least 1 and "
+                  "above 0", file=sys.stderr)
+            return 2
+        end = time.time() + args.pace
+        while time.time() < end:
+            t = time.time()
+            print(time.strftime("%H:%M:%S", time.gmtime(t)), " ".join(f"{us:.1f}" for us in pace_us()), flush=True)
+            time.sleep(max(0.0, args.pace_period - (time.time() - t)))
+        return 0
     if args.compare:
         try:
             print("\n".join(compare_lines(args.compare)))

@@ -3,7 +3,7 @@
 "Was the machine quiet?").
 
     tools/measure/quiet.py CAMPAIGN/1gbit                # every training configuration and microbenchmark row
-    tools/measure/quiet.py --max-cores 0.1 --check DIR   # exit 1 if any went above
+    tools/measure/quiet.py --max-cores 0.1 --check DIR   # exit 1 if any went above, or read the pace slow
 
 Rank 0 of `measure.py train` and `allreduce` reads the machine's CPU counters (/proc/stat and every process's
 /proc/PID/stat) before and after each training configuration (one K) and each all-reduce row (one node count and
@@ -12,7 +12,9 @@ of a CSV's .json; tools/measure/plan.py cpu_outside). On the emulated cluster ev
 emulated NICs share the machine's cores, so a build or a test run beside a campaign slows its calls; this prints, per
 file, the configuration or row where the rest of the machine took the most (in cores, averaged over it) and which
 processes, and flags those above --max-cores (with at least 0.05 s outside: the counters tick every 10 ms) or where the
-hypervisor took more than a quarter of a core (steal: the machine is a virtual one).
+hypervisor took more than a quarter of a core (steal: the machine is a virtual one), and, since 2026-12-02g, those
+whose pace (probe.py --pace, read around and during each; the readings' median) was more than plan.PACE_SLOW times
+the fastest.
 Measurements made before 2026-12-02 carry no such record: for them it prints the marks a busy machine leaves on a
 single-worker ring series (its step spreads, its sleeps wake late). Python 3 standard library only.
 """
@@ -92,6 +94,11 @@ def describe(cpu):
             f"ranks {cpu['ranks_s']:.2f} s, irq {cpu['irq_s']:.2f} s; top: {top})")
 
 
+def describe_pace(cpu):
+    return (f"pace {plan.pace_of(cpu):.1f} us, x{plan.pace_of(cpu) / cpu['pace_reference_us']:.2f} the fastest "
+            f"({len(cpu['pace_us'])} readings, {cpu.get('pace_waited_s', 0.0):.1f} s waited before)")
+
+
 def print_marks(rate_dir):
     """Prints each single-worker ring series' marks (single_worker_marks); returns how many look busy."""
     marks = single_worker_marks(rate_dir)
@@ -150,25 +157,34 @@ def main(argv):
             print(f"quiet.py: error: {e}", file=sys.stderr)
             return 2
         return 1 if args.check and marked else 0
-    flagged = 0
+    flagged, slow_total, paced = 0, 0, 0
     by_file = {}
     for path, label, cpu in recs:
         by_file.setdefault(path, []).append((label, cpu))
     for path, rows in by_file.items():
         worst_label, worst = max(rows, key=lambda r: (busy(r[1], args.max_cores), r[1]["outside_s"]))
         over = [(label, cpu) for label, cpu in rows if busy(cpu, args.max_cores)]
+        slow = [(label, cpu) for label, cpu in rows if plan.pace_slow(cpu)]
         flagged += len(over)
+        slow_total += len(slow)
+        paced += sum(plan.pace_of(cpu) is not None for _, cpu in rows)
         name = os.path.relpath(path, args.rate_dir)
         verdict = f"{len(over)} of {len(rows)} flagged" if over else "quiet"
+        verdict += f", {len(slow)} slow" if slow else ""
         print(f"{name}: {verdict}; most at {worst_label}: {describe(worst)}")
         for label, cpu in over:
             if label != worst_label:
                 print(f"  {label}: {describe(cpu)}")
+        for label, cpu in slow:
+            print(f"  {label}: slow, {describe_pace(cpu)}")
     print_again(recs)
     total = len(recs)
     print(f"quiet.py: {flagged} of {total} configurations and rows above {args.max_cores:g} cores outside the ranks "
           f"or {MAX_STEAL_CORES:g} stolen" + ("" if flagged else ": the machine was quiet"))
-    return 1 if args.check and flagged else 0
+    if paced:
+        print(f"quiet.py: {slow_total} of {paced} configurations and rows with the pace read slow (their readings' "
+              f"median more than {plan.PACE_SLOW:g} times the fastest)")
+    return 1 if args.check and (flagged or slow_total) else 0
 
 
 if __name__ == "__main__":

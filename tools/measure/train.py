@@ -1,6 +1,7 @@
 """measure.py train (docs/measure.md): emulated training steps of a sgdsim workload, PS (sync, async) or
 ring, with compute emulated by the clock and the communication done by torch.distributed (Gloo)."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -13,7 +14,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
 from kit import (check_out, Clock, cpu_outside, cpu_snapshot, dist, gather_infos, gloo_info,  # noqa: E402
-                 MeasureError, MIB, now, provenance, rate_label, RESULT_FILES, torch, until_quiet)
+                 MeasureError, MIB, now, PaceSampler, provenance, rate_label, RESULT_FILES, torch, until_quiet)
 
 
 DOWN, UP, CTRL = 0, 1, 2  # tag directions of the PS architectures
@@ -462,7 +463,22 @@ def run_configuration(args, cfg, group, rank, m, sha, infos):
     if rank not in cfg.members:
         return None
     rng = random.Random(args.seed * 1_000_003 + rank)
-    cpu_before = cpu_snapshot() if rank == 0 else None  # before the barrier: outside the steps
+    with PaceSampler() if rank == 0 else contextlib.nullcontext() as sampler:
+        cpu_before = cpu_snapshot(args.pace_wait) if rank == 0 else None  # before the barrier: outside the steps
+        mine = train_members(args, cfg, group, rank, m, rng)
+        gathered = [None] * len(cfg.members)
+        dist.all_gather_object(gathered, mine, group=group)
+        if rank != 0:
+            return None
+        cpu_after = cpu_snapshot()
+        sampled = sampler.readings()
+    line = train_record(args, cfg, cfg.wl, sha, gathered)
+    line["cpu"] = cpu_outside(cpu_before, cpu_after, [i.get("pid") for i in infos] + [sampler.pid], sampled)
+    return line
+
+
+def train_members(args, cfg, group, rank, m, rng):
+    """This rank's part of one attempt, from a barrier of the configuration's members."""
     dist.barrier(group=group)
     start = now()
     wall_start = time.time()
@@ -474,13 +490,7 @@ def run_configuration(args, cfg, group, rank, m, sha, infos):
         mine = {"role": "worker", "rank": rank, **ps_worker(cfg, rank - m, start, rng)}
     mine["start"] = start
     mine["wall_offset"] = wall_start - start
-    gathered = [None] * len(cfg.members)
-    dist.all_gather_object(gathered, mine, group=group)
-    if rank != 0:
-        return None
-    line = train_record(args, cfg, cfg.wl, sha, gathered)
-    line["cpu"] = cpu_outside(cpu_before, cpu_snapshot(), [i.get("pid") for i in infos])
-    return line
+    return mine
 
 
 def kept_attempt(lines):
