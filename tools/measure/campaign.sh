@@ -47,6 +47,9 @@
 #   YIELD    1: a failed try-lock yields its core  [1] (launch --loop-yield: Gloo's event loop no longer keeps the
 #            in every rank; 0: Gloo as it is            lock holder off a shared core for a scheduler tick;
 #                                                       docs/measure.md §5; campaigns before 2026-11-30i ran with 0)
+#   SGDSIM_PACE_REFERENCE_US  the machine's     [read: the fastest of a minute of probe.py --pace readings]
+#            fastest pace, us: every row and configuration waits for it and is measured again when read 25% slower
+#            (docs/measure.md "Is the machine at its pace?"; campaigns before 2026-12-02g read no pace)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)

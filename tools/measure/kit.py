@@ -69,9 +69,8 @@ class Clock:
 PACE_FASTEST = []  # rank 0: the fastest pace this process has read (plan.PACE_SLOW's reference), once one is read
 PACE_POLL_S = 0.5  # between readings while waiting for the machine's pace
 PACE_PERIOD_S = 1.0  # between a training's readings (PaceSampler): 5-8 ms of round trips each
-
-
-PACE_PRIME_S = 5.0  # without $SGDSIM_PACE_REFERENCE_US: the fastest of this long's readings (a slow spell may outlast it)
+# Without $SGDSIM_PACE_REFERENCE_US the reference is the fastest of this long's readings (a slow spell may outlast it).
+PACE_PRIME_S = 5.0
 PACE_PRIME_PERIOD_S = 0.25
 
 
@@ -136,7 +135,8 @@ def await_pace(wait_s):
 class PaceSampler:
     """Reads the pace every PACE_PERIOD_S while a training runs, from a process of its own (a thread of rank 0's
     would take its Python lock from the rank's main thread): `probe.py --pace`, stopped after the CPU counters'
-    last snapshot. Its CPU (its start, then 5-8 ms a second) counts as the ranks' (pid)."""
+    last snapshot. Its CPU (its start, then 5-8 ms a second) counts as the ranks' (pid). Its lines wait in a pipe
+    (64 KiB: about 50 minutes of readings; a longer configuration keeps the first 50 minutes' only)."""
 
     def __init__(self):
         self.proc = None
@@ -221,9 +221,10 @@ def cpu_outside(before, after, rank_pids, sampled_us=()):
 
 def until_quiet(retries, attempt, group=None):
     """Runs attempt(n) on every rank of `group` (n = 0, 1, ...), again while rank 0's CPU record of it says the
-    machine was busy or slow (plan.again; docs/measure.md "A busy row is measured again"), at most `retries` more times.
-    attempt returns (result, cpu), cpu rank 0's cpu_outside record (None elsewhere or without /proc); rank 0 decides
-    and tells the group, so that every rank runs the same attempts. Returns the (result, cpu) of every attempt."""
+    machine was busy or slow (plan.again; docs/measure.md "A busy row is measured again"), at most `retries` more
+    times. attempt returns (result, cpu), cpu rank 0's cpu_outside record (None elsewhere or without /proc); rank 0
+    decides and tells the group, so that every rank runs the same attempts. Returns the (result, cpu) of every
+    attempt."""
     done = []
     for n in range(1 + max(0, retries)):
         result, cpu = attempt(n)
