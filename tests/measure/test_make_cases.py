@@ -159,8 +159,20 @@ class Precision(unittest.TestCase):
         self.assertEqual(make_cases.precision_text([series_line(1)]), "")  # no per-step times
 
 
-if __name__ == "__main__":
-    unittest.main()
+class Pace(unittest.TestCase):
+    def test_the_description_counts_what_read_slow(self):
+        def cpu(*pace):
+            return {"pace_us": list(pace), "pace_reference_us": 13.0}
+        with tempfile.TemporaryDirectory() as d:
+            sidecar = os.path.join(d, "allreduce.csv.json")
+            with open(sidecar, "w", encoding="utf-8") as f:
+                json.dump({"cpu_rows": [cpu(13.0, 13.5), cpu(19.0, 18.0), {"outside_s": 0.0}]}, f)
+            lines = [dict(series_line(1), cpu=cpu(13.0, 14.0, 30.0)), dict(series_line(2), cpu=cpu(18.0, 17.0)),
+                     dict(series_line(3), cpu={"outside_s": 0.0})]
+            text = make_cases.pace_text(lines, sidecar)
+            self.assertIn("1 of 2 training configurations and 1 of 2 microbenchmark rows read slow", text)
+            self.assertIn("above 1.25 times the fastest", text)
+            self.assertEqual(make_cases.pace_text([series_line(1)], os.path.join(d, "none.csv.json")), "")
 
 
 class MedianOverLaunches(unittest.TestCase):
@@ -227,3 +239,7 @@ class MedianOverLaunches(unittest.TestCase):
             self.assertEqual(make_cases.launches(os.path.join(d, "small"), "allreduce"), [])
             self.assertEqual(make_cases.median_over_launches(first, [], os.path.join(d, "m.csv")), first)
             self.assertFalse(os.path.exists(os.path.join(d, "m.csv")))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -290,6 +290,24 @@ def precision_text(lines):
             f"series' mean at every K (the most at K = {k})")
 
 
+def pace_text(lines, sidecar):
+    """The description's sentence on the machine's pace (docs/measure.md "Is the machine at its pace?"): how many of
+    the series' training configurations and of its microbenchmark's rows (`sidecar`, a CSV's .json) read slow, or ""
+    where none recorded a pace (campaigns before 2026-12-02g)."""
+    configs = [d["cpu"] for d in lines if d.get("cpu") and plan.pace_of(d["cpu"]) is not None]
+    try:
+        with open(sidecar, encoding="utf-8") as f:
+            rows = json.load(f).get("cpu_rows") or []
+    except (OSError, ValueError):
+        rows = []
+    rows = [r for r in rows if plan.pace_of(r) is not None]
+    if not configs and not rows:
+        return ""
+    return (f"; pace (docs/measure.md \"Is the machine at its pace?\"): {sum(map(plan.pace_slow, configs))} of "
+            f"{len(configs)} training configurations and {sum(map(plan.pace_slow, rows))} of {len(rows)} "
+            f"microbenchmark rows read slow (their readings' median above {plan.PACE_SLOW:g} times the fastest)")
+
+
 def again_text(rate_dir, name):
     """The description's sentence on the case's microbenchmark measured again after the trainings, or ""."""
     try:
@@ -355,6 +373,7 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                        f"step time, mean of {first['steps']} measured steps after {first['warmup']} warm-up "
                        f"({data_rel}/{rate}/{model}/{series}.jsonl)" + precision_text(lines)
                        + again_text(os.path.join(data_root, rate), "allreduce.csv" if ring else "p2p.csv")
+                       + pace_text(lines, os.path.join(data_root, rate, ("allreduce" if ring else "p2p") + ".csv.json"))
                        + (f"; campaign {campaign_name}: its microbenchmarks and training series measured together "
                           f"(validation/testbed/README.md)" if campaign_name else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "

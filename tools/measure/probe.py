@@ -46,10 +46,10 @@ BUSY_ROUND_TRIPS = 2000
 BUSY_S = 0.5
 SLOW_S = 1e-3  # a round trip this long waited for a core: the idle one takes 13-50 us
 # The pace: the machine's current speed, cheap enough to read before and after every configuration and row. On the
-# testbed's virtual machine the same-core wake-up round trip, idle, reads 13.7-14.3 us in some minutes and 18.4-19.7 us
-# in others (40 probes 13 s apart, 2026-12-02; validation/testbed/campaign-2026-12-02g/README.md): the hypervisor
-# runs its cores slower at times, without steal. 300 round trips take 4-6 ms; their median ignores a few that
-# waited for a rank finishing its call.
+# testbed's virtual machine the same-core wake-up round trip, idle, read 13.8-14.3 us in 16 of 24 probes 13 s apart
+# and 18.4-19.7 us in 6 (validation/testbed/campaign-2026-12-02g/README.md): a core runs slower at times, no steal
+# booked, for a cause not known. 300 round trips take 4-6 ms; their median ignores a few that waited for a rank
+# finishing its call.
 PACE_ROUND_TRIPS = 300
 PACE_S = 1.0  # a bound, never reached on a working machine
 ADD_ELEMENTS = 4 * 1024 * 1024  # 16 MiB of float32: Gloo reduces segments of at most 1 MiB, many in a call

@@ -136,7 +136,8 @@ def main(argv):
     parser.add_argument("rate_dir", help="a campaign's rate folder (CAMPAIGN/1gbit) or the data folder of one")
     parser.add_argument("--max-cores", type=float, default=MAX_CORES,
                         help=f"flag a configuration or row whose outside CPU averaged more cores (default {MAX_CORES})")
-    parser.add_argument("--check", action="store_true", help="exit 1 if any configuration or row was flagged")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if any configuration or row was flagged, or read at a slow pace")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.rate_dir):
         print(f"quiet.py: error: {args.rate_dir}: not a folder", file=sys.stderr)
