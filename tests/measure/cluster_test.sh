@@ -4,7 +4,7 @@
 # failed try-locks yielding), three short
 # emulated trainings and an incast,
 # `sgdsim calibrate` reads the CSVs as they are, and nothing is left behind (no sgdsim-* namespace, no new link in
-# the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and about a minute, so it runs only when
+# the root namespace), also after a SIGINT. Needs root, ip, tc, PyTorch and 2-5 minutes, so it runs only when
 # asked: SGDSIM_MEASURE=1 ctest -L measure (or configure with -DSGDSIM_MEASURE_TESTS=ON); skipped (exit 77)
 # otherwise and where something is missing.
 # Usage: cluster_test.sh SGDSIM SRCDIR WORKDIR
@@ -14,7 +14,7 @@ skip() { echo "SKIPPED: $*"; exit 77; }
 fail() { echo "FAIL: $*"; cleanup; exit 1; }
 cleanup() { "$src/tools/measure/emulate" down >/dev/null 2>&1; }
 
-[ "${SGDSIM_MEASURE:-0}" = 1 ] || skip "the emulated-cluster test runs only when asked (SGDSIM_MEASURE=1 ctest -L measure): it needs root and about a minute"
+[ "${SGDSIM_MEASURE:-0}" = 1 ] || skip "the emulated-cluster test runs only when asked (SGDSIM_MEASURE=1 ctest -L measure): it needs root and 2-5 minutes"
 [ "$(id -u)" = 0 ] || skip "not root (network namespaces need CAP_NET_ADMIN)"
 command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is missing"
 command -v tc >/dev/null 2>&1 || skip "tc (iproute2) is missing"
