@@ -8,7 +8,8 @@ probe (provenance.machine: the same-core round trip, wakeup_same_core_us, read o
 no-wait/ and paced/: launches of K = 8 alone with the pace read around and during the configuration (cpu.pace_us);
 no-wait/ without waiting or measuring again (measure.py --pace-wait 0 --quiet-retries 0), paced/ with the kit's
 defaults (--pace-wait 10 --quiet-retries 2, the reference from a minute of readings); paced-compute/ the same at
-K = 7 and 8 with the workload's compute. Python 3 standard library."""
+K = 7 and 8 with the workload's compute, and resnet152-paced/ ResNet-152 (GTX 1080 Ti compute) per layer the same way.
+Python 3 standard library."""
 
 import glob
 import json
@@ -56,9 +57,9 @@ def paced(folder):
                   f"mean {statistics.mean(group):.3f} s")
 
 
-def paced_compute():
-    print("paced-compute/: K = 7 and 8 with compute, kept step (s) and pace (us), the attempts set aside")
-    for path in sorted(glob.glob(os.path.join(HERE, "paced-compute", "*.jsonl"))):
+def paced_compute(folder):
+    print(f"{folder}/: K = 7 and 8 with compute, kept step (s) and pace (us), the attempts set aside")
+    for path in sorted(glob.glob(os.path.join(HERE, folder, "*.jsonl"))):
         cells = []
         for rec in lines(path):
             cpu = rec["cpu"]
@@ -73,4 +74,5 @@ if __name__ == "__main__":
     repeats()
     paced("no-wait")
     paced("paced")
-    paced_compute()
+    paced_compute("paced-compute")
+    paced_compute("resnet152-paced")
