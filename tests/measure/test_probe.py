@@ -102,6 +102,18 @@ class Pace(unittest.TestCase):
             self.assertRegex(clock, r"^\d\d:\d\d:\d\d$")
             self.assertTrue(cells and all(float(c) > 0 for c in cells), line)
 
+    def test_the_fastest_is_the_least_of_each_readings_slower_core(self):
+        readings = iter([[18.0, 13.0], [14.0, 15.0], [19.0, 12.0]] + [[20.0, 20.0]] * 100)
+        out = io.StringIO()
+        with mock.patch.object(probe, "pace_us", side_effect=lambda: next(readings)), redirect_stdout(out):
+            self.assertEqual(probe.main(["--pace", "1", "--pace-period", "0.3", "--fastest"]), 0)
+        self.assertEqual(out.getvalue(), "15.0\n")  # the slower cores: 18, 15, 19 (then 20s)
+        err = io.StringIO()
+        with mock.patch.object(probe, "pace_us", return_value=[]), redirect_stdout(io.StringIO()), \
+                redirect_stderr(err):
+            self.assertEqual(probe.main(["--pace", "1", "--pace-period", "0.5", "--fastest"]), 1)
+        self.assertEqual(err.getvalue().count("\n"), 1)
+
 
 class ReadsBack(unittest.TestCase):
     def setUp(self):

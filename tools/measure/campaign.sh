@@ -235,9 +235,7 @@ echo "$plan" > "$out/plan.txt"
 # The machine's fastest pace (docs/measure.md "Is the machine at its pace?"): a minute of readings, four a second,
 # the slower core's each; every launch judges its own readings against it (kit.read_pace).
 if [ -z "${SGDSIM_PACE_REFERENCE_US:-}" ]; then
-  SGDSIM_PACE_REFERENCE_US=$("$here/probe.py" --pace 60 --pace-period 0.25 |
-    awk '{ m = 0; for (i = 2; i <= NF; i++) if ($i + 0 > m) m = $i + 0; if (m > 0 && (b == "" || m < b)) b = m }
-         END { print b }')
+  SGDSIM_PACE_REFERENCE_US=$("$here/probe.py" --pace 60 --pace-period 0.25 --fastest)
 fi
 export SGDSIM_PACE_REFERENCE_US
 echo "campaign: the machine's fastest pace, the reference: ${SGDSIM_PACE_REFERENCE_US:-not read} us" | tee -a "$log"

@@ -109,6 +109,12 @@ def prime_pace():
     PACE_FASTEST[:] = [min(primed)]
 
 
+def lower_reference(readings_us):
+    """The reference (PACE_FASTEST) lowered to the fastest of these readings, if any is faster."""
+    if readings_us:
+        PACE_FASTEST[:] = [min(PACE_FASTEST + list(readings_us))]
+
+
 def read_pace():
     """The machine's pace now: the slower core's probe.pace_us, in us (None where it fails); the reference
     (PACE_FASTEST, prime_pace) lowered by it."""
@@ -116,7 +122,7 @@ def read_pace():
     pace = probe.pace_us()
     if not pace:
         return None
-    PACE_FASTEST[:] = [min(PACE_FASTEST + [max(pace)])]
+    lower_reference([max(pace)])
     return max(pace)
 
 
@@ -150,7 +156,7 @@ class PaceSampler:
                                           "--pace-period", str(PACE_PERIOD_S)],
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             self.pid = self.proc.pid
-            self.first = self.proc.stdout.readline()
+            self.proc.stdout.readline()  # the first reading, before the training: waited for, not kept
         except OSError:
             self.proc = None
         return self
@@ -170,8 +176,7 @@ class PaceSampler:
                 values.append(max(float(c) for c in cells))
             except ValueError:
                 pass  # a line cut short by the stop
-        if values:
-            PACE_FASTEST[:] = [min(PACE_FASTEST + values)]
+        lower_reference(values)
         return values
 
     def __exit__(self, *exc):

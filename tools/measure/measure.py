@@ -21,7 +21,15 @@ from kit import (MeasureError, dist, pace_reference_given, record_machine, set_t
                  torch)
 from microbench import cmd_allreduce, cmd_concurrency, cmd_p2p  # noqa: E402
 from train import cmd_train  # noqa: E402
-from plan import PACE_WAIT_S  # noqa: E402
+from plan import PACE_SLOW, PACE_WAIT_S  # noqa: E402
+
+def pace_wait_arg(p, what):
+    """--pace-wait, for the microbenchmarks' rows and the trainings' configurations alike (kit.await_pace)."""
+    p.add_argument("--pace-wait", type=float, default=PACE_WAIT_S,
+                   help=f"before each {what}, wait up to this many seconds for the machine's pace (probe.py --pace) "
+                        f"to come within {round(100 * (PACE_SLOW - 1))}%% of the fastest read so far (default "
+                        f"{PACE_WAIT_S:g}; 0: never wait; docs/measure.md \"Is the machine at its pace?\")")
+
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="measure.py", description=__doc__.split("\n\n")[0])
@@ -39,10 +47,7 @@ def main(argv):
         p.add_argument("--sizes", default="", help="comma-separated sizes instead (e.g. 4KiB,1MiB)")
         p.add_argument("--warmup", type=int, default=2, help="unmeasured transfers per size (default 2)")
         p.add_argument("--repeats", type=int, default=5, help="measured transfers per size (default 5)")
-        p.add_argument("--pace-wait", type=float, default=PACE_WAIT_S,
-                       help="before each %s, wait up to this many seconds for the machine's pace (probe.py --pace) to "
-                            "come within 25%%%% of the fastest read so far (default %g; 0: never wait; docs/measure.md "
-                            "\"Was the machine quiet?\")" % ("row", PACE_WAIT_S))
+        pace_wait_arg(p, "row")
         p.add_argument("--quiet-retries", type=int, default=2,
                        help="measure a row again, up to this many times, while the machine's other processes took "
                             "more than 0.1 cores or its hypervisor more than 0.25 during it, or its pace read 25%% "
@@ -149,10 +154,7 @@ def main(argv):
     p.add_argument("--steps", type=int, default=10, help="measured steps (default 10, as sgdsim)")
     p.add_argument("--warmup", type=int, default=2, help="unmeasured first steps (default 2, as sgdsim)")
     p.add_argument("--repeat", type=int, default=1, help="runs of each configuration (default 1)")
-    p.add_argument("--pace-wait", type=float, default=PACE_WAIT_S,
-                   help="before each %s, wait up to this many seconds for the machine's pace (probe.py --pace) to "
-                        "come within 25%%%% of the fastest read so far (default %g; 0: never wait; docs/measure.md "
-                        "\"Was the machine quiet?\")" % ("configuration", PACE_WAIT_S))
+    pace_wait_arg(p, "configuration")
     p.add_argument("--quiet-retries", type=int, default=2,
                    help="run a configuration again, up to this many times, while the machine's other processes took "
                         "more than 0.1 cores or its hypervisor more than 0.25 during it, or its pace read 25%% "

@@ -5,6 +5,7 @@
     tools/measure/probe.py                      # probe this machine (about 3 s), print it as JSON
     tools/measure/probe.py --compare FILE...    # the probes the result files recorded, the first as reference
     tools/measure/probe.py --pace 60            # the machine's pace (us per core) every second for 60 s
+    tools/measure/probe.py --pace 60 --pace-period 0.25 --fastest   # the fastest of those readings (a reference)
 
 On the emulated cluster the ranks' CPU is the network's: two virtual machines of the same size and kernel version
 but another build cost 1.5-3 times the CPU per all-reduce call (validation/testbed/README.md, 2026-12-02e), which
@@ -361,6 +362,9 @@ def main(argv):
     ap.add_argument("--pace", type=int, metavar="S", help="print the pace (pace_us, per core) for S s, a line each "
                     "--pace-period")
     ap.add_argument("--pace-period", type=float, default=1.0, metavar="S", help="between --pace's lines [1]")
+    ap.add_argument("--fastest", action="store_true",
+                    help="with --pace: print only the fastest of its readings (each the slower core's), in us: the "
+                         "reference a campaign gives every launch ($SGDSIM_PACE_REFERENCE_US)")
     ap.add_argument("--repeats", type=int, default=REPEATS, help=f"runs of each measurement, median [{REPEATS}]")
     args = ap.parse_args(argv)
     if args.repeats < 1:
@@ -372,10 +376,21 @@ def main(argv):
                   "above 0", file=sys.stderr)
             return 2
         end = time.time() + args.pace
+        fastest = None
         while time.time() < end:
             t = time.time()
-            print(time.strftime("%H:%M:%S", time.gmtime(t)), " ".join(f"{us:.1f}" for us in pace_us()), flush=True)
+            pace = pace_us()
+            if args.fastest:
+                if pace:
+                    fastest = max(pace) if fastest is None else min(fastest, max(pace))
+            else:
+                print(time.strftime("%H:%M:%S", time.gmtime(t)), " ".join(f"{us:.1f}" for us in pace), flush=True)
             time.sleep(max(0.0, args.pace_period - (time.time() - t)))
+        if args.fastest:
+            if fastest is None:
+                print("probe.py: error: no pace read (the loopback sockets failed)", file=sys.stderr)
+                return 1
+            print(f"{fastest:.1f}")
         return 0
     if args.compare:
         try:

@@ -95,7 +95,8 @@ def describe(cpu):
 
 
 def describe_pace(cpu):
-    return (f"pace {plan.pace_of(cpu):.1f} us, x{plan.pace_of(cpu) / cpu['pace_reference_us']:.2f} the fastest "
+    pace = plan.pace_of(cpu)
+    return (f"pace {pace:.1f} us, x{pace / cpu['pace_reference_us']:.2f} the fastest "
             f"({len(cpu['pace_us'])} readings, {cpu.get('pace_waited_s', 0.0):.1f} s waited before)")
 
 
