@@ -98,15 +98,9 @@ def prime_pace():
     if given:
         PACE_FASTEST[:] = [given]
         return
-    end = now() + PACE_PRIME_S
-    primed = []
-    while now() < end:
-        pace = probe.pace_us()
-        if not pace:
-            return
-        primed.append(max(pace))
-        time.sleep(PACE_PRIME_PERIOD_S)
-    PACE_FASTEST[:] = [min(primed)]
+    fastest = probe.fastest_pace(PACE_PRIME_S, PACE_PRIME_PERIOD_S)
+    if fastest is not None:
+        PACE_FASTEST[:] = [fastest]
 
 
 def lower_reference(readings_us):

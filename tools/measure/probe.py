@@ -199,6 +199,21 @@ def pace_us(cores=None, count=PACE_ROUND_TRIPS):
         return []
 
 
+def fastest_pace(duration_s, period_s):
+    """The fastest pace read over `duration_s`, a reading every `period_s`, each reading the slower core's (us);
+    None where the sockets fail (a failing reading ends the search: it fails again)."""
+    end = time.time() + duration_s
+    fastest = None
+    while time.time() < end:
+        t = time.time()
+        pace = pace_us()
+        if not pace:
+            return None
+        fastest = max(pace) if fastest is None else min(fastest, max(pace))
+        time.sleep(max(0.0, period_s - (time.time() - t)))
+    return fastest
+
+
 def add_rate():
     """Bytes per second of the element-wise float32 sum on one thread (what Gloo's ring does to each segment it
     receives), counted as one operand's bytes; None without PyTorch."""
@@ -375,22 +390,18 @@ def main(argv):
             print(f"probe.py: error: --pace {args.pace} --pace-period {args.pace_period}: seconds, at least 1 and "
                   "above 0", file=sys.stderr)
             return 2
-        end = time.time() + args.pace
-        fastest = None
-        while time.time() < end:
-            t = time.time()
-            pace = pace_us()
-            if args.fastest:
-                if pace:
-                    fastest = max(pace) if fastest is None else min(fastest, max(pace))
-            else:
-                print(time.strftime("%H:%M:%S", time.gmtime(t)), " ".join(f"{us:.1f}" for us in pace), flush=True)
-            time.sleep(max(0.0, args.pace_period - (time.time() - t)))
         if args.fastest:
+            fastest = fastest_pace(args.pace, args.pace_period)
             if fastest is None:
                 print("probe.py: error: no pace read (the loopback sockets failed)", file=sys.stderr)
                 return 1
             print(f"{fastest:.1f}")
+            return 0
+        end = time.time() + args.pace
+        while time.time() < end:
+            t = time.time()
+            print(time.strftime("%H:%M:%S", time.gmtime(t)), " ".join(f"{us:.1f}" for us in pace_us()), flush=True)
+            time.sleep(max(0.0, args.pace_period - (time.time() - t)))
         return 0
     if args.compare:
         try:
