@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the table of validation/testbed/README.md "Where ResNet-152's K = 8 step goes" from this folder's data.
+"""Prints the figures of validation/testbed/README.md "Where ResNet-152's K = 8 step goes" from this folder's data
+(a row per size class here, a cell per size class there).
 
     validation/testbed/campaign-2026-12-02h/call-times/summarize.py
 
@@ -62,8 +63,8 @@ def main():
                     calls[c] += 1
                     micro[c] += per_call(table, r["workers"], units[unit])
             pace = statistics.median(r["cpu"]["pace_us"])
+            n = len(steps)
             for _, c in CLASSES:
-                n = len(steps)
                 print(f"| per {name} | {r['workers']} | {r['step_time_mean_s']:.2f} | {pace:.1f} | {c} | "
                       f"{calls[c] // n} | {gaps[c] / n:.2f} | {micro[c] / n:.2f} |")
 
