@@ -178,6 +178,7 @@ class MachinePace(unittest.TestCase):
             self.skipTest("no /proc")
         rec = kit.cpu_outside(before, after, [os.getpid()], sampled_us=[17.0, 18.0])
         self.assertEqual(rec["pace_us"], [14.0, 17.0, 18.0, 19.0])
+        self.assertEqual(rec["pace_idle_us"], [14.0, 19.0])  # before and after: what plan.pace_slow judges
         self.assertEqual(rec["pace_reference_us"], 13.0)
         self.assertLess(rec["pace_waited_s"], 1.0)
         self.assertIn("ranks_s", rec)

@@ -327,6 +327,18 @@ class QuietAttempts(unittest.TestCase):
         self.assertTrue(plan.again({**self.cpu(0.2, 0.0), "pace_us": [13.0], "pace_reference_us": 13.0}))
         self.assertFalse(plan.again(at))
 
+    def test_slow_is_judged_by_the_readings_around_the_configuration_where_recorded(self):
+        # 2026-12-03: the idle machine at 9.6 us, a training's readings 13-15 us while its ranks keep the cores busy
+        loaded = {**self.cpu(0.0, 0.0), "pace_us": [9.7, 14.6, 14.0, 15.3, 9.7], "pace_idle_us": [9.7, 9.7],
+                  "pace_reference_us": 9.6}
+        self.assertEqual(plan.pace_of(loaded), 9.7)
+        self.assertFalse(plan.pace_slow(loaded))
+        self.assertFalse(plan.again(loaded))
+        self.assertTrue(plan.pace_slow({**loaded, "pace_idle_us": [9.7, 12.5]}))  # 12.5 > 1.25 x 9.6 = 12
+        self.assertTrue(plan.pace_slow({**loaded, "pace_idle_us": [12.5, 9.7]}))
+        self.assertTrue(plan.pace_slow({**loaded, "pace_idle_us": []}))  # none around it: the readings' median
+        self.assertEqual(plan.quietest([{**loaded, "pace_idle_us": [12.5, 12.4]}, loaded]), 1)
+
     def test_keeps_the_first_quiet_attempt_at_pace_else_the_fastest_quiet_one(self):
         def paced(outside_s, *pace):
             return {**self.cpu(outside_s, 0.0), "pace_us": list(pace), "pace_reference_us": 13.0}

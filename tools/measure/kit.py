@@ -206,14 +206,15 @@ def cpu_snapshot(pace_wait_s=None):
 
 def cpu_outside(before, after, rank_pids, sampled_us=()):
     """plan.cpu_outside between two cpu_snapshot()s, in this machine's clock ticks, with the pace readings (us:
-    before, `sampled_us` between, after), the reference they are judged against (plan.pace_slow) and the seconds
-    waited for the pace before; None if either snapshot is missing."""
+    before, `sampled_us` between, after), those around it (before, after: what plan.pace_slow judges), the reference
+    they are judged against and the seconds waited for the pace before; None if either snapshot is missing."""
     if before is None or after is None:
         return None
     rec = plan.cpu_outside(before, after, set(rank_pids), os.sysconf("SC_CLK_TCK"), after["t"] - before["t"])
+    idle = [p for p in [before.get("pace_us"), after.get("pace_us")] if p is not None]
     readings = [p for p in [before.get("pace_us"), *sampled_us, after.get("pace_us")] if p is not None]
     if readings and PACE_FASTEST:
-        rec.update({"pace_us": readings, "pace_reference_us": PACE_FASTEST[0],
+        rec.update({"pace_us": readings, "pace_idle_us": idle, "pace_reference_us": PACE_FASTEST[0],
                     "pace_waited_s": before.get("pace_waited_s", 0.0)})
     return rec
 

@@ -452,6 +452,11 @@ def cpu_busy(cpu, max_outside_cores=MAX_OUTSIDE_CORES, max_steal_cores=MAX_STEAL
 # training; a configuration or row is slow when its readings' median exceeds the fastest this process has read (the
 # reference) by more than this. Fast readings sit up to 1.19 times the fastest, slow ones 1.35-1.66 times (21
 # attempts of 2026-12-02g; its first runs used 1.15, which called some fast readings slow).
+# Since 2026-12-03 the judgment takes the readings around a configuration (before and after, the idle machine's)
+# and not those during it: a reading during a training waits for cores the ranks keep busy, and on a faster day
+# (the idle machine at 9.6 us) every training's readings had a median of 13-15 us, 1.4-1.6 times the reference,
+# so every configuration was judged slow and measured three times (validation/testbed/campaign-2026-12-03/
+# README.md). The readings during a training stay in the record.
 PACE_SLOW = 1.25
 # Before each configuration or row rank 0 waits up to this long for a reading within PACE_SLOW of the fastest
 # (measure.py --pace-wait).
@@ -459,8 +464,12 @@ PACE_WAIT_S = 10.0
 
 
 def pace_of(cpu):
-    """The median of a cpu_outside record's pace readings (us; a reading during a training may wait for a core the
-    ranks keep busy: 25-144 us among 13-14 us ones); None if it has none."""
+    """A cpu_outside record's pace (us; None if it has none): the slower of its readings around the configuration or
+    row (pace_idle_us, before and after it), where recorded (since 2026-12-03), else the median of all its readings
+    (a reading during a training may wait for a core the ranks keep busy: 25-144 us among 13-14 us ones)."""
+    idle = cpu.get("pace_idle_us")
+    if idle:
+        return max(idle)
     readings = cpu.get("pace_us") or []
     return median(readings) if readings else None
 
