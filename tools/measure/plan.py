@@ -449,7 +449,7 @@ def cpu_busy(cpu, max_outside_cores=MAX_OUTSIDE_CORES, max_steal_cores=MAX_STEAL
 # machine itself runs (a core read 17-19 us idle while the other read 13), and a ring's step follows it (ResNet-34
 # per layer at K = 8: 1.96-2.08 s at pace, 2.22-2.70 s in slow spells; validation/testbed/campaign-2026-12-02g/
 # README.md). Rank 0 reads it (the slower core's) before and after each configuration or row, and every second of a
-# training; a configuration or row is slow when its readings' median exceeds the fastest this process has read (the
+# training; a configuration or row is slow when its pace (pace_of) exceeds the fastest this process has read (the
 # reference) by more than this. Fast readings sit up to 1.19 times the fastest, slow ones 1.35-1.66 times (21
 # attempts of 2026-12-02g; its first runs used 1.15, which called some fast readings slow).
 # Since 2026-12-03 the judgment takes the readings around a configuration (before and after, the idle machine's)

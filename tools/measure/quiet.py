@@ -13,8 +13,8 @@ emulated NICs share the machine's cores, so a build or a test run beside a campa
 file, the configuration or row where the rest of the machine took the most (in cores, averaged over it) and which
 processes, and flags those above --max-cores (with at least 0.05 s outside: the counters tick every 10 ms) or where the
 hypervisor took more than a quarter of a core (steal: the machine is a virtual one), and, since 2026-12-02g, those
-whose pace (probe.py --pace, read around and during each; the readings' median) was more than plan.PACE_SLOW times
-the fastest.
+whose pace (probe.py --pace, read around and during each; plan.pace_of: the slower reading around it, before
+2026-12-03 the readings' median) was more than plan.PACE_SLOW times the fastest.
 Measurements made before 2026-12-02 carry no such record: for them it prints the marks a busy machine leaves on a
 single-worker ring series (its step spreads, its sleeps wake late). Python 3 standard library only.
 """
@@ -184,8 +184,8 @@ def main(argv):
     print(f"quiet.py: {flagged} of {total} configurations and rows above {args.max_cores:g} cores outside the ranks "
           f"or {MAX_STEAL_CORES:g} stolen" + ("" if flagged else ": the machine was quiet"))
     if paced:
-        print(f"quiet.py: {slow_total} of {paced} configurations and rows with the pace read slow (their readings' "
-              f"median more than {plan.PACE_SLOW:g} times the fastest)")
+        print(f"quiet.py: {slow_total} of {paced} configurations and rows with the pace read slow (more than "
+              f"{plan.PACE_SLOW:g} times the fastest, plan.pace_of)")
     return 1 if args.check and (flagged or slow_total) else 0
 
 
