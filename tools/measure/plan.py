@@ -455,8 +455,8 @@ def cpu_busy(cpu, max_outside_cores=MAX_OUTSIDE_CORES, max_steal_cores=MAX_STEAL
 # Since 2026-12-03 the judgment takes the readings around a configuration (before and after, the idle machine's)
 # and not those during it: a reading during a training waits for cores the ranks keep busy, and on a faster day
 # (the idle machine at 9.6 us) every training's readings had a median of 13-15 us, 1.4-1.6 times the reference,
-# so every configuration was judged slow and measured three times (validation/testbed/campaign-2026-12-03/
-# README.md). The readings during a training stay in the record.
+# so every configuration was judged slow and measured three times (validation/testbed/README.md, 2026-12-03).
+# The readings during a training stay in the record.
 PACE_SLOW = 1.25
 # Before each configuration or row rank 0 waits up to this long for a reading within PACE_SLOW of the fastest
 # (measure.py --pace-wait).
