@@ -141,7 +141,8 @@ EOF
 
 # The plan, one line per run, and its estimated seconds: compute plus the bytes each worker moves at 95% of the
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
-# per launch. A rough upper bound: overlap is ignored.
+# per launch, one attempt per row and configuration, overlap ignored. Not a bound: the waits for the machine's
+# pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
   REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED INCAST=$INCAST AGAIN=$AGAIN \
   SMALL_LAUNCHES=$SMALL_LAUNCHES \
@@ -223,7 +224,7 @@ runs=$(echo "$plan" | wc -l)
 feed_s=0
 [ "$FEEDCHECK" = 1 ] && feed_s=$(( $(echo $RATES | wc -w) * 90 ))
 echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}${yield:+; try-locks yield (YIELD=1)}"
-echo "campaign: estimated $(( (${total_s%.*} + feed_s) / 60 )) min (an upper bound: overlap ignored), output $out"
+echo "campaign: estimated $(( (${total_s%.*} + feed_s) / 60 )) min for one attempt each (pace waits and repeated attempts took 3-4 times it on 2026-12-02h and 2026-12-03), output $out"
 if [ $dry = 1 ]; then
   echo "$plan" | awk '{printf "  %-8s %-22s %-9s %-7s %-4s ~%d s\n", $1, $2, $3, $4, $5, $6}'
   exit 0
