@@ -283,9 +283,9 @@ class QuietAttempts(unittest.TestCase):
                 "outside_cores": outside_s / window_s if window_s else 0.0}
 
     def test_busy_needs_the_limit_and_five_ticks(self):
-        self.assertFalse(plan.cpu_busy(self.cpu(0.1, 0.25)))  # at the limits, not above
+        self.assertFalse(plan.cpu_busy(self.cpu(0.1, 0.08)))  # at the limits, not above
         self.assertTrue(plan.cpu_busy(self.cpu(0.11, 0.0)))
-        self.assertTrue(plan.cpu_busy(self.cpu(0.0, 0.26)))
+        self.assertTrue(plan.cpu_busy(self.cpu(0.0, 0.09)))
         # 0.04 s in a window of 0.1 s is 0.4 cores, but four ticks: not flagged.
         self.assertFalse(plan.cpu_busy(self.cpu(0.04, 0.04, window_s=0.1)))
         self.assertTrue(plan.cpu_busy(self.cpu(0.05, 0.0, window_s=0.1)))

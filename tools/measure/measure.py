@@ -168,6 +168,9 @@ def main(argv):
                    help="ddp: first bucket's cap (default 1, torch's _DEFAULT_FIRST_BUCKET_BYTES, MiB)")
     p.add_argument("--ps-buffer-limit-gib", type=float, default=4,
                    help="a PS keeps a receive buffer per worker and tensor up to this size (default 4)")
+    p.add_argument("--gloo-threads", type=int, default=0,
+                   help="ring: worker threads of the Gloo process group the all-reduces run on, the calls a rank runs "
+                        "at once (default 0: torch's own group, 2 threads in torch 1.13; docs/measure.md §4)")
     p.add_argument("--call-times", action="store_true",
                    help="ring: each worker's all-reduces of every measured step as [unit, launched, ended], s from "
                         "the step's start (per_worker[i].call_times), to set beside sgdsim run --timeline")
@@ -206,6 +209,8 @@ def main(argv):
             raise MeasureError("--repeats must be at least 1")
         if getattr(args, "stream", 0) == 1 or getattr(args, "stream", 0) < 0:
             raise MeasureError("--stream must be 0 (not measured) or at least 2 messages")
+        if args.command == "train" and args.gloo_threads and (args.arch != "ring" or args.gloo_threads < 0):
+            raise MeasureError(f"--gloo-threads {args.gloo_threads}: 1 or more, and for --arch ring only")
         if args.command == "train" and not (args.workers or args.workers_list):
             raise MeasureError("train: give --workers K or --workers-list")
         missing = [v for v in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE") if v not in os.environ]

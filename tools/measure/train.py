@@ -2,6 +2,7 @@
 ring, with compute emulated by the clock and the communication done by torch.distributed (Gloo)."""
 
 import contextlib
+import datetime
 import hashlib
 import json
 import os
@@ -40,6 +41,7 @@ class Config:
         self.key = f"sgdsim-measure/{args.arch}/r{repeat}/k{k}/measured" + (f"/a{attempt}" if attempt else "")
         self.scale = args.compute_scale
         self.call_times = getattr(args, "call_times", False)
+        self.lane = None  # ring, --gloo-threads: the process group its all-reduces run on (gloo_lanes)
         self.wl = wl
         self.members = list(range(self.m)) + [self.m + w for w in range(k)]
         if self.m:
@@ -354,7 +356,8 @@ def ring_worker(cfg, w, group, start, rng):
             nonlocal max_in_flight
             if cfg.k > 1:  # sgdsim skips the all-reduce of a single worker
                 in_flight = sum(1 for x in works if not x.is_completed())
-                work = dist.all_reduce(bufs[u], group=group, async_op=True)
+                work = (cfg.lane.allreduce([bufs[u]]) if cfg.lane is not None
+                        else dist.all_reduce(bufs[u], group=group, async_op=True))
                 works.append(work)
                 max_in_flight = max(max_in_flight, in_flight + 1)
                 if cfg.call_times:
@@ -422,6 +425,9 @@ def cmd_train(args):
     sha = file_sha256(args.workload)
     # Every rank creates every group, in the same order (dist.new_group's rule).
     groups = {k: dist.new_group(list(range(m)) + [m + w for w in range(k)]) for k in sorted(set(ks))}
+    threads = getattr(args, "gloo_threads", 0)
+    lanes = ({k: gloo_lanes(list(range(k)), rank, threads, args.timeout) for k in sorted(set(ks))}
+             if threads and args.arch == "ring" else {})
     results = []
     if rank == 0:
         open(args.out, "w", encoding="utf-8").close()
@@ -429,7 +435,9 @@ def cmd_train(args):
         for k in ks:
             # Run again while rank 0 read the machine busy around it (docs/measure.md "A busy row is measured again").
             def attempt(n, k=k, repeat=repeat):
-                line = run_configuration(args, Config(args, wl, k, repeat, n), groups[k], rank, m, sha, infos)
+                cfg = Config(args, wl, k, repeat, n)
+                cfg.lane = lanes.get(k)
+                line = run_configuration(args, cfg, groups[k], rank, m, sha, infos)
                 return line, line["cpu"] if line else None
 
             attempts = [line for line, _ in until_quiet(args.quiet_retries, attempt)]  # rank 0: each attempt's line
@@ -455,6 +463,24 @@ def cmd_train(args):
                 line["provenance"] = prov
                 f.write(json.dumps(line) + "\n")
         RESULT_FILES.extend([args.out + ".provenance.json", args.out])
+
+
+def gloo_lanes(members, rank, threads, timeout_s):
+    """--gloo-threads: a ProcessGroupGloo of these ranks (None on the others) whose pool has `threads` worker
+    threads, the all-reduces a rank runs at once (dist.new_group cannot set them in torch 1.13: its pg_options are
+    NCCL's). Built as dist.new_group builds a Gloo group: on the default store under a prefix of its own, one device
+    per interface of GLOO_SOCKET_IFNAME (else the host's default); every member constructs it at the same time."""
+    if rank not in members:
+        return None
+    store = dist.PrefixStore(f"sgdsim-measure/gloo-lanes/{threads}/{len(members)}",
+                             dist.distributed_c10d._get_default_store())
+    opts = dist.ProcessGroupGloo._Options()
+    names = [n for n in os.environ.get("GLOO_SOCKET_IFNAME", "").split(",") if n]
+    opts._devices = ([dist.ProcessGroupGloo.create_device(interface=n) for n in names] if names
+                     else [dist.ProcessGroupGloo.create_default_device()])
+    opts._threads = threads
+    opts._timeout = datetime.timedelta(seconds=timeout_s)
+    return dist.ProcessGroupGloo(store, members.index(rank), len(members), opts)
 
 
 def run_configuration(args, cfg, group, rank, m, sha, infos):
@@ -549,7 +575,7 @@ def train_record(args, cfg, wl, sha, gathered):
     if cfg.arch == "ring":
         record["allreduces_per_step"] = len(cfg.units) if cfg.k > 1 else 0
         record["allreduce_unit_bytes"] = [u.bytes for u in cfg.units]
-        record["gloo_threads"] = gloo_info()["process_group_threads"]
+        record["gloo_threads"] = getattr(args, "gloo_threads", 0) or gloo_info()["process_group_threads"]
     if cfg.async_:
         record["steps_run"] = [len(g["step_ends"]) for g in workers]  # measured + those until all measured
     return record
