@@ -53,6 +53,8 @@ export SGDSIM_PACE_REFERENCE_US
     --out $work/ps-pv.jsonl &&
   $launch -- train --workload $W --arch ring --granularity ddp --workers-list 2,4 --steps 3 --warmup 1 \
     --call-times --out $work/ring.jsonl &&
+  $launch -- train --workload $W --arch ring --granularity tensor --workers-list 3 --steps 3 --warmup 1 \
+    --gloo-threads 1 --call-times --out $work/ring-1thread.jsonl &&
   $launch -- incast --patterns incast-duplex,duplex-late-out,staggered-in --nodes 2 --sizes 1MiB \
     --flow-message 256KiB --repeats 2 --warmup 1 --out $work/incast.csv" > "$work/run.log" 2>&1 ||
   fail "emulate run failed: $(tail -20 "$work/run.log")"
@@ -125,6 +127,14 @@ for r in ps + ring:
     assert m["ranks_still_running"] == 0 and 0 <= m["wakeup_busy_cross_over_1ms"] <= 1, m
 for r in ps:
     assert r["ps_servers"][0]["bad_markers"] == 0
+# --gloo-threads 1: the group runs one all-reduce at a time, so every worker's calls end in launch order.
+one = [json.loads(l) for l in open(f"{work}/ring-1thread.jsonl")]
+assert [r["workers"] for r in one] == [3] and one[0]["gloo_threads"] == 1, one
+assert one[0]["allreduces_per_step"] > 1, one[0]["allreduces_per_step"]
+for w in one[0]["per_worker"]:
+    for step in w["call_times"]:
+        ends = [end for _, _, end in sorted(step, key=lambda c: c[1])]
+        assert ends == sorted(ends), step
 # The machine's CPU over each configuration (tools/measure/quiet.py): the ranks' own time is part of the busy time.
 # The machine's pace (docs/measure.md "Is the machine at its pace?"): read before and after each configuration and
 # row, and by the sampler during a training; every reading a round trip of microseconds, the reference the fastest.

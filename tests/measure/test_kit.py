@@ -246,5 +246,26 @@ class AllreduceSettings(unittest.TestCase):
         self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --with-calls must be at least 1"])
 
 
+class TrainSettings(unittest.TestCase):
+    """measure.py train refuses a Gloo thread count that does not apply before any rank starts: exit 2, one line."""
+
+    def run_train(self, *args):
+        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "measure", "measure.py"), "train",
+                               "--workload", os.path.join(HERE, "tiny-workload.xml"), "--workers", "2", *args,
+                               "--out", os.path.join(tempfile.gettempdir(), "never-written.jsonl")],
+                              capture_output=True, text=True)
+
+    def test_gloo_threads_are_a_ring_setting(self):
+        r = self.run_train("--arch", "ps-sync", "--gloo-threads", "1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --gloo-threads 1: 1 or more, and for "
+                                                         "--arch ring only"])
+
+    def test_gloo_threads_are_at_least_one(self):
+        r = self.run_train("--arch", "ring", "--gloo-threads", "-1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--gloo-threads -1: 1 or more", r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
