@@ -171,7 +171,7 @@ class Pace(unittest.TestCase):
                      dict(series_line(3), cpu={"outside_s": 0.0})]
             text = make_cases.pace_text(lines, sidecar)
             self.assertIn("1 of 2 training configurations and 1 of 2 microbenchmark rows read slow", text)
-            self.assertIn("above 1.25 times the fastest", text)
+            self.assertIn("above 1.25 times the reference", text)
             self.assertEqual(make_cases.pace_text([series_line(1)], os.path.join(d, "none.csv.json")), "")
 
 

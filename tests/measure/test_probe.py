@@ -114,6 +114,26 @@ class Pace(unittest.TestCase):
             self.assertEqual(probe.main(["--pace", "1", "--pace-period", "0.5", "--fastest"]), 1)
         self.assertEqual(err.getvalue().count("\n"), 1)
 
+    def test_the_reference_is_the_lower_quartile_of_each_readings_slower_core(self):
+        out = io.StringIO()
+        with mock.patch.object(probe, "pace_readings", return_value=None) as failing, redirect_stdout(out), \
+                redirect_stderr(io.StringIO()):
+            self.assertEqual(probe.main(["--pace", "1", "--reference"]), 1)
+        self.assertEqual(failing.call_count, 1)
+        slower = [18.0, 15.0, 19.0, 12.0, 14.0, 13.0, 16.0, 17.0, 20.0]
+        with mock.patch.object(probe, "pace_readings", return_value=slower), redirect_stdout(out):
+            self.assertEqual(probe.main(["--pace", "1", "--reference"]), 0)
+        self.assertEqual(out.getvalue(), "14.0\n")  # 9 readings sorted: 12, 13, 14, ...; the nearest rank below 25%
+        readings = iter([[18.0, 13.0], [14.0, 15.0], [19.0, 12.0]] + [[20.0, 20.0]] * 100)
+        with mock.patch.object(probe, "pace_us", side_effect=lambda: next(readings)):
+            self.assertEqual(probe.pace_readings(1.0, 0.3)[:3], [18.0, 15.0, 19.0])  # each reading's slower core
+        self.assertEqual(probe.lower_quartile([5.0]), 5.0)
+        self.assertEqual(probe.lower_quartile([20.0, 9.0, 12.0, 10.0, 11.0]), 10.0)
+        err = io.StringIO()
+        with redirect_stderr(err):
+            self.assertEqual(probe.main(["--pace", "1", "--fastest", "--reference"]), 2)
+        self.assertIn("--fastest and --reference: give one", err.getvalue())
+
 
 class ReadsBack(unittest.TestCase):
     def setUp(self):

@@ -95,7 +95,7 @@ class Quiet(unittest.TestCase):
             code, out = run(["--check", d])
             self.assertEqual(code, 1, out)
             self.assertIn("model/ring-ddp-overlap-on.jsonl: quiet, 1 slow;", out)
-            self.assertIn("  K=2: slow, pace 18.0 us, x1.38 the fastest (4 readings, 10.2 s waited before)", out)
+            self.assertIn("  K=2: slow, pace 18.0 us, x1.38 the reference (4 readings, 10.2 s waited before)", out)
             self.assertIn("1 of 2 configurations and rows with the pace read slow", out)
             self.assertIn("0 of 3 configurations and rows above 0.1 cores", out)  # busy and slow apart
             self.assertEqual(run([d])[0], 0)

@@ -47,9 +47,10 @@
 #   YIELD    1: a failed try-lock yields its core  [1] (launch --loop-yield: Gloo's event loop no longer keeps the
 #            in every rank; 0: Gloo as it is            lock holder off a shared core for a scheduler tick;
 #                                                       docs/measure.md §5; campaigns before 2026-11-30i ran with 0)
-#   SGDSIM_PACE_REFERENCE_US  the machine's     [read: the fastest of a minute of probe.py --pace readings]
-#            fastest pace, us: every row and configuration waits for it and is measured again when read 25% slower
-#            (docs/measure.md "Is the machine at its pace?"; campaigns before 2026-12-02g read no pace)
+#   SGDSIM_PACE_REFERENCE_US  the machine's     [read: the lower quartile of a minute of probe.py --pace readings]
+#            pace, us: every row and configuration waits for it and is measured again when read 25% slower
+#            (docs/measure.md "Is the machine at its pace?"; campaigns before 2026-12-02g read no pace, those
+#            before 2026-12-03b took the minute's fastest reading)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -233,13 +234,13 @@ fi
 mkdir -p "$out" || exit 2
 log="$out/campaign.log"
 echo "$plan" > "$out/plan.txt"
-# The machine's fastest pace (docs/measure.md "Is the machine at its pace?"): a minute of readings, four a second,
-# the slower core's each; every launch judges its own readings against it (kit.read_pace).
+# The machine's pace (docs/measure.md "Is the machine at its pace?"): the lower quartile of a minute of readings,
+# four a second, the slower core's each; every launch judges its own readings against it (kit.read_pace).
 if [ -z "${SGDSIM_PACE_REFERENCE_US:-}" ]; then
-  SGDSIM_PACE_REFERENCE_US=$("$here/probe.py" --pace 60 --pace-period 0.25 --fastest)
+  SGDSIM_PACE_REFERENCE_US=$("$here/probe.py" --pace 60 --pace-period 0.25 --reference)
 fi
 export SGDSIM_PACE_REFERENCE_US
-echo "campaign: the machine's fastest pace, the reference: ${SGDSIM_PACE_REFERENCE_US:-not read} us" | tee -a "$log"
+echo "campaign: the machine's pace, the reference: ${SGDSIM_PACE_REFERENCE_US:-not read} us" | tee -a "$log"
 start=$(date +%s)
 done_s=0
 n=0

@@ -305,7 +305,7 @@ def pace_text(lines, sidecar):
         return ""
     return (f"; pace (docs/measure.md \"Is the machine at its pace?\"): {sum(map(plan.pace_slow, configs))} of "
             f"{len(configs)} training configurations and {sum(map(plan.pace_slow, rows))} of {len(rows)} "
-            f"microbenchmark rows read slow (their pace above {plan.PACE_SLOW:g} times the fastest)")
+            f"microbenchmark rows read slow (their pace above {plan.PACE_SLOW:g} times the reference)")
 
 
 def again_text(rate_dir, name):

@@ -27,7 +27,7 @@ def pace_wait_arg(p, what):
     """--pace-wait, for the microbenchmarks' rows and the trainings' configurations alike (kit.await_pace)."""
     p.add_argument("--pace-wait", type=float, default=PACE_WAIT_S,
                    help=f"before each {what}, wait up to this many seconds for the machine's pace (probe.py --pace) "
-                        f"to come within {round(100 * (PACE_SLOW - 1))}%% of the fastest read so far (default "
+                        f"to come within {round(100 * (PACE_SLOW - 1))}%% of the reference (probe.py --reference; default "
                         f"{PACE_WAIT_S:g}; 0: never wait; docs/measure.md \"Is the machine at its pace?\")")
 
 
@@ -50,8 +50,8 @@ def main(argv):
         pace_wait_arg(p, "row")
         p.add_argument("--quiet-retries", type=int, default=2,
                        help="measure a row again, up to this many times, while the machine's other processes took "
-                            "more than 0.1 cores or its hypervisor more than 0.25 during it, or its pace read 25%% "
-                            "slower than its fastest; keep the first quiet attempt at pace, else the quiet one at the "
+                            "more than 0.1 cores or its hypervisor more than 0.08 during it, or its pace read 25%% "
+                            "slower than the reference; keep the first quiet attempt at pace, else the quiet one at the "
                             "fastest pace, else the least busy (default 2; 0: never; docs/measure.md \"Was the machine "
                             "quiet?\")")
 
@@ -157,8 +157,8 @@ def main(argv):
     pace_wait_arg(p, "configuration")
     p.add_argument("--quiet-retries", type=int, default=2,
                    help="run a configuration again, up to this many times, while the machine's other processes took "
-                        "more than 0.1 cores or its hypervisor more than 0.25 during it, or its pace read 25%% "
-                        "slower than its fastest; keep the first quiet run at pace, else the quiet one at the fastest "
+                        "more than 0.1 cores or its hypervisor more than 0.08 during it, or its pace read 25%% "
+                        "slower than the reference; keep the first quiet run at pace, else the quiet one at the fastest "
                         "pace, else the least busy (default 2; 0: never; docs/measure.md \"Was the machine quiet?\")")
     p.add_argument("--compute-scale", type=float, default=1.0,
                    help="multiplies every forward, backward and update time, PS or ring (simulate with every "

@@ -453,16 +453,18 @@ def cpu_busy(cpu, max_outside_cores=MAX_OUTSIDE_CORES, max_steal_cores=MAX_STEAL
 # machine itself runs (a core read 17-19 us idle while the other read 13), and a ring's step follows it (ResNet-34
 # per layer at K = 8: 1.96-2.08 s at pace, 2.22-2.70 s in slow spells; validation/testbed/campaign-2026-12-02g/
 # README.md). Rank 0 reads it (the slower core's) before and after each configuration or row, and every second of a
-# training; a configuration or row is slow when its pace (pace_of) exceeds the fastest this process has read (the
-# reference) by more than this. Fast readings sit up to 1.19 times the fastest, slow ones 1.35-1.66 times (21
-# attempts of 2026-12-02g; its first runs used 1.15, which called some fast readings slow).
+# training; a configuration or row is slow when its pace (pace_of) exceeds the reference (kit.PACE_REFERENCE) by
+# more than this. Fast readings sit up to 1.19 times the fastest, slow ones 1.35-1.66 times (21 attempts of
+# 2026-12-02g; its first runs used 1.15, which called some fast readings slow). Since 2026-12-03b the reference is
+# the lower quartile of a minute's readings (probe.reference_pace), no longer the fastest: the build of 2026-12-03
+# reads 9.6-14.5 us idle without slow spells, and 68% of its idle readings were more than 1.25 times the fastest.
 # Since 2026-12-03 the judgment takes the readings around a configuration (before and after, the idle machine's)
 # and not those during it: a reading during a training waits for cores the ranks keep busy, and on a faster day
 # (the idle machine at 9.6 us) every training's readings had a median of 13-15 us, 1.4-1.6 times the reference,
 # so every configuration was judged slow and measured three times (validation/testbed/README.md, 2026-12-03).
 # The readings during a training stay in the record.
 PACE_SLOW = 1.25
-# Before each configuration or row rank 0 waits up to this long for a reading within PACE_SLOW of the fastest
+# Before each configuration or row rank 0 waits up to this long for a reading within PACE_SLOW of the reference
 # (measure.py --pace-wait).
 PACE_WAIT_S = 10.0
 

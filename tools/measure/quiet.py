@@ -12,9 +12,10 @@ of a CSV's .json; tools/measure/plan.py cpu_outside). On the emulated cluster ev
 emulated NICs share the machine's cores, so a build or a test run beside a campaign slows its calls; this prints, per
 file, the configuration or row where the rest of the machine took the most (in cores, averaged over it) and which
 processes, and flags those above --max-cores (with at least 0.05 s outside: the counters tick every 10 ms) or where the
-hypervisor took more than a quarter of a core (steal: the machine is a virtual one), and, since 2026-12-02g, those
+hypervisor took more than plan.MAX_STEAL_CORES (steal: the machine is a virtual one), and, since 2026-12-02g, those
 whose pace (probe.py --pace, read around and during each; plan.pace_of: the slower reading around it, before
-2026-12-03 the readings' median) was more than plan.PACE_SLOW times the fastest.
+2026-12-03 the readings' median) was more than plan.PACE_SLOW times the reference the record holds (the fastest
+reading until 2026-12-03, a lower quartile since: probe.reference_pace).
 Measurements made before 2026-12-02 carry no such record: for them it prints the marks a busy machine leaves on a
 single-worker ring series (its step spreads, its sleeps wake late). Python 3 standard library only.
 """
@@ -96,7 +97,7 @@ def describe(cpu):
 
 def describe_pace(cpu):
     pace = plan.pace_of(cpu)
-    return (f"pace {pace:.1f} us, x{pace / cpu['pace_reference_us']:.2f} the fastest "
+    return (f"pace {pace:.1f} us, x{pace / cpu['pace_reference_us']:.2f} the reference "
             f"({len(cpu['pace_us'])} readings, {cpu.get('pace_waited_s', 0.0):.1f} s waited before)")
 
 
@@ -185,7 +186,7 @@ def main(argv):
           f"or {MAX_STEAL_CORES:g} stolen" + ("" if flagged else ": the machine was quiet"))
     if paced:
         print(f"quiet.py: {slow_total} of {paced} configurations and rows with the pace read slow (more than "
-              f"{plan.PACE_SLOW:g} times the fastest, plan.pace_of)")
+              f"{plan.PACE_SLOW:g} times the reference, plan.pace_of)")
     return 1 if args.check and (flagged or slow_total) else 0
 
 
