@@ -38,6 +38,7 @@ ARCHS = [
     ("ps-async-ps1", "Async-PS, 1 PS"),
     ("ring-ddp", "ring, DDP buckets"),
     ("ring-layer", "ring, one per layer"),
+    ("ring-layer-1thread", "ring, one per layer, one Gloo thread"),
     ("ring-tensor", "ring, one per tensor"),
 ]
 MODELS = {"densenet121": "DenseNet-121", "resnet50": "ResNet-50", "alexnet": "AlexNet", "googlenet": "GoogLeNet",

@@ -405,14 +405,7 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
     os.makedirs(cdir, exist_ok=True)
     # A case made again keeps what was decided after its first report: its guard, what is missing and how it was
     # held out (the description's tail from HELD_OUT on, which says when its series were measured).
-    old_path = os.path.join(cdir, "case.json")
-    old = {}
-    if os.path.exists(old_path):
-        with open(old_path, encoding="utf-8") as f:
-            old = json.load(f)
-        for key in ("guard", "missing"):
-            if key in old:
-                case[key] = old[key]
+    old = keep_decided(case, os.path.join(cdir, "case.json"))
     kept = old.get("description", "").partition(HELD_OUT)
     if kept[1]:
         case["description"] += HELD_OUT + kept[2]
@@ -428,6 +421,19 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                 f"congestion control, torch and Gloo versions, load average). The prediction's platform: "
                 f"../../{data_rel}/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made "
                 f"from the microbenchmarks alone (its .log holds the calibration report).\n")
+
+
+def keep_decided(case, path):
+    """Gives `case` the guard and "missing" text of the case.json at `path`, where there is one (what was decided
+    after its first report); returns that case.json ({} where none)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        old = json.load(f)
+    for key in ("guard", "missing"):
+        if key in old:
+            case[key] = old[key]
+    return old
 
 
 def set_guards(out, report_json):

@@ -336,7 +336,7 @@ def ring_worker(cfg, w, group, start, rng):
     the backward in reverse; with overlap, each unit's all-reduce (dist.all_reduce, async) is launched as soon as
     the backward of its lowest layer is done, without overlap after the whole backward; the step ends when every
     all-reduce has finished and the local update (ps_update) is done. ProcessGroupGloo runs queued all-reduces on
-    its worker threads (2 in torch 1.13), so up to 2 run at once, in launch order."""
+    its worker threads (2 in torch 1.13; --gloo-threads N: N, cfg.lane), so up to 2 run at once, in launch order."""
     wl, scale = cfg.wl, cfg.scale
     units = cfg.units
     bufs = [torch.zeros(plan.elements(u.bytes), dtype=torch.float32) for u in units]

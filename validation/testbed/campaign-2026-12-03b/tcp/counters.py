@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Summarizes snap.sh output: per host, TCP retransmissions and timeouts; qdisc drops."""
-import sys, re
+import sys
 keys = ["TCPTimeouts", "TCPLossProbes", "TCPFastRetrans", "TCPSpuriousRTOs", "TCPSlowStartRetrans", "TCPLostRetransmit", "TCPOFOQueue", "TCPDSACKRecv", "TCPOrigDataSent"]
 hdr = {}
 for line in open(sys.argv[1]):
