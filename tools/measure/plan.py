@@ -429,10 +429,11 @@ MIN_OUTSIDE_S = 0.05
 # 0.02 cores and at most 0.10 in a row of 1 s or more. In campaign 2026-12-02b the 9 back-to-back rows of 2 MiB or
 # more measured with more than 0.25 cores stolen (and quiet when measured again after the trainings) were 8% slower
 # (median; 1-19%) than when measured again, the 25 quiet both times within 0.1% (docs/measure.md). A ring of many
-# small calls feels less: on 2026-12-03b ResNet-152's per-layer and 1 MiB-bucket rings at K = 7-8 ran 8-11% slower
-# than the same configuration's other launches with 0.11-0.13 cores stolen, 33% with 0.18 and 20-86% with 0.25-0.56,
-# and within 2% of them at 0.05-0.06 (validation/testbed/campaign-2026-12-03b/steal/): a quarter of a core let the
-# 0.18 one through. Until 2026-12-03b the limit was 0.25.
+# small calls feels more: on 2026-12-03b ResNet-152's per-layer and 1 MiB-bucket rings at K = 7-8 ran 7-11% slower
+# than the same configuration's other launches with 0.11-0.13 cores stolen, 33-35% with 0.18 and 16-86% with
+# 0.25-0.56, and within 2.3% of them at 0.05-0.06 (validation/testbed/README.md, 2026-12-03b, "The hypervisor's
+# steal"; a ring waits at each step for its slowest rank): a quarter of a core let the 0.18 one through. Until
+# 2026-12-03b the limit was 0.25.
 MAX_STEAL_CORES = 0.08
 
 

@@ -15,7 +15,7 @@ processes, and flags those above --max-cores (with at least 0.05 s outside: the 
 hypervisor took more than plan.MAX_STEAL_CORES (steal: the machine is a virtual one), and, since 2026-12-02g, those
 whose pace (probe.py --pace, read around and during each; plan.pace_of: the slower reading around it, before
 2026-12-03 the readings' median) was more than plan.PACE_SLOW times the reference the record holds (the fastest
-reading until 2026-12-03, a lower quartile since: probe.reference_pace).
+reading until 2026-12-03, a lower quartile since 2026-12-03b: probe.reference_pace).
 Measurements made before 2026-12-02 carry no such record: for them it prints the marks a busy machine leaves on a
 single-worker ring series (its step spreads, its sleeps wake late). Python 3 standard library only.
 """
