@@ -41,6 +41,8 @@ export SGDSIM_PACE_REFERENCE_US
   $launch -- allreduce --out $work/ar.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 3 &&
   $launch --pin --rt 1 -- allreduce --queued 4 --out $work/arq.csv --sizes 16KiB,64KiB,1MiB,4MiB --repeats 2 \
     --warmup 1 &&
+  $launch -- allreduce --queued 4 --gloo-threads 1 --out $work/arq1.csv --sizes 64KiB --nodes 2,3 --repeats 2 \
+    --warmup 1 &&
   $launch -- allreduce --beside 64MiB --out $work/arb.csv --sizes 16KiB,256KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch -- allreduce --after 1MiB --out $work/ara.csv --sizes 16KiB --nodes 2,4 --repeats 2 --warmup 1 &&
   $launch --loop-yield -- allreduce --among 16KiB --among-calls 32 --out $work/arm.csv --sizes 1MiB --nodes 2,4 \
@@ -69,6 +71,10 @@ ip netns list | grep -q '^sgdsim-' && fail "namespaces left after emulate run: $
 [ "$(grep -c '^allreduce,gloo,' "$work/ar.csv")" = 12 ] || fail "ar.csv: expected 4 sizes x 3 node counts"
 [ "$(grep -c '^allreduce_queued,gloo,' "$work/arq.csv")" = 12 ] || fail "arq.csv: expected 4 sizes x 3 node counts"
 grep -q '"queued_calls": 4' "$work/arq.csv.json" || fail "arq.csv.json: no queued_calls"
+# --gloo-threads 1: the calls ran on a group of one thread, which the sidecar says (the default group's rows do not).
+[ "$(grep -c '^allreduce_queued,gloo,' "$work/arq1.csv")" = 2 ] || fail "arq1.csv: expected 1 size x 2 node counts"
+grep -q '"gloo_threads": 1' "$work/arq1.csv.json" || fail "arq1.csv.json: no gloo_threads"
+grep -q '"gloo_threads"' "$work/arq.csv.json" && fail "arq.csv.json: gloo_threads without --gloo-threads"
 # launch --pin --rt 1 (the queued run): rank r on the r-th usable CPU, under SCHED_RR at 1, as each rank's provenance
 # says; without them (the single calls) neither.
 "$python" - "$work" <<'EOF' || fail "pinned, real-time ranks' provenance"

@@ -266,6 +266,12 @@ class AllreduceSettings(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --with-calls must be at least 1"])
 
+    def test_gloo_threads_are_at_least_one(self):
+        r = self.run_measure("--queued", "16", "--gloo-threads", "-2")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --gloo-threads -2: 1 or more (0: torch's "
+                                                         "own group)"])
+
 
 class TrainSettings(unittest.TestCase):
     """measure.py train refuses a Gloo thread count that does not apply before any rank starts: exit 2, one line."""

@@ -508,3 +508,21 @@ def write_sidecar(path, args, infos_before, kind, extra=None):
             json.dump(doc, f, indent=2)
             f.write("\n")
         RESULT_FILES.append(path + ".json")
+
+
+def gloo_lanes(members, rank, threads, timeout_s):
+    """--gloo-threads: a ProcessGroupGloo of these ranks (None on the others) whose pool has `threads` worker
+    threads, the all-reduces a rank runs at once (dist.new_group cannot set them in torch 1.13: its pg_options are
+    NCCL's). Built as dist.new_group builds a Gloo group: on the default store under a prefix of its own, one device
+    per interface of GLOO_SOCKET_IFNAME (else the host's default); every member constructs it at the same time."""
+    if rank not in members:
+        return None
+    store = dist.PrefixStore(f"sgdsim-measure/gloo-lanes/{threads}/{len(members)}",
+                             dist.distributed_c10d._get_default_store())
+    opts = dist.ProcessGroupGloo._Options()
+    names = [n for n in os.environ.get("GLOO_SOCKET_IFNAME", "").split(",") if n]
+    opts._devices = ([dist.ProcessGroupGloo.create_device(interface=n) for n in names] if names
+                     else [dist.ProcessGroupGloo.create_default_device()])
+    opts._threads = threads
+    opts._timeout = datetime.timedelta(seconds=timeout_s)
+    return dist.ProcessGroupGloo(store, members.index(rank), len(members), opts)

@@ -94,6 +94,9 @@ def main(argv):
                         "outlast it)")
     p.add_argument("--among-calls", type=int, default=64,
                    help="--among: the calls of SIZE launched around each timed one (default 64)")
+    p.add_argument("--gloo-threads", type=int, default=0,
+                   help="the timed calls run on a Gloo process group of N worker threads, the calls a rank runs at "
+                        "once (default 0: torch's own group, 2 threads in torch 1.13; as train --gloo-threads)")
     p.set_defaults(func=cmd_allreduce)
 
     p = sub.add_parser("concurrency", help="how many async all-reduces Gloo runs at once")
@@ -211,6 +214,8 @@ def main(argv):
             raise MeasureError("--stream must be 0 (not measured) or at least 2 messages")
         if args.command == "train" and args.gloo_threads and (args.arch != "ring" or args.gloo_threads < 0):
             raise MeasureError(f"--gloo-threads {args.gloo_threads}: 1 or more, and for --arch ring only")
+        if args.command == "allreduce" and args.gloo_threads < 0:
+            raise MeasureError(f"--gloo-threads {args.gloo_threads}: 1 or more (0: torch's own group)")
         if args.command == "train" and not (args.workers or args.workers_list):
             raise MeasureError("train: give --workers K or --workers-list")
         missing = [v for v in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE") if v not in os.environ]

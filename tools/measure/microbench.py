@@ -8,7 +8,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
-from kit import (check_out, cpu_outside, cpu_snapshot, csv_meta, CsvOut, dist, gather_infos, gloo_info,  # noqa: E402
+from kit import (check_out, cpu_outside, cpu_snapshot, csv_meta, CsvOut, dist, gather_infos, gloo_info, gloo_lanes,  # noqa: E402
                  MeasureError, now, size_arg, sizes_from, torch, until_quiet, write_sidecar)
 
 
@@ -163,6 +163,10 @@ def cmd_allreduce(args):
     if any(k < 2 or k > world for k in ks):
         raise MeasureError(f"--nodes {args.nodes}: each must be in 2..{world} (the world size)")
     groups = {k: dist.new_group(list(range(k))) for k in sorted(set(ks))}  # every rank creates every group
+    # --gloo-threads N: the timed calls run on a Gloo group of N worker threads (barriers stay on groups[k]), as
+    # train --gloo-threads runs a training's.
+    threads = getattr(args, "gloo_threads", 0)
+    lanes = {k: gloo_lanes(list(range(k)), rank, threads, args.timeout) for k in sorted(set(ks))} if threads else {}
     out = CsvOut(args.out, csv_meta(args, infos)) if rank == 0 else None
     calls = max(1, args.queued)
     beside = size_arg(args.beside) if getattr(args, "beside", "") else 0
@@ -186,8 +190,9 @@ def cmd_allreduce(args):
         if rank < k:
             for size in sizes:
                 views = [b[:plan.elements(size)] for b in bufs]
-                bench = (lambda: (time_beside(args, g, big, views[0]), [])) if beside else (
-                    lambda: time_row(args, g, views, smalls, big if after else None, others, calls))
+                lane = lanes.get(k) or g
+                bench = (lambda: (time_beside(args, g, big, views[0], lane), [])) if beside else (
+                    lambda: time_row(args, g, views, smalls, big if after else None, others, calls, lane))
                 times, alls, cpu, tries = quiet_attempt(args, g, rank, pids, bench)
                 if rank == 0:
                     if cpu is not None:
@@ -202,11 +207,12 @@ def cmd_allreduce(args):
                         print(f"allreduce_among_all {k} ranks {size:>10} B: {med * 1e3:9.3f} ms for the "
                               f"{len(others) + 1} calls", flush=True)
         dist.barrier()
-    extra = ({"queued_calls": args.queued, "with_bytes": with_size, "with_calls": args.with_calls} if with_size
+    extra = {"gloo_threads": threads} if threads else {}
+    extra.update({"queued_calls": args.queued, "with_bytes": with_size, "with_calls": args.with_calls} if with_size
              else {"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
              else {"after_bytes": after} if after
-             else {"among_bytes": among, "among_calls": args.among_calls} if among else None)
-    write_sidecar(args.out, args, infos, "allreduce", {**(extra or {}), "cpu_rows": cpu_rows})
+             else {"among_bytes": among, "among_calls": args.among_calls} if among else {})
+    write_sidecar(args.out, args, infos, "allreduce", {**extra, "cpu_rows": cpu_rows})
 
 
 def quiet_attempt(args, g, rank, pids, bench):
@@ -233,21 +239,21 @@ def quiet_attempt(args, g, rank, pids, bench):
     return times, alls, cpu, busy
 
 
-def time_row(args, g, views, smalls, first_big, others, calls):
+def time_row(args, g, views, smalls, first_big, others, calls, lane):
     """The warm-up and measured repeats of one row (every mode but --beside): each from the end of a barrier of the
-    group. Returns this rank's times per call, and for --among the wholes (from the first call's launch to the last
+    group g, the calls on `lane` (g, or --gloo-threads' group of the same ranks). Returns this rank's times per call, and for --among the wholes (from the first call's launch to the last
     one's end; else an empty list)."""
     times, alls = [], []
     for i in range(args.warmup + args.repeats):
         dist.barrier(group=g)
         if others:
-            elapsed, whole = time_among(args, g, others, views[0])
+            elapsed, whole = time_among(args, g, others, views[0], lane)
             if i >= args.warmup:
                 times.append(elapsed)
                 alls.append(whole)
             continue
         # --after: the earlier call takes one of Gloo's two threads, the timed one the other.
-        first = dist.all_reduce(first_big, group=g, async_op=True) if first_big is not None else None
+        first = dist.all_reduce(first_big, group=lane, async_op=True) if first_big is not None else None
         t0 = now()
         if args.queued:
             # Launched together, as a training's backward queues them: ProcessGroupGloo runs as many at once as it
@@ -256,13 +262,13 @@ def time_row(args, g, views, smalls, first_big, others, calls):
             # launch order a layer has.
             works = []
             for j, v in enumerate(views):
-                works.append(dist.all_reduce(v, group=g, async_op=True))
+                works.append(dist.all_reduce(v, group=lane, async_op=True))
                 for b in (smalls[j] if smalls else []):
-                    works.append(dist.all_reduce(b, group=g, async_op=True))
+                    works.append(dist.all_reduce(b, group=lane, async_op=True))
             for w in works:
                 w.wait()
         else:
-            dist.all_reduce(views[0], group=g)
+            dist.all_reduce(views[0], group=lane)
         if i >= args.warmup:
             times.append((now() - t0) / calls)
         if first is not None:
@@ -270,16 +276,16 @@ def time_row(args, g, views, smalls, first_big, others, calls):
     return times, alls
 
 
-def time_beside(args, g, big, view):
+def time_beside(args, g, big, view, lane):
     """The warm-up and measured calls on `view`, one after another, while one all-reduce of `big` runs: launched
     first, it takes one of ProcessGroupGloo's two threads, and each timed call the other. A timed call that ends
     after the large one would not have run beside it for its whole life: an error (a larger --beside is needed)."""
     dist.barrier(group=g)
-    large = dist.all_reduce(big, group=g, async_op=True)
+    large = dist.all_reduce(big, group=lane, async_op=True)
     times = []
     for i in range(args.warmup + args.repeats):
         t0 = now()
-        dist.all_reduce(view, group=g)
+        dist.all_reduce(view, group=lane)
         if i >= args.warmup:
             times.append(now() - t0)
     alive = torch.tensor([0.0 if large.is_completed() else 1.0])
@@ -291,7 +297,7 @@ def time_beside(args, g, big, view):
     return times
 
 
-def time_among(args, g, others, view):
+def time_among(args, g, others, view, lane):
     """One timed call on `view` among calls on `others`, launched in the order a training's backward would: one of
     the others (it takes one of ProcessGroupGloo's two threads), the timed call (the other thread, free: it starts at
     once), then the rest, which the first thread runs one after another while the timed call runs. The time is from
@@ -300,12 +306,12 @@ def time_among(args, g, others, view):
     the first call's launch to the end of the last (row allreduce_among_all: whether the small calls' time hides
     behind the timed call's or adds to it)."""
     start = now()
-    first = dist.all_reduce(others[0], group=g, async_op=True)
+    first = dist.all_reduce(others[0], group=lane, async_op=True)
     t0 = now()
-    timed = dist.all_reduce(view, group=g, async_op=True)
+    timed = dist.all_reduce(view, group=lane, async_op=True)
     end = []
     timed.get_future().then(lambda _f: end.append(now()))
-    rest = [dist.all_reduce(o, group=g, async_op=True) for o in others[1:]]
+    rest = [dist.all_reduce(o, group=lane, async_op=True) for o in others[1:]]
     timed.wait()
     waited = now()
     alive = torch.tensor([0.0 if rest[-1].is_completed() else 1.0])

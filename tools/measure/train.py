@@ -2,7 +2,6 @@
 ring, with compute emulated by the clock and the communication done by torch.distributed (Gloo)."""
 
 import contextlib
-import datetime
 import hashlib
 import json
 import os
@@ -14,7 +13,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
-from kit import (check_out, Clock, cpu_outside, cpu_snapshot, dist, gather_infos, gloo_info,  # noqa: E402
+from kit import (check_out, Clock, cpu_outside, cpu_snapshot, dist, gather_infos, gloo_info, gloo_lanes,  # noqa: E402
                  MeasureError, MIB, now, PaceSampler, provenance, rate_label, RESULT_FILES, torch, until_quiet)
 
 
@@ -463,24 +462,6 @@ def cmd_train(args):
                 line["provenance"] = prov
                 f.write(json.dumps(line) + "\n")
         RESULT_FILES.extend([args.out + ".provenance.json", args.out])
-
-
-def gloo_lanes(members, rank, threads, timeout_s):
-    """--gloo-threads: a ProcessGroupGloo of these ranks (None on the others) whose pool has `threads` worker
-    threads, the all-reduces a rank runs at once (dist.new_group cannot set them in torch 1.13: its pg_options are
-    NCCL's). Built as dist.new_group builds a Gloo group: on the default store under a prefix of its own, one device
-    per interface of GLOO_SOCKET_IFNAME (else the host's default); every member constructs it at the same time."""
-    if rank not in members:
-        return None
-    store = dist.PrefixStore(f"sgdsim-measure/gloo-lanes/{threads}/{len(members)}",
-                             dist.distributed_c10d._get_default_store())
-    opts = dist.ProcessGroupGloo._Options()
-    names = [n for n in os.environ.get("GLOO_SOCKET_IFNAME", "").split(",") if n]
-    opts._devices = ([dist.ProcessGroupGloo.create_device(interface=n) for n in names] if names
-                     else [dist.ProcessGroupGloo.create_default_device()])
-    opts._threads = threads
-    opts._timeout = datetime.timedelta(seconds=timeout_s)
-    return dist.ProcessGroupGloo(store, members.index(rank), len(members), opts)
 
 
 def run_configuration(args, cfg, group, rank, m, sha, infos):
