@@ -371,14 +371,16 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
   }
   if (vm.count("in-flight-cost")) {
     const std::string cost = vm["in-flight-cost"].as<std::string>();
-    if (cost != "each" && cost != "same")
-      throw InputError("--in-flight-cost '" + cost + "': expected each or same");
+    if (cost != "paired" && cost != "each" && cost != "same")
+      throw InputError("--in-flight-cost '" + cost + "': expected paired, each or same");
     if (!sc.measured_allreduce || sc.allreduce_queued_time.empty())
       throw InputError(
           "--in-flight-cost " + cost + ": needs the back-to-back all-reduce (a platform with " +
           "sgdsim.allreduce_queued_time: calibrate --queued; --measured-allreduce on), which the platform " +
           opts.platform + (sc.allreduce_queued_time.empty() ? " lacks" : " has, but off"));
-    sc.in_flight_cost_each = cost == "each";
+    sc.in_flight_cost = cost == "paired" ? InFlightCost::PAIRED
+                        : cost == "each" ? InFlightCost::EACH
+                                         : InFlightCost::SAME;
   }
   if (!sc.measured_sizes) {
     sc.allreduce_time        = lines_only(std::move(sc.allreduce_time));

@@ -114,10 +114,11 @@ po::options_description scenario_options()
      "slower rate of its bytes (a row faster than the simulated network as a faster one); off: the line "
      "(docs/models.md §10.7 \"The large sizes as measured\")")
     ("in-flight-cost", po::value<std::string>(),
-     "each|same. ring, with the platform's back-to-back all-reduce (sgdsim.allreduce_queued_time): a call that "
-     "starts beside others in flight pays its own back-to-back time beyond its bytes plus each other call's at that "
-     "call's size (each), or as many times its own as there are calls in flight (same) (default each: "
-     "docs/models.md §10.8 \"Calls of different sizes\")")
+     "paired|each|same. ring, with the platform's back-to-back all-reduce (sgdsim.allreduce_queued_time): a call "
+     "that starts beside others in flight pays its own back-to-back time beyond its bytes plus each other call's at "
+     "that call's size (each); as each, plus the share of its gain over the call alone that the longest other call "
+     "beside it does not cover (paired, the default: docs/models.md §10.8 \"A call beside shorter ones\"); or as "
+     "many times its own as there are calls in flight (same)")
     ("measured-node-window", po::value<int>(),
      "ring, with the measured all-reduce: how many node counts of the microbenchmark, the nearest to K, set a call's "
      "software cost: 1, its own node count's; N > 1, a least-squares line of the cost per ring step through the N "

@@ -91,7 +91,7 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "measured-sizes = " << (sc.measured_sizes ? "on" : "off") << "\n";
       out << "measured-node-window = " << sc.measured_node_window << "\n";
       if (!sc.allreduce_queued_time.empty())
-        out << "in-flight-cost = " << (sc.in_flight_cost_each ? "each" : "same") << "\n";
+        out << "in-flight-cost = " << to_string(sc.in_flight_cost) << "\n";
     }
     out << "message-overhead = " << sc.message_overhead_s << "s\n";
     out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";

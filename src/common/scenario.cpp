@@ -20,6 +20,8 @@ constexpr Named<Collective> kCollectives[] = {{"ring", Collective::RING},
                                               {"hierarchical", Collective::HIERARCHICAL}};
 constexpr Named<RingMode> kRingModes[]     = {{"steps", RingMode::STEPS}, {"stream", RingMode::STREAM}};
 constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
+constexpr Named<InFlightCost> kInFlightCosts[] = {
+    {"same", InFlightCost::SAME}, {"each", InFlightCost::EACH}, {"paired", InFlightCost::PAIRED}};
 constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
 constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
 constexpr Named<AllreduceUnit> kAllreduceUnits[] = {{"tensor", AllreduceUnit::TENSOR},
@@ -63,6 +65,10 @@ const char* to_string(Arch a)
 const char* to_string(Sharing s)
 {
   return word_of(kSharings, s);
+}
+const char* to_string(InFlightCost c)
+{
+  return word_of(kInFlightCosts, c);
 }
 const char* to_string(PsSplit s)
 {

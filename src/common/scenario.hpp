@@ -15,6 +15,11 @@ namespace sgdsim {
 enum class Arch { PS_ASYNC, PS_SYNC, RING };
 /** How the PS NIC is shared: SimGrid's max-min flows, one transfer at a time per direction, or both averaged. */
 enum class Sharing { FAIR, FCFS, HYBRID };
+/** What a ring all-reduce started beside others in flight pays, with the back-to-back microbenchmark (docs/models.md
+ *  §10.8): SAME, in_flight times its own back-to-back time (every call taken as this one's size); EACH, its own plus
+ *  each other call's at that call's size ("Calls of different sizes"); PAIRED, as EACH, plus the share of its gain
+ *  over the call alone that the longest other call leaves uncovered ("A call beside shorter ones"). */
+enum class InFlightCost { SAME, EACH, PAIRED };
 /** The all-reduce algorithm of the decentralized architecture (README "Collectives"). */
 enum class Collective { RING, TREE, HALVING_DOUBLING, HIERARCHICAL };
 /** How a ring all-reduce is simulated: each of the 2(K-1) steps as messages, or one flow per ring edge. */
@@ -132,11 +137,8 @@ struct Scenario {
    *  a call that starts beside n - 1 others in flight pays n times over (docs/models.md §10.8); empty: every call
    *  pays allreduce_time's, as if alone. */
   std::vector<AllreduceTimeFit> allreduce_queued_time;
-  /** With allreduce_queued_time: a call that starts beside others in flight pays its own back-to-back time beyond its
-   *  bytes plus each other call's, at that call's size (true; equal calls as below), or in_flight times its own
-   *  (false: §10.8 as first written, every call in flight taken as the size of this one) (docs/models.md §10.8
-   *  "Calls of different sizes"). */
-  bool in_flight_cost_each = true;
+  /** With allreduce_queued_time: what a call that starts beside others in flight pays (docs/models.md §10.8). */
+  InFlightCost in_flight_cost = InFlightCost::PAIRED;
   /** With measured_allreduce: the microbenchmark's ranks all ran on one machine of this many cores
    *  (sgdsim.shared_cores), so a ring step's software time grew with the ranks per core; beyond the node counts
    *  measured it keeps growing so (docs/models.md §10.7, "Ranks sharing cores"). 0: a machine per rank. */
@@ -242,6 +244,7 @@ inline constexpr StartOrderOption kStartOrderOptions[] = {
 
 const char* to_string(Arch a);
 const char* to_string(Sharing s);
+const char* to_string(InFlightCost c);
 const char* to_string(RingMode m);
 const char* to_string(Collective c);
 const char* to_string(PsSplit s);

@@ -148,7 +148,10 @@ std::string measured_note(const Scenario& sc)
     note += fmt(", and back to back at %d..%d nodes (%s)", sc.allreduce_queued_time.front().nodes,
                 sc.allreduce_queued_time.back().nodes,
                 // docs/models.md §10.8 "Calls of different sizes"
-                sc.in_flight_cost_each ? "each call in flight at its own size" : "calls in flight as this one's size");
+                sc.in_flight_cost == InFlightCost::PAIRED
+                    ? "each call in flight at its own size; beside shorter ones, part of its time alone"
+                : sc.in_flight_cost == InFlightCost::EACH ? "each call in flight at its own size"
+                                                          : "calls in flight as this one's size");
   if (sc.measured_sizes)
     note += " (its large sizes as measured)";
   if (sc.measured_node_window > 1) // docs/models.md §10.7, "Neighbouring node counts pooled"
@@ -404,7 +407,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"measured_allreduce_queued", measured_queued},
                           {"measured_sizes", sc.measured_allreduce && sc.measured_sizes},
                           {"measured_node_window", sc.measured_allreduce ? sc.measured_node_window : 0},
-                          {"in_flight_cost", measured_queued ? (sc.in_flight_cost_each ? "each" : "same") : ""},
+                          {"in_flight_cost", measured_queued ? to_string(sc.in_flight_cost) : ""},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -325,9 +325,10 @@ private:
   // for K ranks and `bytes` minus what the network alone takes; 0 without a measured all-reduce. A call that starts
   // with `in_flight` - 1 others under way on this worker, where the platform has the back-to-back microbenchmark,
   // lasts in_flight times its time per call T_q, of which the network, shared by the calls, takes its latencies once
-  // and its bytes in_flight times (docs/models.md §10.8); with --in-flight-cost each (the default) the others in
-  // flight, whose sizes `others` gives, each add their own T_q beyond their bytes instead of this call's
-  // (§10.8 "Calls of different sizes"). Beyond the largest node count measured, the excess there
+  // and its bytes in_flight times (docs/models.md §10.8); with --in-flight-cost each or paired (the default) the
+  // others in flight, whose sizes `others` gives, each add their own T_q beyond their bytes instead of this call's
+  // (§10.8 "Calls of different sizes"), and with paired a call beside shorter ones keeps part of its time alone
+  // (§10.8 "A call beside shorter ones"). Beyond the largest node count measured, the excess there
   // plus, for each ring step more, the software cost per step that the node counts measured show, which each call in
   // flight pays; where the microbenchmark's ranks shared one machine's cores, the excess there times the steps and
   // the ranks per core.
@@ -389,25 +390,38 @@ private:
   }
   // The excess at node count k within the fits' range: T_meas - network (one call), or in_flight T_q - latencies -
   // in_flight x bytes (calls back to back, docs/models.md §10.8; --in-flight-cost same), or with --in-flight-cost
-  // each T_q - bytes for this call plus max(0, T_q - bytes) at each other call's size, less the latencies.
+  // each T_q - bytes for this call plus max(0, T_q - bytes) at each other call's size, less the latencies; with
+  // paired (the default) plus the share of this call's gain T_meas - T_q that the longest other call's T_q leaves
+  // uncovered.
   double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
                      double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {}) const
   {
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
     if (in_flight <= 1)
       return std::max(floor, measured_allreduce_s(fits, k, bytes) - network_allreduce_s(bytes, k));
-    const double bytes_s   = network_bytes_s(bytes, k);
-    const double latency_s = network_allreduce_s(bytes, k) - bytes_s;
-    const double n         = in_flight;
-    if (!ctx_.scenario.in_flight_cost_each)
-      return std::max(floor, n * queued_allreduce_s(fits, alone, k, bytes) - latency_s - n * bytes_s);
+    const double bytes_s    = network_bytes_s(bytes, k);
+    const double latency_s  = network_allreduce_s(bytes, k) - bytes_s;
+    const double n          = in_flight;
+    const InFlightCost rule = ctx_.scenario.in_flight_cost;
+    const double own_q_s    = queued_allreduce_s(fits, alone, k, bytes);
+    if (rule == InFlightCost::SAME)
+      return std::max(floor, n * own_q_s - latency_s - n * bytes_s);
     // Each call in flight adds its own back-to-back time beyond its bytes (what it keeps the worker's software busy
     // for; never below 0), at its own size; calls the count has but `others` does not name are taken as this one.
-    double busy_s = queued_allreduce_s(fits, alone, k, bytes) - bytes_s;
+    double busy_s    = own_q_s - bytes_s;
+    double longest_s = 0; // the longest other call's back-to-back time
     for (int i = 1; i < in_flight; i++) {
-      const auto at  = static_cast<std::size_t>(i - 1);
-      const double o = at < others.size() ? others[at] : bytes;
-      busy_s += std::max(0.0, queued_allreduce_s(fits, alone, k, o) - network_bytes_s(o, k));
+      const auto at    = static_cast<std::size_t>(i - 1);
+      const double o   = at < others.size() ? others[at] : bytes;
+      const double o_q = queued_allreduce_s(fits, alone, k, o);
+      busy_s += std::max(0.0, o_q - network_bytes_s(o, k));
+      longest_s = std::max(longest_s, o_q);
+    }
+    if (rule == InFlightCost::PAIRED && own_q_s > 0) {
+      // The back-to-back gain over the call alone comes from calls that fill each other's gaps; a call beside
+      // shorter ones keeps the share of it they do not cover (docs/models.md §10.8 "A call beside shorter ones").
+      const double uncovered = 1 - std::min(1.0, longest_s / own_q_s);
+      busy_s += uncovered * std::max(0.0, measured_allreduce_s(alone, k, bytes) - own_q_s);
     }
     return std::max(floor, busy_s - latency_s);
   }

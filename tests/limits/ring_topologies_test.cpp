@@ -213,36 +213,56 @@ TEST(RingTopologies, QueuedMeasurementSetsTheTimeOfCallsRunTogether)
   EXPECT_NEAR(measured_step(4, alone, 2, slow, 1), 0.1 + 2 * 0.25, 0.6 * 1e-6);
 }
 
-TEST(RingTopologies, ACallBesideOneOfAnotherSizePaysEachOnesBackToBackTime)
+// K = 4, two tensors of different sizes whose gradients exist at once (no overlap), two lanes: 100 MB (0.15 s of
+// bytes on the network) and 1 MB (0.0015 s). Measured back to back: T_q = 0.05 s + 3 ns per byte per call, so the
+// 100 MB call's T_q is 0.35 s, 0.2 s beyond its bytes, and the 1 MB call's 0.053 s, 0.0515 s beyond its bytes; each
+// call alone at `alone_s`. Returns the step's time under the rule `cost`.
+namespace {
+double two_sizes_step(InFlightCost cost, double alone_s)
 {
-  // K = 4, two tensors of different sizes whose gradients exist at once (no overlap), two lanes: 100 MB (0.15 s of
-  // bytes on the network) and 1 MB (0.0015 s). Measured back to back: T_q = 0.05 s + 3 ns per byte per call, so the
-  // 100 MB call's T_q is 0.35 s, 0.2 s beyond its bytes, and the 1 MB call's 0.053 s, 0.0515 s beyond its bytes.
-  // --in-flight-cost each (docs/models.md §10.8 "Calls of different sizes"): each call pays its own and the other's,
-  // 0.2515 s, so the 100 MB call ends at 0.1 + 0.2515 + 0.15 s (plus at most half the 1 MB call's bytes, where they
-  // share the links). --in-flight-cost same (every call in flight taken as the size of this one): the 100 MB call
-  // pays 2 x 0.2 s and ends at 0.1 + 0.4 + 0.15 s. (With T_q the same at every size the two rules agree.)
   const std::string plat = tiny::star_platform(4, "1GBps");
   const std::string two  = tiny::write_file(
        "two_sizes.xml", "<workload name=\"two\" batch=\"32\" device=\"test\" reference_speed=\"1Gf\" ps_update=\"0s\">\n"
                          "  <layer name=\"small\" fwd=\"25ms\" bwd=\"25ms\"><tensor name=\"s\" size=\"1MB\"/></layer>\n"
                          "  <layer name=\"big\" fwd=\"25ms\" bwd=\"25ms\"><tensor name=\"b\" size=\"100MB\"/></layer>\n"
                          "</workload>\n");
-  const auto linear = [](int nodes) { return AllreduceTimeFit{nodes, {0, 0, 1, 3e-9, 0.05}, 0, 0, 0, {}}; };
-  const auto step   = [&](bool each) {
-    Scenario sc              = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 3, 1);
-    sc.ps                    = 0;
-    sc.measured_allreduce    = true;
-    sc.measured_node_window  = 1;
-    sc.allreduce_time        = {constant_fit(2, 0.25), constant_fit(6, 0.25)};
-    sc.allreduce_queued_time = {linear(2), linear(6)};
-    sc.collectives_in_flight = 2;
-    sc.allreduce_unit        = AllreduceUnit::TENSOR;
-    sc.in_flight_cost_each   = each;
-    return simulate_isolated(tiny::inputs(plat, two, sc)).step_time_mean_s;
-  };
+  const auto linear        = [](int nodes) { return AllreduceTimeFit{nodes, {0, 0, 1, 3e-9, 0.05}, 0, 0, 0, {}}; };
+  Scenario sc              = tiny::scenario(Arch::RING, 4, Sharing::FAIR, false, 3, 1);
+  sc.ps                    = 0;
+  sc.measured_allreduce    = true;
+  sc.measured_node_window  = 1;
+  sc.allreduce_time        = {constant_fit(2, alone_s), constant_fit(6, alone_s)};
+  sc.allreduce_queued_time = {linear(2), linear(6)};
+  sc.collectives_in_flight = 2;
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  sc.in_flight_cost        = cost;
+  return simulate_isolated(tiny::inputs(plat, two, sc)).step_time_mean_s;
+}
+} // namespace
+
+TEST(RingTopologies, ACallBesideOneOfAnotherSizePaysEachOnesBackToBackTime)
+{
+  // two_sizes_step, the calls alone at 0.25 s. --in-flight-cost each (docs/models.md §10.8 "Calls of different
+  // sizes"): each call pays its own and the other's, 0.2515 s, so the 100 MB call ends at 0.1 + 0.2515 + 0.15 s (plus
+  // at most half the 1 MB call's bytes, where they share the links). --in-flight-cost same (every call in flight
+  // taken as the size of this one): the 100 MB call pays 2 x 0.2 s and ends at 0.1 + 0.4 + 0.15 s. (With T_q the
+  // same at every size the two rules agree.) paired: alone is below the 100 MB call's T_q, no gain to keep, as each.
   const double each = 0.1 + (0.35 - 0.15) + (0.053 - 0.0015) + 0.15;
-  EXPECT_NEAR(step(true), each + 0.00075, 0.00075 + 1e-6);
+  EXPECT_NEAR(two_sizes_step(InFlightCost::EACH, 0.25), each + 0.00075, 0.00075 + 1e-6);
   const double same = 0.1 + 2 * (0.35 - 0.15) + 0.15;
-  EXPECT_NEAR(step(false), same + 0.00075, 0.00075 + 1e-6);
+  EXPECT_NEAR(two_sizes_step(InFlightCost::SAME, 0.25), same + 0.00075, 0.00075 + 1e-6);
+  EXPECT_NEAR(two_sizes_step(InFlightCost::PAIRED, 0.25), each + 0.00075, 0.00075 + 1e-6);
+}
+
+TEST(RingTopologies, ACallBesideAShorterOneKeepsTheGainItsPartnerDoesNotCover)
+{
+  // two_sizes_step with the calls alone at 0.6 s: the 100 MB call gains 0.6 - 0.35 = 0.25 s back to back over alone.
+  // --in-flight-cost paired (docs/models.md §10.8 "A call beside shorter ones"): the 1 MB call beside it lasts
+  // T_q(1 MB) / T_q(100 MB) = 0.053 / 0.35 of its time back to back, so the 100 MB call keeps (1 - 0.053 / 0.35) x
+  // 0.25 s of its time alone on top of what each charges; the 1 MB call, beside a longer one, pays as with each.
+  // The step is the 100 MB call's end.
+  const double each   = 0.1 + (0.35 - 0.15) + (0.053 - 0.0015) + 0.15;
+  const double kept_s = (1 - 0.053 / 0.35) * (0.6 - 0.35);
+  EXPECT_NEAR(two_sizes_step(InFlightCost::EACH, 0.6), each + 0.00075, 0.00075 + 1e-6);
+  EXPECT_NEAR(two_sizes_step(InFlightCost::PAIRED, 0.6), each + kept_s + 0.00075, 0.00075 + 1e-6);
 }

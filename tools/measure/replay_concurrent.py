@@ -16,7 +16,9 @@ the first call's launch to the last one's end (worker 0's in the simulation). `w
 16 --with 4KiB --with-calls 2, and --queued 16 on the same sizes: --with-csv and --plain-csv): per node count and
 size, the time per call of the 16 calls launched together, the time per group of the 16 groups (each call followed
 by its two small ones), and what the small calls add (worker 0's first start to last end, over 16; the calls and
-groups as sized in the CSV's sidecar). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit
+groups as sized in the CSV's sidecar). `partners` (measure.py allreduce --among P for several P, each run twice: --data
+is a folder of among-*.csv, as validation/testbed/campaign-2026-12-03c/among/): per partner size, node count and size,
+the timed call's time (docs/models.md §10.8 "A call beside shorter ones"). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit
 tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
 §10.12 and §10.8 show these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
@@ -138,7 +140,7 @@ def cell(sim_ms, meas_ms, errors):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["beside", "after", "among", "with"])
+    ap.add_argument("mode", choices=["beside", "after", "among", "with", "partners"])
     ap.add_argument("--sgdsim", default="build/src/sgdsim")
     ap.add_argument("--platform", default=DEFAULT_PLATFORM)
     ap.add_argument("--data", default=DEFAULT_DATA, help="the campaign's rate folder with the allreduce-*.csv")
@@ -184,6 +186,8 @@ def main(argv=None):
                                                           for s in AMONG_SIZES)))
         elif args.mode == "with":
             with_mode(args, tmp, errors)
+        elif args.mode == "partners":
+            partners_mode(args, tmp, errors)
         else:
             print("| after | size | " + " | ".join("K = %d" % k for k in AFTER_NODES) + " |\n|---|---|"
                   + "---|" * len(AFTER_NODES))
@@ -196,6 +200,38 @@ def main(argv=None):
     mean, worst = 100 * statistics.mean(errors), 100 * max(errors)
     print("\n%d cells: mean |error| %.1f%%, max %.1f%%" % (len(errors), mean, worst))
     check_guard(guard, mean, worst, "replay_concurrent")
+
+
+def partners_mode(args, tmp, errors):
+    """measure.py allreduce --among P --among-calls N for several partner sizes P, each run twice (--data's
+    among-*-1.csv and -2.csv, P and N from each CSV's sidecar): per partner, node count and size, the timed call's
+    time, simulated (the mean of the two runs' measured medians), ms."""
+    runs = {}
+    for name in sorted(os.listdir(args.data)):
+        if not (name.startswith("among-") and name.endswith(".csv")):
+            continue
+        with open(os.path.join(args.data, name + ".json")) as f:
+            side = json.load(f)
+        if "among_bytes" not in side:
+            continue  # the calls alone, run beside them
+        key = (side["among_bytes"], side["among_calls"])
+        for cell_key, ms in measured_ms(os.path.join(args.data, name), "allreduce_among").items():
+            runs.setdefault(key, {}).setdefault(cell_key, []).append(ms)
+    if not runs:
+        sys.exit("replay_concurrent: error: %s: no among-*.csv with among_bytes in its sidecar" % args.data)
+    names = {v: k for k, v in SIZES.items()}
+    timed = sorted({s for cells in runs.values() for _, s in cells})
+    print("| among | K | " + " | ".join(names[s] for s in timed) + " |\n|---|---|" + "---|" * len(timed))
+    for (partner, calls), cells in sorted(runs.items()):
+        for k in sorted({n for n, _ in cells}):
+            row = []
+            for s in timed:
+                sizes = [partner, s] + [partner] * (calls - 1)  # one partner, the timed call, then the others
+                path = os.path.join(tmp, "partners-%d-%d-%d.xml" % (partner, s, k))
+                _, mine = worker0_calls(args.sgdsim, args.platform, path, sequence_xml(sizes), k, args.sgdsim_arg)
+                mine.sort(key=lambda e: e["ts"])
+                row.append(cell(mine[1]["dur"] / 1e3, statistics.mean(cells[(k, s)]), errors))
+            print("| %s | %d | %s |" % (names.get(partner, "%d B" % partner), k, " | ".join(row)))
 
 
 def with_mode(args, tmp, errors):
