@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Writes the testbed's summary table (validation/testbed/README.md "Results and what is missing") from a report.
+"""Writes the testbed's summary tables (validation/testbed/README.md "Results and what is missing", and the table per
+campaign of validation/README.md) from a report.
 
-    tools/testbed_summary.py [--report validation/report.json] [--readme validation/testbed/README.md] [--check]
+    tools/testbed_summary.py [--report validation/report.json] [--readme validation/testbed/README.md]
+                             [--campaigns-readme validation/README.md] [--check]
 
 The table holds, for every testbed case of the report (validation/testbed/cases/, named RATE-MODEL-DEVICE-bBATCH-
 ARCH-overlap-on[-20steps][-CAMPAIGN]), the simulation's mean / max error, bold where the case misses its target: one
 row per architecture, one column per model (and device, when not the K80; batch, when not 32) and rate, and in each
 cell one entry per campaign (the first campaign, 2026-11-23, has no suffix). It replaces what lies between the
-README's testbed-summary markers. With --check it writes nothing and exits 1 if the README's table differs from the
-report's, so that the figures a reader sees are those of the last `sgdsim validate` (test repo.testbed_summary).
+README's testbed-summary markers. The second table has one row per campaign: its series, the models they ran, its
+points' mean and largest error, and how many series meet their target; it replaces what lies between the
+campaign-summary markers of validation/README.md. With --check it writes nothing and exits 1 if either README's table
+differs from the report's, so that the figures a reader sees are those of the last `sgdsim validate` (test
+repo.testbed_summary).
 Python 3 standard library only.
 """
 
@@ -24,6 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BEGIN = "<!-- testbed-summary:begin -->"
 END = "<!-- testbed-summary:end -->"
+CAMPAIGNS_BEGIN = "<!-- campaign-summary:begin -->"
+CAMPAIGNS_END = "<!-- campaign-summary:end -->"
 # The devices of workloads/*.xml: the id each file name spells -> the name tools/make_workload.py gives it.
 DEVICES = {facts["id"]: name for name, facts in make_workload.DEVICES.items()}
 NAME = re.compile(r"^(?P<rate>\d+[a-z]+)-(?P<model>[a-z0-9_-]+?)-(?P<device>" + "|".join(DEVICES) + r")"
@@ -97,29 +104,62 @@ def table(report):
     return "\n".join(lines) + "\n"
 
 
+def campaigns(report):
+    """One row per campaign (the date suffix of a case's name; the first campaign has none): the simulation's error
+    over all its points, as REPORT.md's overall figure is taken, and its series that meet their target."""
+    rows = {}
+    for case in report["cases"]:
+        m = NAME.match(case["name"])
+        if not m or "simulation" not in case:
+            continue
+        row = rows.setdefault(m["campaign"] or FIRST_CAMPAIGN, {"series": 0, "met": 0, "errors": [], "models": []})
+        row["series"] += 1
+        row["met"] += bool(case["target_met"])
+        row["errors"] += [abs(p["simulated_error"]) for p in case["points"] if p.get("simulated_error") is not None]
+        model = heading(m["rate"], m["model"], m["device"], m["batch"])
+        if model not in row["models"]:
+            row["models"].append(model)
+    lines = ["| campaign | series | models | points | simulation mean / max | series met |", "|---|---|---|---|---|---|"]
+    for name in sorted(rows):
+        row = rows[name]
+        errors = row["errors"]
+        figures = f"{100 * sum(errors) / len(errors):.2f}% / {100 * max(errors):.1f}%" if errors else "no points"
+        lines.append(f"| {name} | {row['series']} | {', '.join(row['models'])} | {len(errors)} | {figures} | "
+                     f"{row['met']} of {row['series']} |")
+    return "\n".join(lines) + "\n"
+
+
+def replace_between(path, begin, end, new_table, check, report):
+    """Puts new_table between the markers of path; with check, only compares. Returns 1 on a difference under check."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        sys.exit(f"testbed_summary.py: {path}: expected one {begin} ... {end} pair")
+    before, rest = text.split(begin)
+    old_table, after = rest.split(end)
+    if check:
+        if old_table.strip() != new_table.strip():
+            print(f"{path}: the table between {begin} and {end} differs from {report}; run tools/testbed_summary.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(before + begin + "\n" + new_table + end + after)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--report", default=os.path.join(ROOT, "validation", "report.json"))
     p.add_argument("--readme", default=os.path.join(ROOT, "validation", "testbed", "README.md"))
-    p.add_argument("--check", action="store_true", help="exit 1 if the README's table is not the report's")
+    p.add_argument("--campaigns-readme", default=os.path.join(ROOT, "validation", "README.md"))
+    p.add_argument("--check", action="store_true", help="exit 1 if a README's table is not the report's")
     a = p.parse_args()
     with open(a.report, encoding="utf-8") as f:
-        new_table = table(json.load(f))
-    with open(a.readme, encoding="utf-8") as f:
-        text = f.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        sys.exit(f"testbed_summary.py: {a.readme}: expected one {BEGIN} ... {END} pair")
-    before, rest = text.split(BEGIN)
-    old_table, after = rest.split(END)
-    if a.check:
-        if old_table.strip() != new_table.strip():
-            print(f"{a.readme}: the testbed summary differs from {a.report}; run tools/testbed_summary.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    with open(a.readme, "w", encoding="utf-8") as f:
-        f.write(before + BEGIN + "\n" + new_table + END + after)
-    return 0
+        report = json.load(f)
+    status = replace_between(a.readme, BEGIN, END, table(report), a.check, a.report)
+    return status | replace_between(a.campaigns_readme, CAMPAIGNS_BEGIN, CAMPAIGNS_END, campaigns(report), a.check,
+                                    a.report)
 
 
 if __name__ == "__main__":
