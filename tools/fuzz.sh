@@ -4,8 +4,10 @@
 # (tests/fuzz/make_seeds.py), runs each for SECONDS, PARALLEL at a time, and prints per harness the executions,
 # executions per second, coverage and findings, then the total. Exits 1 if any harness has a finding.
 #
-# Usage: tools/fuzz.sh [-t SECONDS] [-j PARALLEL] [-b BUILD_DIR] [HARNESS...]
+# Usage: tools/fuzz.sh [-t SECONDS] [-j PARALLEL] [-b BUILD_DIR] [-s SEED] [HARNESS...]
 #   -t  seconds per harness (default 60; CI: 30)       -j  harnesses at once (default 2)
+#   -s  libFuzzer's random seed, the same for every harness (default: libFuzzer draws one; CI: from the commit), so
+#       that a finding from a fresh corpus can be found again from the same seed
 #   -b  build folder (default build-fuzz); the corpora grow in BUILD_DIR/fuzz/corpus across runs, the last run's
 #       findings are in BUILD_DIR/fuzz/findings/HARNESS/ (reproduce one: BUILD_DIR/tests/fuzz/fuzz_HARNESS FILE)
 # Harnesses: workload deployment background platform calibration scenario run_inputs validation_case (default:
@@ -16,12 +18,14 @@ cd "$(dirname "$0")/.."
 seconds=60
 parallel=2
 build="build-fuzz"
-while getopts t:j:b: opt; do
+seed=""
+while getopts t:j:b:s: opt; do
   case $opt in
   t) seconds=$OPTARG ;;
   j) parallel=$OPTARG ;;
   b) build=$OPTARG ;;
-  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+  s) seed=$OPTARG ;;
+  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -63,11 +67,11 @@ run_one() { # HARNESS: fuzzes it for $seconds; its log is $work/logs/HARNESS.log
   rm -rf "$work/findings/$h" # this run's findings only
   mkdir -p "$work/corpus/$h" "$work/findings/$h"
   "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=$max_len \
-    -dict="tests/fuzz/dict/$h.dict" -print_final_stats=1 -artifact_prefix="$work/findings/$h/" \
+    ${seed:+-seed="$seed"} -dict="tests/fuzz/dict/$h.dict" -print_final_stats=1 -artifact_prefix="$work/findings/$h/" \
     "$work/corpus/$h" "$work/seeds/$h" >"$work/logs/$h.log" 2>&1 || echo "exit $?" >>"$work/logs/$h.log"
 }
 
-echo "== fuzzing $(echo "$harnesses" | wc -w) harnesses for $seconds s each, $parallel at a time"
+echo "== fuzzing $(echo "$harnesses" | wc -w) harnesses for $seconds s each, $parallel at a time${seed:+, seed $seed}"
 start=$(date +%s)
 # POSIX sh has no job pool: the harnesses are dealt into $parallel lanes, each lane runs its share in turn.
 lane=0
@@ -108,5 +112,18 @@ done
 printf '%-16s %12s in %s s of wall time, %s finding(s)\n' total "$total" "$wall" "$found"
 if [ "$found" -gt 0 ]; then
   echo "findings: $work/findings/ (logs: $work/logs/)" >&2
+  # What a machine that keeps nothing (CI's) must print for the finding to be reproduced elsewhere: libFuzzer's and the
+  # sanitizers' report lines, and each input, gzip'd in base64 (decode: base64 -d | gunzip > FILE).
+  for h in $harnesses; do
+    grep -q -E '^exit |^==[0-9]+==|FINDING|^SUMMARY' "$work/logs/$h.log" || continue
+    echo "-- $h: report" >&2
+    grep -E '^==[0-9]+==|==sgdsim-fuzz==|^SUMMARY|^ *#[0-9]+ 0x.* in sgdsim|^exit |Test unit written|runtime error|terminate|what\(\)' \
+      "$work/logs/$h.log" | head -n 40 >&2
+    for f in "$work/findings/$h"/*; do
+      [ -f "$f" ] || continue
+      echo "-- $h: input $(basename "$f"), $(wc -c <"$f") bytes, gzip | base64:" >&2
+      gzip -9 -c "$f" | base64 >&2
+    done
+  done
   exit 1
 fi
