@@ -321,13 +321,13 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
   }
   if (vm.count("fifo-wait")) {
     const std::string wait = vm["fifo-wait"].as<std::string>();
-    if (wait != "average" && wait != "exact")
-      throw InputError("--fifo-wait '" + wait + "': expected average or exact");
+    if (wait != "average" && wait != "exact" && wait != "phase")
+      throw InputError("--fifo-wait '" + wait + "': expected average, exact or phase");
     if (!sc.egress_fifo)
       throw InputError("--fifo-wait " + wait +
                        ": applies with --egress-fifo on (it says how a slice waits behind "
                        "the host's other calls' slices in that queue)");
-    sc.fifo_wait_average = wait == "average";
+    sc.fifo_wait = wait == "average" ? FifoWait::AVERAGE : wait == "exact" ? FifoWait::EXACT : FifoWait::PHASE;
   }
   if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
     throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");

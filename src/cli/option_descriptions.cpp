@@ -70,9 +70,11 @@ po::options_description scenario_options()
      "queued itself (not with a measured all-reduce, which holds it) (default off: flows share the NIC at once; "
      "docs/models.md §10.12)")
     ("fifo-wait", po::value<std::string>(),
-     "average|exact. with --egress-fifo on: a slice behind the host's other calls' queued slices waits for their "
-     "queue's time average, (queued - 1/2) slices (average), or until they have left (exact; in a homogeneous ring "
-     "that meets them in lockstep) (default average: docs/models.md §10.12 \"The queue's average\")")
+     "average|exact|phase. with --egress-fifo on: a slice behind the host's other calls' queued slices waits for "
+     "their queue's time average, (queued - 1/2) slices (average), or until they have left (exact; in a homogeneous "
+     "ring that meets them in lockstep), or until they have left behind a call that moves one slice per ring step, "
+     "its steps in phase with this call's, and their average behind the others (phase) (default phase: "
+     "docs/models.md §10.12 \"The queue's average\", \"In phase with a call of one slice a step\")")
     ("connection-rate", po::value<std::string>(),
      "ring, every collective: the most one connection of the collective library moves between two hosts, e.g. "
      "2.06GBps (NCCL's socket transport before 2.4.8 with one ring, docs/models.md §10.11); each socket per peer is a "

@@ -76,7 +76,7 @@ std::string scenario_file_text(const RunOptions& opts)
     if (sc.ring_min_slices_per_step > 1)
       out << "ring-min-slices = " << sc.ring_min_slices_per_step << "\n";
     if (sc.egress_fifo)
-      out << "egress-fifo = on\nfifo-wait = " << (sc.fifo_wait_average ? "average" : "exact") << "\n";
+      out << "egress-fifo = on\nfifo-wait = " << to_string(sc.fifo_wait) << "\n";
     if (sc.unit() == AllreduceUnit::FUSION) {
       out << "fusion-buffer = " << sc.fusion_buffer_bytes << "B\n";
       out << "fusion-batches = " << to_string(sc.fusion_batches) << "\n";

@@ -22,6 +22,8 @@ constexpr Named<RingMode> kRingModes[]     = {{"steps", RingMode::STEPS}, {"stre
 constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
 constexpr Named<InFlightCost> kInFlightCosts[] = {
     {"same", InFlightCost::SAME}, {"each", InFlightCost::EACH}, {"paired", InFlightCost::PAIRED}};
+constexpr Named<FifoWait> kFifoWaits[] = {
+    {"average", FifoWait::AVERAGE}, {"exact", FifoWait::EXACT}, {"phase", FifoWait::PHASE}};
 constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
 constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
 constexpr Named<AllreduceUnit> kAllreduceUnits[] = {{"tensor", AllreduceUnit::TENSOR},
@@ -69,6 +71,10 @@ const char* to_string(Sharing s)
 const char* to_string(InFlightCost c)
 {
   return word_of(kInFlightCosts, c);
+}
+const char* to_string(FifoWait w)
+{
+  return word_of(kFifoWaits, w);
 }
 const char* to_string(PsSplit s)
 {

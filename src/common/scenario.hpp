@@ -20,6 +20,11 @@ enum class Sharing { FAIR, FCFS, HYBRID };
  *  each other call's at that call's size ("Calls of different sizes"); PAIRED, as EACH, plus the share of its gain
  *  over the call alone that the longest other call leaves uncovered ("A call beside shorter ones"). */
 enum class InFlightCost { SAME, EACH, PAIRED };
+/** How a slice behind its host's other calls' queued slices waits in a FIFO egress (docs/models.md §10.12): AVERAGE,
+ *  for their queue's time average ("The queue's average"); EXACT, until they have left; PHASE, exactly behind a
+ *  call that moves one slice per ring step (its steps in phase with this call's) and for the average of the others
+ *  ("In phase with a call of one slice a step"). */
+enum class FifoWait { AVERAGE, EXACT, PHASE };
 /** The all-reduce algorithm of the decentralized architecture (README "Collectives"). */
 enum class Collective { RING, TREE, HALVING_DOUBLING, HIERARCHICAL };
 /** How a ring all-reduce is simulated: each of the 2(K-1) steps as messages, or one flow per ring edge. */
@@ -188,8 +193,10 @@ struct Scenario {
    *  (queued - 1/2) of their slices at the duration of the last one that left, as a message written at a moment
    *  unrelated to their progress does (measured: validation/testbed/README.md "Where the small call waits"); false:
    *  until they have left, which in a homogeneous ring meets them in lockstep, one just started (docs/models.md
-   *  §10.12 "The queue's average"). A call none of whose slices has left yet is waited for until they have. */
-  bool fifo_wait_average = true;
+   *  §10.12 "The queue's average"); PHASE, until they have left where the call moves one slice per ring step, its
+   *  steps in phase with this call's (§10.12 "In phase with a call of one slice a step"). A call none of whose
+   *  slices has left yet is waited for until they have. */
+  FifoWait fifo_wait = FifoWait::PHASE;
   /** Ranks from one member of the ring to the next: the hierarchical all-reduce's ring joins the nodes' leaders. */
   int ring_stride() const { return collective == Collective::HIERARCHICAL ? gpus_per_node : 1; }
   /** A steps-mode ring, or the hierarchical all-reduce's leaders' ring, whose chunks travel in slices. */
@@ -245,6 +252,7 @@ inline constexpr StartOrderOption kStartOrderOptions[] = {
 const char* to_string(Arch a);
 const char* to_string(Sharing s);
 const char* to_string(InFlightCost c);
+const char* to_string(FifoWait w);
 const char* to_string(RingMode m);
 const char* to_string(Collective c);
 const char* to_string(PsSplit s);

@@ -108,7 +108,10 @@ std::string gradient_sync_note(const Scenario& sc)
   if (sc.egress_fifo) // docs/models.md §10.12; a measured all-reduce holds the credits' wait
     note += std::string(sc.measured_allreduce ? ", FIFO egress (other calls' slices ahead"
                                               : ", FIFO egress (other calls' slices and own slices ahead of credits") +
-            (sc.fifo_wait_average ? ", their average)" : ", until they leave)");
+            (sc.fifo_wait == FifoWait::AVERAGE ? ", their average)"
+             : sc.fifo_wait == FifoWait::EXACT ? ", until they leave)"
+                                               : ", until they leave behind a call of one slice a step, else their "
+                                                 "average)");
   return note;
 }
 
@@ -392,7 +395,7 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"ring_slices_in_flight", sc.ring_slices_in_flight},
                           {"ring_min_slices_per_step", sc.ring_min_slices_per_step},
                           {"egress_fifo", sc.egress_fifo},
-                          {"fifo_wait", sc.egress_fifo ? (sc.fifo_wait_average ? "average" : "exact") : "none"},
+                          {"fifo_wait", sc.egress_fifo ? to_string(sc.fifo_wait) : "none"},
                           {"fusion_buffer_bytes", sc.fusion_buffer_bytes},
                           {"fusion_timeout_s", sc.fusion_timeout_s},
                           {"fusion_batches", to_string(sc.fusion_batches)},

@@ -154,7 +154,7 @@ void SlicedRing::leave_or_queue(int self)
   Member& m = members_[static_cast<std::size_t>(self)];
   if (!m.same_host.empty() && off_host(m)) {
     const double now = sg4::Engine::get_clock();
-    if (ctx_.scenario.fifo_wait_average) {
+    if (ctx_.scenario.fifo_wait != FifoWait::EXACT) {
       if (const std::optional<double> wait_s = average_wait_s(m, now)) {
         if (*wait_s < surf_precision_) {
           start_slice(self);
@@ -194,6 +194,11 @@ std::optional<double> SlicedRing::average_wait_s(const Member& m, double now) co
       continue;
     if (o.last_slice_s <= 0)
       return std::nullopt; // no slice of its call has left: how long one takes is not known yet
+    // A call of one slice a ring step forwards each as the previous host's arrives, as this call does: the two rings'
+    // steps run in phase and this message finds its slice just started (§10.12 "In phase with a call of one slice a
+    // step"): wait until its slices have left.
+    if (ctx_.scenario.fifo_wait == FifoWait::PHASE && o.cut.per_step <= 1)
+      return std::nullopt;
     wait_s += (queued - 0.5) * o.last_slice_s;
   }
   return wait_s;

@@ -36,8 +36,9 @@ namespace sgdsim {
  *
  *  With scenario.egress_fifo (docs/models.md §10.12; the dispatcher only, not the workers' actors) every host's
  *  egress is one FIFO queue: a slice that may leave waits until the slices queued before it by the other members on
- *  its host (the other lanes' calls, the other ranks of a multi-GPU host) have left, or with scenario.fifo_wait_average
- *  for their queue's time average ((queued - 1/2) slices each, once one of their call's slices has left), and,
+ *  its host (the other lanes' calls, the other ranks of a multi-GPU host) have left, or with scenario.fifo_wait AVERAGE
+ *  for their queue's time average ((queued - 1/2) slices each, once one of their call's slices has left), with PHASE
+ *  the same but until they have left behind a member whose call moves one slice per ring step, and,
  *  with credit messages and no measured all-reduce, the credit of a slice leaves its receiver when the slice has
  *  arrived and the receiver's own slices queued before it have left. A member's queued slices: the one in flight and
  *  those it could start back to back at that date. */
@@ -130,7 +131,8 @@ private:
   void try_send(int self);       // starts the member's next slice, or sets its date on the clock, if it may
   void leave_or_queue(int self); // the slice may leave now: starts it, or queues it behind the host's other slices
   // How long a slice of m that may leave now waits behind the other members' queued slices at their average
-  // (scenario.fifo_wait_average); nullopt where one of them has no slice of its call's left yet.
+  // (scenario.fifo_wait); nullopt, the exact wait, where one of them has no slice of its call's left yet, or, with
+  // PHASE, moves one slice per ring step.
   std::optional<double> average_wait_s(const Member& m, double now) const;
   void start_slice(int self);
   void receive(int self, double end_s); // a slice from the previous member ended at end_s

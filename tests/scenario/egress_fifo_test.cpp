@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 using namespace sgdsim;
@@ -66,9 +67,11 @@ namespace {
 // has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7); with
 // `measured_sizes`, eq. (37)'s line is the network's time and the sizes measured from 1 MiB on take twice it
 // (§10.7 "The large sizes as measured"). `average`: a slice behind the other lane's waits for its queue's average
-// (§10.12 "The queue's average"), not until they have left.
+// (§10.12 "The queue's average"), not until they have left; `wait`, where set, replaces it; `big`: the first unit's
+// size.
 std::map<std::string, double> call_durations_s(bool egress_fifo, const std::string& small_bwd = "0s",
-                                               bool measured = false, bool measured_sizes = false, bool average = false)
+                                               bool measured = false, bool measured_sizes = false, bool average = false,
+                                               std::optional<FifoWait> wait = {}, const std::string& big = "4MiB")
 {
   Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
   sc.ps                    = 0;
@@ -77,7 +80,7 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
   sc.ring_slice_bytes      = 1024.0 * 1024;
   sc.ring_slices_in_flight = 2;
   sc.egress_fifo           = egress_fifo;
-  sc.fifo_wait_average     = average;
+  sc.fifo_wait             = wait ? *wait : average ? FifoWait::AVERAGE : FifoWait::EXACT;
   if (measured) { // 2 x 2(K - 1)/K bytes / B at K = 2: a2 = 2 / B, b2 = 0 above 1 B
     const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}};
     sc.measured_allreduce = true;
@@ -95,7 +98,9 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
                          "  <layer name=\"small\" fwd=\"0s\" bwd=\"" +
                              small_bwd +
                              "\"><tensor name=\"s\" size=\"1KiB\"/></layer>\n"
-                             "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"4MiB\"/></layer>\n"
+                             "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"" +
+                             big +
+                             "\"/></layer>\n"
                              "</workload>\n");
   SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
   in.timeline  = true;
@@ -188,4 +193,27 @@ TEST(EgressFifo, AtTheQueuesAverageACallWithNoSliceLeftIsWaitedForExactly)
   // left (4 tau in all), or their average, 1.5 tau (3.5 tau in all).
   EXPECT_NEAR(call_durations_s(true, "0s", false, false, false).at("1024 B"), 4 * kTau, 10e-6);
   EXPECT_NEAR(call_durations_s(true, "0s", false, false, true).at("1024 B"), 3.5 * kTau, 10e-6);
+}
+
+TEST(EgressFifo, InPhaseACallOfOneSliceAStepIsWaitedForExactly)
+{
+  // docs/models.md §10.12 "In phase with a call of one slice a step". A 1 MiB call at K = 2 moves one slice of 512 KiB
+  // a ring step (tau / 2 each): s0 from 0 to tau / 2, s1 (its second step, once its peer's s0 has arrived) to tau. The
+  // 1 KiB call starts at 0.6 tau, s1 in flight: with phase it waits until s1 has left, as exact does (its call then
+  // ends at tau, 0.4 tau in all). The average lets its first message go after (1 - 1/2) x tau / 2, at 0.85 tau, and
+  // its second, s1 still in flight, a quarter tau later: 0.5 tau in all, the lockstep's phase lost.
+  const double start_s = 0.6 * kTau;
+  const std::string at = std::to_string(start_s * 1e3) + "ms";
+  const double phase   = call_durations_s(true, at, false, false, false, FifoWait::PHASE, "1MiB").at("1024 B");
+  const double exact   = call_durations_s(true, at, false, false, false, FifoWait::EXACT, "1MiB").at("1024 B");
+  const double average = call_durations_s(true, at, false, false, false, FifoWait::AVERAGE, "1MiB").at("1024 B");
+  EXPECT_NEAR(phase, exact, 1e-9);
+  EXPECT_NEAR(phase, kTau - start_s, 10e-6);
+  EXPECT_NEAR(average, 0.5 * kTau, 10e-6);
+  // Behind a call of two slices a step (AtTheQueuesAverageASliceWaitsHalfASliceLessThanTheQueueHeld's 4 MiB call),
+  // phase waits for the queue's average: 6 tau there, where the exact wait took 5.5 tau.
+  const std::string later = std::to_string(2.5 * kTau * 1e3) + "ms";
+  EXPECT_NEAR(call_durations_s(true, later, false, true, false, FifoWait::PHASE).at("1024 B"), 6 * kTau, 10e-6);
+  // The default since 2026-12-04 (README's option table).
+  EXPECT_EQ(Scenario{}.fifo_wait, FifoWait::PHASE);
 }

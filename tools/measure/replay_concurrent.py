@@ -38,7 +38,8 @@ from guard import check_guard, parse_guard
 
 DEFAULT_PLATFORM = "validation/testbed/campaign-2026-11-26/data/1gbit/densenet121-k80-b32/platform-allreduce.xml"
 DEFAULT_DATA = "validation/testbed/campaign-2026-11-28c/data/1gbit"
-SIZES = {"4KiB": 4096, "64KiB": 65536, "256KiB": 262144, "1MiB": 1048576, "4MiB": 4194304, "256MiB": 268435456}
+SIZES = {"4KiB": 4096, "64KiB": 65536, "256KiB": 262144, "1MiB": 1048576, "4MiB": 4194304, "16MiB": 16777216,
+         "64MiB": 67108864, "256MiB": 268435456}
 BESIDE_SIZES = ["4KiB", "64KiB", "256KiB", "1MiB", "4MiB"]
 BESIDE_CALLS = 6  # measure.py --beside times calls one after the other while the large one runs; six cover it
 AFTER_FIRST = ["256KiB", "1MiB", "4MiB"]

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Calls or bytes? ResNet-152 (GTX 1080 Ti compute) at K = 7, 8: DDP buckets of 25, 4, 1, 0.25, 0.0625 MiB and per layer.
 set -u
-cd /work/main
+cd "$(dirname "$0")/../../../.." # the repository
 export SGDSIM_PACE_REFERENCE_US=$(/usr/bin/python3 tools/measure/probe.py --pace 20 --pace-period 0.25 --fastest)
 echo "reference $SGDSIM_PACE_REFERENCE_US $(date -u +%T)"
 tools/measure/emulate up --hosts 8 --rate 1gbit

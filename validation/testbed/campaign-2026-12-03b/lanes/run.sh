@@ -1,7 +1,7 @@
 #!/bin/sh
 # One Gloo thread against two: ResNet-152 (GTX 1080 Ti compute) at K = 7, 8, DDP buckets of 1 MiB and per layer.
 set -u
-cd /work/main
+cd "$(dirname "$0")/../../../.." # the repository
 export SGDSIM_PACE_REFERENCE_US=9.6
 W=workloads/resnet152-gtx1080ti-b32.xml
 for rep in 1 2; do

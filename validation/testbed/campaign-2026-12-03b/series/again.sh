@@ -1,7 +1,7 @@
 #!/bin/sh
 # The configurations whose kept attempt was busy (the hypervisor's steal above 0.08 cores), measured again.
 set -u
-cd /work/main
+cd "$(dirname "$0")/../../../.." # the repository
 export SGDSIM_PACE_REFERENCE_US=$(/usr/bin/python3 tools/measure/probe.py --pace 60 --pace-period 0.25 --reference)
 echo "reference $SGDSIM_PACE_REFERENCE_US $(date -u +%T)"
 tools/measure/emulate up --hosts 8 --rate 1gbit

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ResNet-152 (GTX 1080 Ti compute), one all-reduce per layer, overlap on, K = 1..8, one Gloo thread; then two.
 set -u
-cd /work/main
+cd "$(dirname "$0")/../../../.." # the repository
 export SGDSIM_PACE_REFERENCE_US=$(/usr/bin/python3 tools/measure/probe.py --pace 60 --pace-period 0.25 --fastest)
 echo "reference $SGDSIM_PACE_REFERENCE_US $(date -u +%T)"
 tools/measure/emulate down >/dev/null 2>&1

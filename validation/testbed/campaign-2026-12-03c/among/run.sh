@@ -1,7 +1,7 @@
 #!/bin/sh
 # A call of 256 KiB / 1 MiB / 4 MiB among calls of 4 KiB .. 1 MiB on Gloo's other thread, and alone: K = 6, 7, 8.
 set -u
-cd /work/main
+cd "$(dirname "$0")/../../../.." # the repository
 export SGDSIM_PACE_REFERENCE_US=$(/usr/bin/python3 tools/measure/probe.py --pace 60 --pace-period 0.25 --reference)
 echo "reference $SGDSIM_PACE_REFERENCE_US"
 tools/measure/emulate up --hosts 8 --rate 1gbit

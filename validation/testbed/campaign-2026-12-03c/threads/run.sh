@@ -1,7 +1,7 @@
 #!/bin/sh
 # Back to back with one Gloo thread or two, 16 calls or 2, and alone: K = 6, 7, 8, 4 KiB..4 MiB.
 set -u
-cd /work/main
+cd "$(dirname "$0")/../../../.." # the repository
 export SGDSIM_PACE_REFERENCE_US=$(/usr/bin/python3 tools/measure/probe.py --pace 60 --pace-period 0.25 --reference)
 echo "reference $SGDSIM_PACE_REFERENCE_US"
 tools/measure/emulate up --hosts 8 --rate 1gbit
