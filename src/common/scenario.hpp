@@ -189,13 +189,13 @@ struct Scenario {
    *  leaf), so a credit leaves behind the slices its host has queued for its own next member (docs/models.md
    *  §10.12). false: it leaves at once (a NIC whose flows queue apart, or an idle one). */
   bool egress_fifo = false;
-  /** With egress_fifo: a slice behind the host's other calls' queued slices waits for their queue's time average,
-   *  (queued - 1/2) of their slices at the duration of the last one that left, as a message written at a moment
-   *  unrelated to their progress does (measured: validation/testbed/README.md "Where the small call waits"); false:
-   *  until they have left, which in a homogeneous ring meets them in lockstep, one just started (docs/models.md
-   *  §10.12 "The queue's average"); PHASE, until they have left where the call moves one slice per ring step, its
-   *  steps in phase with this call's (§10.12 "In phase with a call of one slice a step"). A call none of whose
-   *  slices has left yet is waited for until they have. */
+  /** With egress_fifo, how a slice behind the host's other calls' queued slices waits. AVERAGE: for their queue's
+   *  time average, (queued - 1/2) of their slices at the duration of the last one that left, as a message written at
+   *  a moment unrelated to their progress does (measured: validation/testbed/README.md "Where the small call
+   *  waits"); EXACT: until they have left, which in a homogeneous ring meets them in lockstep, one just started
+   *  (docs/models.md §10.12 "The queue's average"); PHASE (the default): until they have left where their call moves
+   *  one slice per ring step, its steps in phase with this call's, else at the average (§10.12 "In phase with a call
+   *  of one slice a step"). A call none of whose slices has left yet is waited for until they have. */
   FifoWait fifo_wait = FifoWait::PHASE;
   /** Ranks from one member of the ring to the next: the hierarchical all-reduce's ring joins the nodes' leaders. */
   int ring_stride() const { return collective == Collective::HIERARCHICAL ? gpus_per_node : 1; }
