@@ -4,7 +4,9 @@
 # that this file does not match itself. Outside a git checkout (a source tarball) there is no list of tracked
 # files: the test is skipped.
 #   cmake -DSRCDIR=<repository> -P standalone.cmake
-set(patterns "[.][.]/shared" "MODELS[.]md" "DESIGN[.]md" "STYLE[.]md")
+# "^cd /work/": a script that changes to the checkout where it was written instead of to the repository relative to
+# itself (seven campaign scripts did, until 2026-12-04).
+set(patterns "[.][.]/shared" "MODELS[.]md" "DESIGN[.]md" "STYLE[.]md" "^cd /work[/]")
 find_program(GIT git)
 if(NOT EXISTS "${SRCDIR}/.git")
   message("SKIPPED: ${SRCDIR} is not a git checkout (no .git): no list of tracked files to search")
