@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <optional>
 #include <string>
 
 using namespace sgdsim;
@@ -66,12 +65,12 @@ namespace {
 // `small_bwd` later; the worker 0's all-reduce events of the measured step, by tensor name. `measured`: the platform
 // has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7); with
 // `measured_sizes`, eq. (37)'s line is the network's time and the sizes measured from 1 MiB on take twice it
-// (§10.7 "The large sizes as measured"). `average`: a slice behind the other lane's waits for its queue's average
-// (§10.12 "The queue's average"), not until they have left; `wait`, where set, replaces it; `big`: the first unit's
-// size.
+// (§10.7 "The large sizes as measured"). `wait`: how a slice behind the other lane's waits (§10.12): until they have
+// left (EXACT, the default here), for its queue's average (AVERAGE, "The queue's average"), or PHASE; `big`: the
+// first unit's size.
 std::map<std::string, double> call_durations_s(bool egress_fifo, const std::string& small_bwd = "0s",
-                                               bool measured = false, bool measured_sizes = false, bool average = false,
-                                               std::optional<FifoWait> wait = {}, const std::string& big = "4MiB")
+                                               bool measured = false, bool measured_sizes = false,
+                                               FifoWait wait = FifoWait::EXACT, const std::string& big = "4MiB")
 {
   Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
   sc.ps                    = 0;
@@ -80,7 +79,7 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
   sc.ring_slice_bytes      = 1024.0 * 1024;
   sc.ring_slices_in_flight = 2;
   sc.egress_fifo           = egress_fifo;
-  sc.fifo_wait             = wait ? *wait : average ? FifoWait::AVERAGE : FifoWait::EXACT;
+  sc.fifo_wait             = wait;
   if (measured) { // 2 x 2(K - 1)/K bytes / B at K = 2: a2 = 2 / B, b2 = 0 above 1 B
     const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}};
     sc.measured_allreduce = true;
@@ -174,7 +173,7 @@ TEST(EgressFifo, AtTheQueuesAverageASliceWaitsHalfASliceLessThanTheQueueHeld)
   // where the exact wait took 5.5 tau (s1 half sent at 2.5 tau, s2 mid-way at 6 tau).
   const double start_s                        = 2.5 * kTau;
   const std::string at                        = std::to_string(start_s * 1e3) + "ms";
-  const std::map<std::string, double> average = call_durations_s(true, at, false, true, true);
+  const std::map<std::string, double> average = call_durations_s(true, at, false, true, FifoWait::AVERAGE);
   ASSERT_EQ(average.size(), 2U);
   EXPECT_NEAR(average.at("4194304 B"), 8 * kTau, 10e-6);
   EXPECT_NEAR(average.at("1024 B"), 6 * kTau, 10e-6);
@@ -187,12 +186,12 @@ TEST(EgressFifo, AtTheQueuesAverageACallWithNoSliceLeftIsWaitedForExactly)
   // 1.5 tau, either way.
   const double start_s = 2.5 * kTau;
   const std::string at = std::to_string(start_s * 1e3) + "ms";
-  EXPECT_NEAR(call_durations_s(true, at, true, false, true).at("1024 B"), 4 * kTau - start_s, 10e-6);
+  EXPECT_NEAR(call_durations_s(true, at, true, false, FifoWait::AVERAGE).at("1024 B"), 4 * kTau - start_s, 10e-6);
   // Starting at once (ASmallCallWaitsForAnotherCallsSlicesAhead, slices of tau): its first message waits until s0 and
   // s1 have left (2 tau) either way; its second finds s2 in flight and s3 queued, s1 having taken tau: until both have
   // left (4 tau in all), or their average, 1.5 tau (3.5 tau in all).
-  EXPECT_NEAR(call_durations_s(true, "0s", false, false, false).at("1024 B"), 4 * kTau, 10e-6);
-  EXPECT_NEAR(call_durations_s(true, "0s", false, false, true).at("1024 B"), 3.5 * kTau, 10e-6);
+  EXPECT_NEAR(call_durations_s(true, "0s", false, false, FifoWait::EXACT).at("1024 B"), 4 * kTau, 10e-6);
+  EXPECT_NEAR(call_durations_s(true, "0s", false, false, FifoWait::AVERAGE).at("1024 B"), 3.5 * kTau, 10e-6);
 }
 
 TEST(EgressFifo, InPhaseACallOfOneSliceAStepIsWaitedForExactly)
@@ -204,16 +203,16 @@ TEST(EgressFifo, InPhaseACallOfOneSliceAStepIsWaitedForExactly)
   // its second, s1 still in flight, a quarter tau later: 0.5 tau in all, the lockstep's phase lost.
   const double start_s = 0.6 * kTau;
   const std::string at = std::to_string(start_s * 1e3) + "ms";
-  const double phase   = call_durations_s(true, at, false, false, false, FifoWait::PHASE, "1MiB").at("1024 B");
-  const double exact   = call_durations_s(true, at, false, false, false, FifoWait::EXACT, "1MiB").at("1024 B");
-  const double average = call_durations_s(true, at, false, false, false, FifoWait::AVERAGE, "1MiB").at("1024 B");
+  const double phase   = call_durations_s(true, at, false, false, FifoWait::PHASE, "1MiB").at("1024 B");
+  const double exact   = call_durations_s(true, at, false, false, FifoWait::EXACT, "1MiB").at("1024 B");
+  const double average = call_durations_s(true, at, false, false, FifoWait::AVERAGE, "1MiB").at("1024 B");
   EXPECT_NEAR(phase, exact, 1e-9);
   EXPECT_NEAR(phase, kTau - start_s, 10e-6);
   EXPECT_NEAR(average, 0.5 * kTau, 10e-6);
   // Behind a call of two slices a step (AtTheQueuesAverageASliceWaitsHalfASliceLessThanTheQueueHeld's 4 MiB call),
   // phase waits for the queue's average: 6 tau there, where the exact wait took 5.5 tau.
   const std::string later = std::to_string(2.5 * kTau * 1e3) + "ms";
-  EXPECT_NEAR(call_durations_s(true, later, false, true, false, FifoWait::PHASE).at("1024 B"), 6 * kTau, 10e-6);
+  EXPECT_NEAR(call_durations_s(true, later, false, true, FifoWait::PHASE).at("1024 B"), 6 * kTau, 10e-6);
   // The default since 2026-12-04 (README's option table).
   EXPECT_EQ(Scenario{}.fifo_wait, FifoWait::PHASE);
 }
