@@ -320,14 +320,15 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
                        (sc.ring_mode != RingMode::STEPS ? " in stream mode" : ""));
   }
   if (vm.count("fifo-wait")) {
-    const std::string wait = vm["fifo-wait"].as<std::string>();
-    if (wait != "average" && wait != "exact" && wait != "phase")
+    const std::string wait              = vm["fifo-wait"].as<std::string>();
+    const std::optional<FifoWait> named = fifo_wait_named(wait);
+    if (!named)
       throw InputError("--fifo-wait '" + wait + "': expected average, exact or phase");
     if (!sc.egress_fifo)
       throw InputError("--fifo-wait " + wait +
                        ": applies with --egress-fifo on (it says how a slice waits behind "
                        "the host's other calls' slices in that queue)");
-    sc.fifo_wait = wait == "average" ? FifoWait::AVERAGE : wait == "exact" ? FifoWait::EXACT : FifoWait::PHASE;
+    sc.fifo_wait = *named;
   }
   if (sc.ring_slice_bytes > 0 && sc.ring_mode != RingMode::STEPS && vm.count("ring-slice"))
     throw InputError("--ring-slice: applies to --ring-mode steps (stream mode sends one flow per ring edge)");
@@ -370,17 +371,16 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
     sc.measured_node_window = window;
   }
   if (vm.count("in-flight-cost")) {
-    const std::string cost = vm["in-flight-cost"].as<std::string>();
-    if (cost != "paired" && cost != "each" && cost != "same")
+    const std::string cost                  = vm["in-flight-cost"].as<std::string>();
+    const std::optional<InFlightCost> named = in_flight_cost_named(cost);
+    if (!named)
       throw InputError("--in-flight-cost '" + cost + "': expected paired, each or same");
     if (!sc.measured_allreduce || sc.allreduce_queued_time.empty())
       throw InputError(
           "--in-flight-cost " + cost + ": needs the back-to-back all-reduce (a platform with " +
           "sgdsim.allreduce_queued_time: calibrate --queued; --measured-allreduce on), which the platform " +
           opts.platform + (sc.allreduce_queued_time.empty() ? " lacks" : " has, but off"));
-    sc.in_flight_cost = cost == "paired" ? InFlightCost::PAIRED
-                        : cost == "each" ? InFlightCost::EACH
-                                         : InFlightCost::SAME;
+    sc.in_flight_cost = *named;
   }
   if (!sc.measured_sizes) {
     sc.allreduce_time        = lines_only(std::move(sc.allreduce_time));

@@ -43,14 +43,22 @@ const char* word_of(const Named<E> (&table)[N], E value)
 }
 
 template <class E, std::size_t N>
-E parse_word(const Named<E> (&table)[N], const std::string& word, const std::string& context, const char* kind)
+std::optional<E> value_named(const Named<E> (&table)[N], const std::string& word)
 {
-  std::string valid;
-  for (const auto& entry : table) {
+  for (const auto& entry : table)
     if (word == entry.word)
       return entry.value;
+  return std::nullopt;
+}
+
+template <class E, std::size_t N>
+E parse_word(const Named<E> (&table)[N], const std::string& word, const std::string& context, const char* kind)
+{
+  if (const std::optional<E> value = value_named(table, word))
+    return *value;
+  std::string valid;
+  for (const auto& entry : table)
     valid += (valid.empty() ? "" : ", ") + std::string(entry.word);
-  }
   throw InputError(context + " '" + word + "': unknown " + kind + " (valid: " + valid + ")");
 }
 } // namespace
@@ -128,6 +136,14 @@ RingMode parse_ring_mode(const std::string& word, const std::string& context)
 bool parse_on_off(const std::string& word, const std::string& context)
 {
   return parse_word(kOnOff, word, context, "value");
+}
+std::optional<InFlightCost> in_flight_cost_named(const std::string& word)
+{
+  return value_named(kInFlightCosts, word);
+}
+std::optional<FifoWait> fifo_wait_named(const std::string& word)
+{
+  return value_named(kFifoWaits, word);
 }
 
 std::vector<std::string> ideal_network_cfg()

@@ -267,6 +267,10 @@ Collective parse_collective(const std::string& word, const std::string& context)
 AllreduceUnit parse_allreduce_unit(const std::string& word, const std::string& context);
 FusionBatches parse_fusion_batches(const std::string& word, const std::string& context);
 bool parse_on_off(const std::string& word, const std::string& context);
+/** The value a CLI word names (to_string's inverse), nullopt for another word: for the options that word their own
+ *  error ("--fifo-wait 'x': expected average, exact or phase"), not parse_word's. */
+std::optional<InFlightCost> in_flight_cost_named(const std::string& word);
+std::optional<FifoWait> fifo_wait_named(const std::string& word);
 
 /** The SimGrid settings under which the analytic models' assumptions hold (docs/design.md, SimGrid fact 2): with
  *  latency 0 on the platform, simulations then match the closed forms exactly. */
