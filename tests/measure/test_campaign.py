@@ -21,7 +21,7 @@ class Settings(unittest.TestCase):
     def test_bad_settings_name_themselves(self):
         for setting, value, reason in (("MIN_SIZE", "4k", "unknown unit"), ("MIN_SIZE", "-4KiB", "negative"),
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
-                                       ("QUEUED", "many", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
+                                       ("QUEUED", "many", "0 or more"), ("QUEUED_LONG", "x", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
                                        ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1"),
                                        ("INCAST", "yes", "0 or 1"), ("STEPS", "0", "1 or more"),
                                        ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more"),
@@ -51,6 +51,15 @@ class Settings(unittest.TestCase):
         with_queued = plan(QUEUED="16").stdout
         self.assertIn("allreduce-queued", with_queued)
         self.assertNotIn("allreduce-queued", plan(QUEUED="0").stdout)
+
+    def test_long_queue_row_with_the_short_one(self):
+        # QUEUED_LONG (default 128): a second back-to-back row, up to 4 MiB, only where the 16 calls' row is.
+        def rows(**settings):
+            return [line.split()[2] for line in plan(**settings).stdout.splitlines() if "allreduce-queued" in line]
+        self.assertEqual(rows(), ["allreduce-queued", "allreduce-queued-long"])
+        self.assertEqual(rows(QUEUED_LONG="0"), ["allreduce-queued"])
+        self.assertEqual(rows(QUEUED="0"), [])
+        self.assertEqual(rows(MIN_SIZE="8MiB"), ["allreduce-queued"])  # no size up to 4 MiB
 
     def test_small_sizes_in_more_launches(self):
         # SMALL_LAUNCHES (default 3): one row for the launches after the first, from MIN_SIZE, saying whether the

@@ -240,6 +240,22 @@ class MedianOverLaunches(unittest.TestCase):
             self.assertEqual(make_cases.median_over_launches(first, [], os.path.join(d, "m.csv")), first)
             self.assertFalse(os.path.exists(os.path.join(d, "m.csv")))
 
+    def test_the_long_queue_takes_over_the_sizes_it_measured(self):
+        with tempfile.TemporaryDirectory() as d:
+            short = self.write(d, "allreduce-queued.csv", [("allreduce_queued", 8, 4096, 0.0063, 0.006, 0.0065, 3),
+                                                           ("allreduce_queued", 8, 33554432, 0.6, 0.59, 0.61, 3),
+                                                           ("allreduce_queued", 2, 4096, 0.0002, 0.0002, 0.0003, 3)])
+            longer = self.write(d, "allreduce-queued-long.csv", [("allreduce_queued", 8, 4096, 0.0083, 0.008, 0.009, 3),
+                                                                 ("allreduce_queued", 7, 4096, 0.0057, 0.0055, 0.006, 3)])
+            out = make_cases.long_queue_over(short, longer, os.path.join(d, "m.csv"))
+            with open(out, encoding="utf-8") as f:
+                rows = [line.rstrip("\n").split(",") for line in f][1:]
+            # K = 8, 4 KiB from the long queue; 32 MiB (not in it) and K = 2 from the 16 calls; K = 7 added.
+            self.assertEqual([r[1:4] for r in rows], [["8", "4096", "0.0083"], ["8", "33554432", "0.6"],
+                                                      ["2", "4096", "0.0002"], ["7", "4096", "0.0057"]])
+            with open(out + ".json", encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["long_queue_over"]["long"], "allreduce-queued-long.csv")
+
 
 if __name__ == "__main__":
     unittest.main()

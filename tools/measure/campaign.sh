@@ -26,6 +26,10 @@
 #                                                   to 64B gained nothing on campaign 2026-11-30d, docs/measure.md §3)
 #   QUEUED   calls launched together in the back-  [16] (0: not measured; rows allreduce_queued, for calibrate
 #            to-back all-reduce microbenchmark          --queued; only when ARCHS has a ring)
+#   QUEUED_LONG calls launched together in a   [128] (0: not measured; sizes MIN_SIZE..4MiB into
+#            second back-to-back microbenchmark,        RATE/allreduce-queued-long.csv, whose rows make_cases.py takes
+#            as long a queue as a step's                over QUEUED's: at K = 8 128 calls cost 1.05-1.37 times 16 per
+#                                                       call, validation/testbed/README.md 2026-12-04b; only with QUEUED)
 #   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
@@ -77,6 +81,7 @@ SCALE=${SCALE:-1}
 MICRO=${MICRO:-1}
 MIN_SIZE=${MIN_SIZE:-4KiB}
 QUEUED=${QUEUED:-16}
+QUEUED_LONG=${QUEUED_LONG:-128}
 FEEDCHECK=${FEEDCHECK:-1}
 INCAST=${INCAST:-1}
 PIN=${PIN:-1}
@@ -121,6 +126,9 @@ done
 case $QUEUED in
   ''|*[!0-9]*) echo "campaign.sh: QUEUED='$QUEUED': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
 esac
+case $QUEUED_LONG in
+  ''|*[!0-9]*) echo "campaign.sh: QUEUED_LONG='$QUEUED_LONG': a count of calls, 0 or more (0: not measured)" >&2; exit 2 ;;
+esac
 case $SMALL_LAUNCHES in
   ''|*[!0-9]*|0|00*) echo "campaign.sh: SMALL_LAUNCHES='$SMALL_LAUNCHES': a count of launches, 1 or more" >&2; exit 2 ;;
 esac
@@ -145,7 +153,7 @@ EOF
 # per launch, one attempt per row and configuration, overlap ignored. Not a bound: the waits for the machine's
 # pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED INCAST=$INCAST AGAIN=$AGAIN \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST AGAIN=$AGAIN \
   SMALL_LAUNCHES=$SMALL_LAUNCHES \
   $python - "$src" <<'EOF'
 import os, sys
@@ -170,8 +178,9 @@ for rate in env["RATES"].split():
         def alone_s(sizes):  # one launch of the calls one at a time: 7 per size and node count, 10 s to start
             return sum(7 * 2 * (k - 1) / k * s / B + 7 * 2e-3 for k in range(2, k_max + 1) for s in sizes) + 10
 
-        def queued_s(sizes):  # one launch of the back-to-back calls: 4 groups of QUEUED per size and node count
-            return sum(4 * queued * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in sizes) + 10
+        def queued_s(sizes, calls=None):  # one launch of the back-to-back calls: 4 groups of QUEUED per size and K
+            calls = calls or queued
+            return sum(4 * calls * (2 * (k - 1) / k * s / B + 1e-3) for k in range(2, k_max + 1) for s in sizes) + 10
         queued = int(env["QUEUED"])
         queued_too = queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split())
         ar = alone_s(ar_sizes)
@@ -180,6 +189,10 @@ for rate in env["RATES"].split():
         if queued_too:
             q = queued_s([s for s in ar_sizes if s <= 32 * 2 ** 20])
             micro.append(f"allreduce-queued {min_size} - {q:.0f}")
+            long_calls = int(env["QUEUED_LONG"])
+            long_sizes = [s for s in ar_sizes if s <= 4 * 2 ** 20]
+            if long_calls > 0 and long_sizes:
+                micro.append(f"allreduce-queued-long {min_size} - {queued_s(long_sizes, long_calls):.0f}")
         # The sizes below 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
         # measured): the row's fourth column says whether the back-to-back ones are.
         small = [s for s in ar_sizes if s < 2 ** 20]
@@ -304,6 +317,11 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
           --nodes "$param" --sizes "$overlap" --out "$mdir/incast.csv" --force < /dev/null >> "$log" 2>&1
+      elif [ "$name" = allreduce-queued-long ]; then
+        # As many calls launched together as a step queues, up to 4 MiB (docs/measure.md §3, "A longer queue").
+        "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED_LONG" \
+          --out "$mdir/allreduce-queued-long.csv" --force --min-size "$param" --max-size 4MiB --repeats 3 --warmup 1 \
+          < /dev/null >> "$log" 2>&1
       else
         # Calls launched together, as a backward queues them (docs/measure.md §3); sizes to 32 MiB (from there
         # calibrate takes the calls alone's rows, docs/models.md §10.8).

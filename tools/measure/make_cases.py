@@ -120,7 +120,8 @@ def main():
         data = os.path.join(data_root, rate)
         os.makedirs(data, exist_ok=True)
         for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv",
-                     "allreduce-queued.csv.json", "feedcheck/feedcheck.csv"):
+                     "allreduce-queued.csv.json", "allreduce-queued-long.csv", "allreduce-queued-long.csv.json",
+                     "feedcheck/feedcheck.csv"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, os.path.basename(name)))
         for name in ("incast.csv", "incast.csv.json"):
@@ -195,6 +196,9 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
         if os.path.exists(queued) and os.path.dirname(queued) == micro_dir:
             queued = median_over_launches(queued, launches(small, "allreduce-queued"),
                                           os.path.join(micro_dir, "allreduce-queued.launches.csv"))
+    long_queue = os.path.join(micro_dir, "allreduce-queued-long.csv")
+    if os.path.exists(queued) and os.path.exists(long_queue):
+        queued = long_queue_over(queued, long_queue, os.path.join(micro_dir, "allreduce-queued.long.csv"))
     # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the small all-reduces'
     # software costs bend it above the line rate (docs/models.md §10.7).
     calibrate(sgdsim, ["--measurements", rel(csv_path), "--kind", "allreduce", "--where", "op=allreduce",
@@ -202,6 +206,38 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
                        "--nodes", "10", "-o", rel(platform), "--force"]
               + (["--queued", rel(queued)] if os.path.exists(queued) else [])
               + (["--shared-cores", str(cores)] if cores else []), platform + ".log")
+
+
+def long_queue_over(queued_csv, long_csv, out_csv):
+    """QUEUED_CSV's rows (16 calls launched together) with each (nodes, size) that LONG_CSV (campaign.sh QUEUED_LONG:
+    128 calls, up to 4 MiB) measured taken from LONG_CSV instead: a training's backward queues a step's hundreds of
+    calls, and at K = 8 a queue of 128 cost 1.05-1.37 times one of 16 per call (validation/testbed/README.md,
+    2026-12-04b "A longer queue"; docs/models.md §10.8). Writes OUT_CSV, with QUEUED_CSV's provenance naming both,
+    and returns it."""
+    with open(queued_csv, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        fields, rows = reader.fieldnames, list(reader)
+    key = lambda r: (int(r["nodes"]), int(float(r["size_bytes"])))  # noqa: E731
+    with open(long_csv, newline="", encoding="utf-8") as f:
+        longer = {key(r): r for r in csv.DictReader(f)}
+    rows = [longer.pop(key(r), r) for r in rows] + list(longer.values())
+    with open(out_csv, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    prov = {}
+    if os.path.exists(queued_csv + ".json"):
+        with open(queued_csv + ".json", encoding="utf-8") as f:
+            prov = json.load(f)
+    prov.pop("cpu_rows", None)
+    prov["long_queue_over"] = {
+        "queued": os.path.relpath(queued_csv, os.path.dirname(out_csv)),
+        "long": os.path.relpath(long_csv, os.path.dirname(out_csv)),
+        "rule": "each (nodes, size) the long queue measured: its row; the others the 16 calls' (campaign.sh QUEUED_LONG)"}
+    with open(out_csv + ".json", "w", encoding="utf-8") as f:
+        json.dump(prov, f, indent=2)
+        f.write("\n")
+    return out_csv
 
 
 def launches(small_dir, name):
