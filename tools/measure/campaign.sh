@@ -318,7 +318,7 @@ for rate in $RATES; do
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
           --nodes "$param" --sizes "$overlap" --out "$mdir/incast.csv" --force < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce-queued-long ]; then
-        # As many calls launched together as a step queues, up to 4 MiB (docs/measure.md §3, "A longer queue").
+        # As many calls launched together as a step queues, up to 4 MiB (docs/measure.md §2, "A longer queue").
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED_LONG" \
           --out "$mdir/allreduce-queued-long.csv" --force --min-size "$param" --max-size 4MiB --repeats 3 --warmup 1 \
           < /dev/null >> "$log" 2>&1
