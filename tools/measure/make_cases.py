@@ -221,23 +221,10 @@ def long_queue_over(queued_csv, long_csv, out_csv):
     with open(long_csv, newline="", encoding="utf-8") as f:
         longer = {key(r): r for r in csv.DictReader(f)}
     rows = [longer.pop(key(r), r) for r in rows] + list(longer.values())
-    with open(out_csv, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
-    prov = {}
-    if os.path.exists(queued_csv + ".json"):
-        with open(queued_csv + ".json", encoding="utf-8") as f:
-            prov = json.load(f)
-    prov.pop("cpu_rows", None)
-    prov["long_queue_over"] = {
+    return write_derived_csv(out_csv, fields, rows, queued_csv, "long_queue_over", {
         "queued": os.path.relpath(queued_csv, os.path.dirname(out_csv)),
         "long": os.path.relpath(long_csv, os.path.dirname(out_csv)),
-        "rule": "each (nodes, size) the long queue measured: its row; the others the 16 calls' (campaign.sh QUEUED_LONG)"}
-    with open(out_csv + ".json", "w", encoding="utf-8") as f:
-        json.dump(prov, f, indent=2)
-        f.write("\n")
-    return out_csv
+        "rule": "each (nodes, size) the long queue measured: its row; the others the 16 calls' (campaign.sh QUEUED_LONG)"})
 
 
 def launches(small_dir, name):
@@ -271,22 +258,27 @@ def median_over_launches(first_csv, others, out_csv):
         for col, pick in (("time_min_s", min), ("time_max_s", max)):
             if col in r:
                 r[col] = repr(pick(float(x[col]) for x in [r] + seen))
-    with open(out_csv, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    # Its provenance, beside it as every CSV's (tools that read a calibration's input read it): the first launch's,
-    # naming the launches the medians came from.
-    prov = {}
-    if os.path.exists(first_csv + ".json"):
-        with open(first_csv + ".json", encoding="utf-8") as f:
-            prov = json.load(f)
-    prov.pop("cpu_rows", None)  # the first launch's CPU record stays with its own file (tools/measure/quiet.py)
-    prov["median_over_launches"] = {
+    # Its provenance names the launches the medians came from.
+    return write_derived_csv(out_csv, fields, rows, first_csv, "median_over_launches", {
         "first": os.path.basename(first_csv),
         "others": [os.path.relpath(p, os.path.dirname(out_csv)) for p in others],
         "rule": "each (op, nodes, size) measured in other launches: time_s the median of the launches' medians, "
-                "time_min_s and time_max_s the widest; other columns the first launch's (campaign.sh SMALL_LAUNCHES)"}
+                "time_min_s and time_max_s the widest; other columns the first launch's (campaign.sh SMALL_LAUNCHES)"})
+
+
+def write_derived_csv(out_csv, fields, rows, source_csv, how, record):
+    """Writes ROWS to OUT_CSV and, beside it as every CSV's provenance (tools that read a calibration's input read
+    it), SOURCE_CSV's with record HOW saying how the rows were derived; returns OUT_CSV."""
+    with open(out_csv, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    prov = {}
+    if os.path.exists(source_csv + ".json"):
+        with open(source_csv + ".json", encoding="utf-8") as f:
+            prov = json.load(f)
+    prov.pop("cpu_rows", None)  # the source's CPU record stays with its own file (tools/measure/quiet.py)
+    prov[how] = record
     with open(out_csv + ".json", "w", encoding="utf-8") as f:
         json.dump(prov, f, indent=2)
         f.write("\n")
@@ -447,16 +439,22 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         case["description"] += HELD_OUT + kept[2]
     elif held_out:
         case["description"] += HELD_OUT + held_out
+    save_case(cdir, case, "../../README.md for the machine, the campaign and the recipe of the prediction",
+              f"../../{data_rel}/{rate}/{model}/{series}.jsonl and its .provenance.json (kernel, qdiscs, rates, "
+              f"congestion control, torch and Gloo versions, load average)",
+              f"../../{data_rel}/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made "
+              f"from the microbenchmarks alone")
+
+
+def save_case(cdir, case, see, data, platform):
+    """Writes CDIR/case.json and its SOURCE.md: where to read about the machine and recipe (SEE), the data and
+    the prediction's platform (whose .log holds the calibration report)."""
     with open(os.path.join(cdir, "case.json"), "w", encoding="utf-8") as f:
         json.dump(case, f, indent=2)
         f.write("\n")
     with open(os.path.join(cdir, "SOURCE.md"), "w", encoding="utf-8") as f:
-        f.write(f"# {name}\n\nMeasured by this project on the emulated cluster of tools/measure (see "
-                f"../../README.md for the machine, the campaign and the recipe of the prediction). Data: "
-                f"../../{data_rel}/{rate}/{model}/{series}.jsonl and its .provenance.json (kernel, qdiscs, rates, "
-                f"congestion control, torch and Gloo versions, load average). The prediction's platform: "
-                f"../../{data_rel}/{rate}/{model}/{os.path.basename(ar_platform if ring else p2p_platform)}, made "
-                f"from the microbenchmarks alone (its .log holds the calibration report).\n")
+        f.write(f"# {case['name']}\n\nMeasured by this project on the emulated cluster of tools/measure (see {see}). "
+                f"Data: {data}. The prediction's platform: {platform} (its .log holds the calibration report).\n")
 
 
 def keep_decided(case, path):

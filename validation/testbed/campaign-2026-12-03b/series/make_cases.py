@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (keep_decided: a case written again keeps its guard and "missing" text)
+import make_cases  # noqa: E402  (keep_decided: a case written again keeps its guard and "missing" text; save_case)
 import plan  # noqa: E402
 
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
@@ -93,21 +93,15 @@ def write(threads):
     }
     cdir = os.path.join(CASES, name)
     os.makedirs(cdir, exist_ok=True)
-    path = os.path.join(cdir, "case.json")
-    make_cases.keep_decided(case, path)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(case, f, indent=2)
-        f.write("\n")
-    with open(os.path.join(cdir, "SOURCE.md"), "w", encoding="utf-8") as f:
-        f.write(f"# {name}\n\nMeasured by this project on the emulated cluster of tools/measure (see ../../README.md, "
-                f"2026-12-03b, for the machine, the series and the recipe of the prediction). Data: "
-                f"../../campaign-2026-12-03b/series/ring-layer-overlap-on-threads{threads}.jsonl and "
-                f"../../campaign-2026-12-03b/series/again-ring-layer-overlap-on-threads{threads}.jsonl, each with its "
-                f".provenance.json (kernel, qdiscs, rates, congestion control, torch and Gloo versions, load average); "
-                f"make_cases.py there picks each point. The prediction's platform: ../../campaign-2026-12-03/data/"
-                f"1gbit/resnet152-gtx1080ti-b32/platform-allreduce.xml, made from the microbenchmarks alone (its .log "
-                f"holds the calibration report).\n")
-
+    make_cases.keep_decided(case, os.path.join(cdir, "case.json"))
+    make_cases.save_case(
+        cdir, case, "../../README.md, 2026-12-03b, for the machine, the series and the recipe of the prediction",
+        f"../../campaign-2026-12-03b/series/ring-layer-overlap-on-threads{threads}.jsonl and "
+        f"../../campaign-2026-12-03b/series/again-ring-layer-overlap-on-threads{threads}.jsonl, each with its "
+        f".provenance.json (kernel, qdiscs, rates, congestion control, torch and Gloo versions, load average); "
+        f"make_cases.py there picks each point",
+        "../../campaign-2026-12-03/data/1gbit/resnet152-gtx1080ti-b32/platform-allreduce.xml, made from the "
+        "microbenchmarks alone")
 
 def main():
     for threads in SERIES:

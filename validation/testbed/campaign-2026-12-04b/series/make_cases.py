@@ -17,7 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (keep_decided)
+import make_cases  # noqa: E402  (keep_decided, save_case)
 import plan  # noqa: E402
 
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
@@ -69,19 +69,12 @@ def write(unit):
     }
     cdir = os.path.join(CASES, name)
     os.makedirs(cdir, exist_ok=True)
-    path = os.path.join(cdir, "case.json")
-    make_cases.keep_decided(case, path)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(case, f, indent=2)
-        f.write("\n")
-    with open(os.path.join(cdir, "SOURCE.md"), "w", encoding="utf-8") as f:
-        f.write(f"# {name}\n\nMeasured by this project on the emulated cluster of tools/measure (see ../../README.md, "
-                f"2026-12-04b, for the machine, the series and the recipe of the prediction). Data: "
-                f"../../campaign-2026-12-04b/series/ring-{unit}-overlap-on.jsonl with its .provenance.json (kernel, "
-                f"qdiscs, rates, congestion control, torch and Gloo versions, load average). The prediction's "
-                f"platform: ../../campaign-2026-12-04b/series/platform-128.xml, made from the microbenchmarks alone "
-                f"by predict.py there (its .log holds the calibration report).\n")
-
+    make_cases.keep_decided(case, os.path.join(cdir, "case.json"))
+    make_cases.save_case(
+        cdir, case, "../../README.md, 2026-12-04b, for the machine, the series and the recipe of the prediction",
+        f"../../campaign-2026-12-04b/series/ring-{unit}-overlap-on.jsonl with its .provenance.json (kernel, qdiscs, "
+        f"rates, congestion control, torch and Gloo versions, load average)",
+        "../../campaign-2026-12-04b/series/platform-128.xml, made from the microbenchmarks alone by predict.py there")
 
 def main():
     for unit in ("layer", "tensor"):
