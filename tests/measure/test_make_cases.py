@@ -175,6 +175,22 @@ class Pace(unittest.TestCase):
             self.assertEqual(make_cases.pace_text([series_line(1)], os.path.join(d, "none.csv.json")), "")
 
 
+class KeptPoints(unittest.TestCase):
+    def test_ring_points_from_k2_with_busy_and_slow_named(self):
+        quiet = {"outside_cores": 0.0, "outside_s": 0.0, "steal_s": 0.0, "window_s": 10.0, "pace_us": [13.0],
+                 "pace_reference_us": 13.0}
+        lines = [dict(series_line(1), cpu=quiet), dict(series_line(2), cpu=dict(quiet, outside_cores=0.3, outside_s=3)),
+                 dict(series_line(3), cpu=dict(quiet, pace_us=[17.0])), dict(series_line(4), cpu=quiet)]
+        with tempfile.TemporaryDirectory() as d:
+            jsonl = os.path.join(d, "s.jsonl")
+            with open(jsonl, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(x) + "\n" for x in lines)
+            points, notes = make_cases.kept_points(jsonl)
+        self.assertEqual([(p["args"], p["measured"]) for p in points],
+                         [(["--workers", "2"], 3.0), (["--workers", "3"], 4.0), (["--workers", "4"], 5.0)])
+        self.assertEqual(notes, ["K = 2 busy", "K = 3 read slow"])
+
+
 class MedianOverLaunches(unittest.TestCase):
     """campaign.sh SMALL_LAUNCHES: the small sizes measured in more launches, each size's time their median."""
 

@@ -446,6 +446,24 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
               f"from the microbenchmarks alone")
 
 
+def kept_points(jsonl):
+    """A held-out ring series' points (K >= 2, rank 0's kept attempt of each configuration of a train output) and
+    notes naming the configurations whose kept attempt was busy or read slow (docs/measure.md "Is the machine at its
+    pace?")."""
+    out, notes = [], []
+    with open(jsonl, encoding="utf-8") as f:
+        for rec in map(json.loads, f):
+            k, cpu = rec["workers"], rec["cpu"]
+            if k < 2:
+                continue  # sgdsim's single worker runs no all-reduce: no prediction of the network to check
+            if plan.cpu_busy(cpu):
+                notes.append(f"K = {k} busy")
+            elif plan.pace_slow(cpu):
+                notes.append(f"K = {k} read slow")
+            out.append({"label": f"{k} workers", "args": ["--workers", str(k)], "measured": rec["step_time_mean_s"]})
+    return out, notes
+
+
 def save_case(cdir, case, see, data, platform):
     """Writes CDIR/case.json and its SOURCE.md: where to read about the machine and recipe (SEE), the data and
     the prediction's platform (whose .log holds the calibration report)."""

@@ -10,15 +10,13 @@ time per call of 128 calls launched together up to 4 MiB (platform-128.xml), the
 (tools/measure/campaign.sh QUEUED_LONG). A case written again keeps its guard and its "missing" text, as
 tools/measure/make_cases.py does. Python 3 standard library."""
 
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (keep_decided, save_case)
-import plan  # noqa: E402
+import make_cases  # noqa: E402  (keep_decided, kept_points, save_case)
 
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
 REL = "validation/testbed/campaign-2026-12-04b/series"
@@ -27,24 +25,9 @@ RECIPE = ["--platform", f"{REL}/platform-128.xml", "--workload", "workloads/resn
           "on"]
 
 
-def points(unit):
-    out, notes = [], []
-    with open(os.path.join(HERE, f"ring-{unit}-overlap-on.jsonl"), encoding="utf-8") as f:
-        for rec in map(json.loads, f):
-            k, cpu = rec["workers"], rec["cpu"]
-            if k < 2:
-                continue  # sgdsim's single worker runs no all-reduce: no prediction of the network to check
-            if plan.cpu_busy(cpu):
-                notes.append(f"K = {k} busy")
-            elif plan.pace_slow(cpu):
-                notes.append(f"K = {k} read slow")
-            out.append({"label": f"{k} workers", "args": ["--workers", str(k)], "measured": rec["step_time_mean_s"]})
-    return out, notes
-
-
 def write(unit):
     name = f"1gbit-resnet152-gtx1080ti-b32-ring-{unit}-overlap-on-2026-12-04b"
-    pts, notes = points(unit)
+    pts, notes = make_cases.kept_points(os.path.join(HERE, f"ring-{unit}-overlap-on.jsonl"))
     case = {
         "name": name,
         "description": (
