@@ -464,6 +464,16 @@ def kept_points(jsonl):
     return out, notes
 
 
+def save_held_out_case(cases_dir, case, see, data, platform):
+    """A campaign script's case (validation/testbed/campaign-*/series/make_cases.py): written into
+    CASES_DIR/NAME, keeping the guard and "missing" text decided after its first report (keep_decided); SEE, DATA and
+    PLATFORM as save_case."""
+    cdir = os.path.join(cases_dir, case["name"])
+    os.makedirs(cdir, exist_ok=True)
+    keep_decided(case, os.path.join(cdir, "case.json"))
+    save_case(cdir, case, see, data, platform)
+
+
 def save_case(cdir, case, see, data, platform):
     """Writes CDIR/case.json and its SOURCE.md: where to read about the machine and recipe (SEE), the data and
     the prediction's platform (whose .log holds the calibration report)."""

@@ -43,6 +43,25 @@ def per_call(table, nodes, size_bytes):
     return table[(nodes, sizes[-1])] * size_bytes / sizes[-1]
 
 
+def per_class(record, table):
+    """A train record's calls a step, completion gaps s a step and back-to-back s a step (TABLE) per size class, and
+    rank 0's pace (us, the median of its readings)."""
+    units = record["allreduce_unit_bytes"]
+    steps = record["per_worker"][0]["call_times"]
+    gaps, calls, micro = collections.Counter(), collections.Counter(), collections.Counter()
+    for step in steps:
+        previous_end = 0.0
+        for unit, launched, ended in sorted(step, key=lambda c: c[2]):
+            c = size_class(units[unit])
+            gaps[c] += ended - max(previous_end, launched)
+            previous_end = ended
+            calls[c] += 1
+            micro[c] += per_call(table, record["workers"], units[unit])
+    n = len(steps)
+    rows = [(c, calls[c] // n, gaps[c] / n, micro[c] / n) for _, c in CLASSES]
+    return rows, statistics.median(record["cpu"]["pace_us"])
+
+
 def main():
     table = back_to_back()
     print("| series | K | step s | pace us | class | calls a step | completion gaps s a step | back to back s a step |")
@@ -51,22 +70,10 @@ def main():
         with open(os.path.join(HERE, name + ".jsonl")) as f:
             records = [json.loads(line) for line in f]
         for r in records:
-            units = r["allreduce_unit_bytes"]
-            steps = r["per_worker"][0]["call_times"]
-            gaps, calls, micro = collections.Counter(), collections.Counter(), collections.Counter()
-            for step in steps:
-                previous_end = 0.0
-                for unit, launched, ended in sorted(step, key=lambda c: c[2]):
-                    c = size_class(units[unit])
-                    gaps[c] += ended - max(previous_end, launched)
-                    previous_end = ended
-                    calls[c] += 1
-                    micro[c] += per_call(table, r["workers"], units[unit])
-            pace = statistics.median(r["cpu"]["pace_us"])
-            n = len(steps)
-            for _, c in CLASSES:
+            rows, pace = per_class(r, table)
+            for c, calls, gaps, micro in rows:
                 print(f"| per {name} | {r['workers']} | {r['step_time_mean_s']:.2f} | {pace:.1f} | {c} | "
-                      f"{calls[c] // n} | {gaps[c] / n:.2f} | {micro[c] / n:.2f} |")
+                      f"{calls} | {gaps:.2f} | {micro:.2f} |")
 
 
 if __name__ == "__main__":

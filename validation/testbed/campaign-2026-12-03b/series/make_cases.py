@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (keep_decided: a case written again keeps its guard and "missing" text; save_case)
+import make_cases  # noqa: E402  (save_held_out_case: a case written again keeps its guard and "missing" text)
 import plan  # noqa: E402
 
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
@@ -91,11 +91,8 @@ def write(threads):
         "guard": {"mean": 10, "max": 10},
         "points": pts,
     }
-    cdir = os.path.join(CASES, name)
-    os.makedirs(cdir, exist_ok=True)
-    make_cases.keep_decided(case, os.path.join(cdir, "case.json"))
-    make_cases.save_case(
-        cdir, case, "../../README.md, 2026-12-03b, for the machine, the series and the recipe of the prediction",
+    make_cases.save_held_out_case(
+        CASES, case, "../../README.md, 2026-12-03b, for the machine, the series and the recipe of the prediction",
         f"../../campaign-2026-12-03b/series/ring-layer-overlap-on-threads{threads}.jsonl and "
         f"../../campaign-2026-12-03b/series/again-ring-layer-overlap-on-threads{threads}.jsonl, each with its "
         f".provenance.json (kernel, qdiscs, rates, congestion control, torch and Gloo versions, load average); "

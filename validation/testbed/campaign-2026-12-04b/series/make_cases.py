@@ -16,7 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (keep_decided, kept_points, save_case)
+import make_cases  # noqa: E402  (kept_points, save_held_out_case)
 
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
 REL = "validation/testbed/campaign-2026-12-04b/series"
@@ -50,11 +50,8 @@ def write(unit):
         "guard": {"mean": 10, "max": 10},
         "points": pts,
     }
-    cdir = os.path.join(CASES, name)
-    os.makedirs(cdir, exist_ok=True)
-    make_cases.keep_decided(case, os.path.join(cdir, "case.json"))
-    make_cases.save_case(
-        cdir, case, "../../README.md, 2026-12-04b, for the machine, the series and the recipe of the prediction",
+    make_cases.save_held_out_case(
+        CASES, case, "../../README.md, 2026-12-04b, for the machine, the series and the recipe of the prediction",
         f"../../campaign-2026-12-04b/series/ring-{unit}-overlap-on.jsonl with its .provenance.json (kernel, qdiscs, "
         f"rates, congestion control, torch and Gloo versions, load average)",
         "../../campaign-2026-12-04b/series/platform-128.xml, made from the microbenchmarks alone by predict.py there")

@@ -9,18 +9,16 @@ rule of a size between two measured ones this uses): each call's completion gap 
 the back-to-back microbenchmark of the morning's series gives per call for the same calls (the 128 calls' rows up to
 4 MiB, the 16 calls' above: ../series/allreduce-queued-long.csv, the cases' recipe). Python 3 standard library."""
 
-import collections
 import csv
 import importlib.util
 import json
 import os
-import statistics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
     "call_times_02h", os.path.join(HERE, "..", "..", "campaign-2026-12-02h", "call-times", "summarize.py"))
 h = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(h)  # CLASSES, size_class, per_call
+_spec.loader.exec_module(h)  # per_class
 
 
 def main():
@@ -31,23 +29,10 @@ def main():
     with open(os.path.join(HERE, "layer.jsonl"), encoding="utf-8") as f:
         records = [json.loads(line) for line in f]
     for r in records:
-        units = r["allreduce_unit_bytes"]
-        steps = r["per_worker"][0]["call_times"]
-        gaps, calls, micro = collections.Counter(), collections.Counter(), collections.Counter()
-        for step in steps:
-            previous_end = 0.0
-            for unit, launched, ended in sorted(step, key=lambda c: c[2]):
-                c = h.size_class(units[unit])
-                gaps[c] += ended - max(previous_end, launched)
-                previous_end = ended
-                calls[c] += 1
-                micro[c] += h.per_call(table, r["workers"], units[unit])
-        pace = statistics.median(r["cpu"]["pace_us"])
-        n = len(steps)
-        for _, c in h.CLASSES:
-            print(f"| {r['workers']} | {r['step_time_mean_s']:.2f} | {pace:.1f} | {c} | {calls[c] // n} | "
-                  f"{gaps[c] / n:.2f} | {micro[c] / n:.2f} |")
-
+        rows, pace = h.per_class(r, table)
+        for c, calls, gaps, micro in rows:
+            print(f"| {r['workers']} | {r['step_time_mean_s']:.2f} | {pace:.1f} | {c} | {calls} | {gaps:.2f} | "
+                  f"{micro:.2f} |")
 
 if __name__ == "__main__":
     main()
