@@ -71,6 +71,21 @@ class WriteCase(unittest.TestCase):
             self.assertNotIn("seeds", case)
             self.assertNotIn("--flow-spread-in", case["run"])
 
+    def test_a_campaigns_prediction_runs_what_its_case_will(self):
+        # ring_run is what a campaign's predict.py simulates before its series is read: the case made afterwards must
+        # run the same (its `run` and a point's --workers), per layer and for DDP's buckets alike.
+        for granularity, unit in (("layer", "layer"), ("ddp", "bucket")):
+            with tempfile.TemporaryDirectory() as out:
+                lines = [dict(series_line(k, arch="ring", steps=5), granularity=granularity) for k in (2, 3)]
+                self.write(out, "x", f"ring-{granularity}-overlap-on", lines)
+                with open(os.path.join(out, "cases", f"1gbit-m-ring-{granularity}-overlap-on-x", "case.json"),
+                          encoding="utf-8") as f:
+                    case = json.load(f)
+                platform = os.path.join(make_cases.ROOT, case["run"][1])
+                self.assertEqual(case["run"] + case["points"][1]["args"],
+                                 make_cases.ring_run(platform, os.path.join(ROOT, "w.xml"), granularity, 3))
+                self.assertEqual(case["run"][case["run"].index("--allreduce-unit") + 1], unit)
+
     def test_held_out_text_ends_the_description_and_survives_a_remake(self):
         # How a campaign was held out is decided when its cases are made; making them again (a fixed recipe, new
         # platforms) keeps it, as it keeps the guard, and a later --held-out does not replace it.

@@ -38,6 +38,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 import drift  # noqa: E402  (the microbenchmarks measured again, next to this file)
 import plan  # noqa: E402  (the kit's pure parts, next to this file)
@@ -46,6 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SERIES_UNIT = {"tensor": "tensor", "layer": "layer", "ddp": "bucket"}
 SMALL = "small"  # campaign.sh SMALL_LAUNCHES: the all-reduce microbenchmarks' small sizes in more launches
+# A testbed ring case's framework options: emulate's hosts send through one pfifo each, a FIFO egress (docs/models.md
+# §10.12).
+RING_FRAMEWORK = ["--framework", "pytorch-ddp-gloo", "--egress-fifo", "on"]
 
 
 def pingpong_one_way_s(p2p_csv):
@@ -206,6 +210,24 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
                        "--nodes", "10", "-o", rel(platform), "--force"]
               + (["--queued", rel(queued)] if os.path.exists(queued) else [])
               + (["--shared-cores", str(cores)] if cores else []), platform + ".log")
+
+
+def ring_run(platform, workload, granularity, workers, steps=5, warmup=2):
+    """`sgdsim run`'s arguments for a testbed ring case's point (write_case's `run` and the point's --workers):
+    what a campaign's predict.py simulates before its series is read, and its analyses after."""
+    return (["--platform", rel(platform), "--workload", rel(workload), "--arch", "ring", "--overlap", "on", "--steps",
+             str(steps), "--warmup", str(warmup)] + RING_FRAMEWORK
+            + ["--allreduce-unit", SERIES_UNIT[granularity], "--workers", str(workers)])
+
+
+def simulate(sgdsim, run_args):
+    """`sgdsim run RUN_ARGS --json` from the repository: its result (--json's object)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.json")
+        subprocess.run([sgdsim, "run"] + list(run_args) + ["--json", out], cwd=ROOT, capture_output=True, text=True,
+                       check=True)
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)
 
 
 def long_queue_over(queued_csv, long_csv, out_csv):
@@ -376,8 +398,7 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
            "--overlap", overlap, "--steps", str(first["steps"]), "--warmup", str(first["warmup"])]
     if ring:
         # emulate's hosts send through one pfifo each: a FIFO egress (docs/models.md §10.12).
-        run += ["--framework", "pytorch-ddp-gloo", "--egress-fifo", "on", "--allreduce-unit",
-                SERIES_UNIT[first["granularity"]]]
+        run += RING_FRAMEWORK + ["--allreduce-unit", SERIES_UNIT[first["granularity"]]]
     else:
         run += ["--ps", str(first["ps"])] + list(spreads)
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard

@@ -18,11 +18,13 @@ import collections
 import csv
 import json
 import os
-import subprocess
+import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "tools", "measure"))
+import make_cases  # noqa: E402  (ring_run, simulate: the case's own run)
 SERIES = os.path.join(REPO, "validation", "testbed", "campaign-2026-12-04c", "series")
 CLASSES = [(8 << 10, "< 8 KiB"), (64 << 10, "8-64 KiB"), (512 << 10, "64-512 KiB"), (1 << 62, ">= 512 KiB")]
 
@@ -66,19 +68,15 @@ def measured_steps(record):
 
 
 def simulated(sgdsim, granularity, workers, steps, warmup):
-    """(step time s, per step worker 0's [(size_bytes, start_s, end_s)]) of the case's simulation."""
+    """(--json's result, per step worker 0's [(size_bytes, start_s, end_s)]) of the case's simulation."""
     with tempfile.TemporaryDirectory() as d:
-        timeline, out = os.path.join(d, "t.json"), os.path.join(d, "r.json")
-        subprocess.run([sgdsim, "run", "--platform", os.path.join(SERIES, "platform-densenet121-v100-b32-128.xml"),
-                        "--workload", os.path.join(REPO, "workloads", "densenet121-v100-b32.xml"), "--arch", "ring",
-                        "--overlap", "on", "--steps", str(steps), "--warmup", str(warmup), "--framework",
-                        "pytorch-ddp-gloo", "--egress-fifo", "on", "--allreduce-unit", granularity, "--workers",
-                        str(workers), "--timeline", timeline, "--json", out],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        timeline = os.path.join(d, "t.json")
+        result = make_cases.simulate(sgdsim, make_cases.ring_run(
+            os.path.join(SERIES, "platform-densenet121-v100-b32-128.xml"),
+            os.path.join(REPO, "workloads", "densenet121-v100-b32.xml"), granularity, workers, steps, warmup)
+            + ["--timeline", timeline])
         with open(timeline, encoding="utf-8") as f:
             events = json.load(f)["traceEvents"]
-        with open(out, encoding="utf-8") as f:
-            result = json.load(f)
     worker0 = next(e["pid"] for e in events if e.get("ph") == "M" and e["args"].get("name") == "worker 0")
     by_step = collections.defaultdict(list)
     for e in events:
