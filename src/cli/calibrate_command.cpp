@@ -56,7 +56,9 @@ int calibrate_command(const std::vector<std::string>& args)
     ("latency", po::value<std::string>(&latency_text),
      "p2p: the one-way network latency, measured apart (e.g. half a ping-pong round trip), taken as the route's "
      "latency; what the fitted per-transfer constant c holds beyond it is the per-message software cost "
-     "(sgdsim.message_overhead). Default: c is all latency")
+     "(sgdsim.message_overhead). Default: c is all latency. allreduce (two node counts or more): eq. (41)'s alpha, "
+     "not fitted; what a ring step costs beyond it is each node count's own excess (sgdsim.allreduce_time; "
+     "docs/models.md §10.7 \"The route's latency, measured apart\"). Default: alpha fitted over every node count")
     ("stream", po::value<std::vector<std::string>>(&stream_where)->composing(),
      "p2p: COLUMN=VALUE or COLUMN=LO..HI (repeatable) selecting, in the same CSV, the time of each message sent back "
      "to back on one connection (tools/measure p2p --stream: op=p2p_stream). Their fitted constant is the per-message "
@@ -139,8 +141,6 @@ int calibrate_command(const std::vector<std::string>& args)
   const double chain_bytes = chain_text.empty() ? 0 : parse_quantity(Quantity::SIZE, chain_text, "--node-series-chain");
   if (!chain_text.empty() && !(chain_bytes > 0))
     throw InputError("--node-series-chain " + chain_text + ": a slice of more than 0 bytes, e.g. 512KiB");
-  if (!latency_text.empty() && kind != CommKind::P2P)
-    throw InputError("--latency: applies to --kind p2p (an all-reduce fit separates its per-message latency itself)");
   const double latency_s = latency_text.empty() ? -1 : parse_quantity(Quantity::TIME, latency_text, "--latency");
   const double line_rate_Bps =
       line_rate_text.empty() ? 0 : parse_quantity(Quantity::BANDWIDTH, line_rate_text, "--line-rate");
@@ -153,7 +153,8 @@ int calibrate_command(const std::vector<std::string>& args)
   if (!bandwidth_from_text.empty() && !(bandwidth_from_bytes > 0))
     throw InputError("--bandwidth-from " + bandwidth_from_text + ": a size of more than 0 bytes, e.g. 1MiB");
   std::vector<CommMeasurement> m = read_comm_measurements(measurements, where, size_column, time_column);
-  CalibrationFit f               = calibrate(kind, m, measurements, bandwidth_from_bytes);
+  CalibrationFit f =
+      calibrate(kind, m, measurements, bandwidth_from_bytes, kind == CommKind::ALLREDUCE ? latency_s : -1);
   // --stream: the messages of a busy connection pay the per-message cost and nothing per transfer.
   // Their constant c' is the per-message cost; the route latency L is --latency's, or what a transfer alone holds
   // beyond c'.
@@ -232,7 +233,11 @@ int calibrate_command(const std::vector<std::string>& args)
                           : std::string())
     << ")\n";
   if (f.alpha_separable)
-    o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message\n";
+    o << "  alpha      " << fmt("%.4g", f.alpha_s * 1e6) << " us per message"
+      << (f.alpha_given_s >= 0 ? " (--latency: the route's, measured apart; c is 0, and what a call costs beyond "
+                                 "the route is each node count's excess below)"
+                               : "")
+      << "\n";
   o << "  c          " << fmt("%.6g", f.call_s * 1e6) << " us per " << (kind == CommKind::P2P ? "transfer" : "call")
     << "\n";
   if (stream_fit) {

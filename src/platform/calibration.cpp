@@ -111,21 +111,29 @@ double ring_factor(int k)
 namespace {
 enum class LinearFit { OK, SINGULAR, NON_POSITIVE_SLOPE };
 
+// Whether f's alpha is given rather than fitted (CalibrationFit::alpha_given_s).
+bool alpha_given(const CalibrationFit& f)
+{
+  return f.alpha_separable && f.alpha_given_s >= 0;
+}
+
 // The normal equations of f's linear model over the rows [begin, end) of `m`, with all three parameters: time per
 // byte (scaled by the ring factor), per-message latency, per-call constant. A bandwidth fixed beforehand (the large
 // sizes' own, CalibrationFit::bandwidth_from_bytes) has its bytes' time taken off each time.
 NormalEquations linear_sums(const std::vector<CommMeasurement>& m, const CalibrationFit& f, std::size_t begin,
                             std::size_t end, std::size_t skip = SIZE_MAX)
 {
-  const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
+  const bool fixed           = f.bandwidth_fixed && f.bandwidth_Bps > 0;
+  const double given_alpha_s = alpha_given(f) ? f.alpha_given_s : 0;
   NormalEquations eq(3);
   for (std::size_t i = begin; i < end; i++) {
     if (i == skip)
       continue;
     const CommMeasurement& x = m[i];
     const double factor      = f.kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
-    eq.add({factor * x.bytes, 2.0 * (x.nodes - 1), 1.0}, x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0),
-           relative_weight(x));
+    const double messages    = 2.0 * (x.nodes - 1);
+    eq.add({factor * x.bytes, messages, 1.0},
+           x.time_s - (fixed ? factor * x.bytes / f.bandwidth_Bps : 0) - messages * given_alpha_s, relative_weight(x));
   }
   return eq;
 }
@@ -138,7 +146,9 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
   const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
   // Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the rest refitted
   // (non-negative least squares by elimination; f.fixed_at_zero says which).
-  std::array<bool, 3> active = {!fixed, f.alpha_separable, true};
+  // With alpha given the network is the route alone: c is 0 too, each node count's measured excess holds the
+  // software (CalibrationFit::alpha_given_s).
+  std::array<bool, 3> active = {!fixed, f.alpha_separable && !alpha_given(f), !alpha_given(f)};
   std::array<double, 3> p{};
   f.fixed_at_zero.clear();
   while (true) {
@@ -148,6 +158,10 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
       if (active[c])
         cols[n_cols++] = c;
     std::array<double, 3> q{};
+    if (n_cols == 0) { // B fixed and alpha given: nothing left to fit
+      p = {0, 0, 0};
+      break;
+    }
     if (!sums.restricted(cols, n_cols).solve(q))
       return LinearFit::SINGULAR;
     p = {0, 0, 0};
@@ -170,7 +184,7 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
   if (!(p[0] > 0) || !std::isfinite(1.0 / p[0]))
     return LinearFit::NON_POSITIVE_SLOPE;
   f.bandwidth_Bps = 1.0 / p[0];
-  f.alpha_s       = p[1];
+  f.alpha_s       = alpha_given(f) ? f.alpha_given_s : p[1];
   f.call_s        = p[2];
   return LinearFit::OK;
 }
@@ -357,7 +371,7 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
 } // namespace
 
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, const std::string& source,
-                         double bandwidth_from_bytes)
+                         double bandwidth_from_bytes, double alpha_given_s)
 {
   if (m.empty())
     throw InputError(source, 0, "no measurement to fit");
@@ -379,6 +393,12 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, c
   CalibrationFit f;
   f.kind            = kind;
   f.alpha_separable = kind == CommKind::ALLREDUCE && node_counts.size() >= 2;
+  if (alpha_given_s >= 0 && !f.alpha_separable)
+    throw InputError(source, 0,
+                     "a latency given apart applies to an all-reduce measured at two node counts or more (eq. (41)'s "
+                     "alpha); these rows have " +
+                         std::to_string(node_counts.size()) + " node count(s)");
+  f.alpha_given_s = alpha_given_s;
   if (bandwidth_from_bytes > 0) {
     // B from the sizes where the bytes decide the time: fitted with alpha and c among small sizes, it bends to
     // whatever the small sizes' software costs do (docs/models.md §10.7, "The network's bandwidth").

@@ -26,8 +26,12 @@ struct CalibrationFit {
   // with alpha and c).
   double bandwidth_from_bytes = 0;
   int bandwidth_rows          = 0;
-  bool bandwidth_fixed        = false;    // fit_linear keeps bandwidth_Bps and fits alpha and c only
-  bool alpha_separable        = false;    // false when every row has one node count: then c holds 2(K-1) alpha too
+  bool bandwidth_fixed        = false; // fit_linear keeps bandwidth_Bps and fits alpha and c only
+  bool alpha_separable        = false; // false when every row has one node count: then c holds 2(K-1) alpha too
+  // >= 0: alpha given and c 0, neither fitted (allreduce with several node counts, calibrate --latency: the route's
+  // one-way latency measured apart; the network is then the route alone, and each node count's excess over it, from
+  // its own rows, holds the software: docs/models.md §10.7 "The route's latency, measured apart").
+  double alpha_given_s = -1;
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
   std::vector<double> linear_s;           // the fitted time of each measurement
   int dropped_line = 0;                   // CSV line of the one outlying point left out of the linear fit (0: none)
@@ -46,9 +50,12 @@ struct CalibrationFit {
  *  and the points at fault if the measurements cannot determine the parameters (no point, fewer than 2 sizes, a
  *  singular system, a time per byte that is not positive) or an all-reduce row has fewer than 2 nodes. With
  *  `bandwidth_from_bytes` > 0, B comes from the rows of at least that many bytes alone (they must hold 2 sizes or
- *  more), alpha and c from every row with that B (CalibrationFit::bandwidth_from_bytes). */
+ *  more), alpha and c from every row with that B (CalibrationFit::bandwidth_from_bytes). With `alpha_given_s` >= 0
+ *  (an all-reduce measured at two node counts or more), alpha is that and c is 0; B from the large sizes keeps its
+ *  own fit (CalibrationFit::alpha_given_s). */
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m,
-                         const std::string& source = "the measurements", double bandwidth_from_bytes = 0);
+                         const std::string& source = "the measurements", double bandwidth_from_bytes = 0,
+                         double alpha_given_s = -1);
 
 /** Eq. (37) fitted to each node count's rows of `m` alone (docs/models.md §10.7), in increasing node count; a node
  *  count with fewer than 4 sizes, or whose times fall as sizes grow, has none. Each fit also keeps the measured

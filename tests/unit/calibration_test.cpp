@@ -283,6 +283,35 @@ TEST(PlatformGenerator, WritesSimGridClustersAndRefusesBadValues)
   EXPECT_THROW(generate_platform_xml(ring), InputError);
 }
 
+TEST(Calibration, AllreduceLatencyGivenApartIsTheRouteAlone)
+{
+  // Eq. (41) with B = 100 MB/s and, per ring step, a cost that grows with the node count (ranks sharing cores):
+  // 50 us of route plus 100 us x (K - 1) of software. Fitted over every node count, alpha takes a mean of the
+  // software; given the route's 50 us (calibrate --latency), alpha is that, c is 0 and B is the large sizes' own,
+  // so that each node count's excess over the network is its own software (docs/models.md §10.7).
+  std::vector<CommMeasurement> m;
+  for (int k : {2, 4, 8})
+    for (double s = 4096; s <= 256.0 * 1024 * 1024; s *= 4)
+      m.push_back({k, s, 2.0 * (k - 1) / k * s / 100e6 + 2.0 * (k - 1) * (50e-6 + 100e-6 * (k - 1)), 0});
+  const CalibrationFit fitted = calibrate(CommKind::ALLREDUCE, m, "m.csv", 1048576);
+  EXPECT_GT(fitted.alpha_s, 200e-6) << "fitted, alpha holds software the smallest K does not pay";
+  const CalibrationFit f = calibrate(CommKind::ALLREDUCE, m, "m.csv", 1048576, 50e-6);
+  EXPECT_DOUBLE_EQ(f.alpha_s, 50e-6);
+  EXPECT_DOUBLE_EQ(f.call_s, 0);
+  EXPECT_DOUBLE_EQ(f.bandwidth_Bps, fitted.bandwidth_Bps);
+  // Without --bandwidth-from, B is fitted with alpha given and c 0: the bytes' own rate here.
+  const CalibrationFit all = calibrate(CommKind::ALLREDUCE, m, "m.csv", 0, 50e-6);
+  EXPECT_DOUBLE_EQ(all.alpha_s, 50e-6);
+  EXPECT_DOUBLE_EQ(all.call_s, 0);
+  EXPECT_GT(all.bandwidth_Bps, 0);
+  // One node count cannot separate alpha from c: a latency given for it is an input error, not ignored.
+  std::vector<CommMeasurement> one;
+  for (const CommMeasurement& x : m)
+    if (x.nodes == 4)
+      one.push_back(x);
+  EXPECT_THROW(calibrate(CommKind::ALLREDUCE, one, "one.csv", 0, 50e-6), InputError);
+}
+
 TEST(Calibration, AllreduceFitsEachNodeCount)
 {
   // Two node counts, each on its own eq. (37): K = 2 with a1 = 10 us, b1 = 100 us below 64 KiB, a2 = 1 ns/byte,
