@@ -449,6 +449,13 @@ int calibrate_command(const std::vector<std::string>& args)
     }
     if (kind == CommKind::ALLREDUCE)
       s.host_props.emplace_back("sgdsim.allreduce_overhead", fmt("%.6g", f.call_s * 1e6) + "us");
+    if (kind == CommKind::ALLREDUCE && f.alpha_given_s >= 0) {
+      // The analytic models have no excess per node count: they keep eq. (41) fitted over every node count, whose
+      // alpha and c hold the software (docs/models.md §10.7 "The route's latency, measured apart").
+      const CalibrationFit fitted = calibrate(kind, m, measurements, bandwidth_from_bytes);
+      s.host_props.emplace_back("sgdsim.models_latency", fmt("%.6g", fitted.alpha_s * 1e6) + "us");
+      s.host_props.emplace_back("sgdsim.models_allreduce_overhead", fmt("%.6g", fitted.call_s * 1e6) + "us");
+    }
     // The NIC over the measured rate, so that the analytic models read the measured B (run_command.cpp); with
     // --split-per-byte the NIC is the line rate and the models add the per-byte cost themselves.
     const double nic_factor = (split ? 1.0 : ack_factor) / kLv08BandwidthFactor;

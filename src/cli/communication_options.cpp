@@ -212,6 +212,12 @@ void apply_platform_costs(const po::variables_map& vm, RunOptions& opts)
     check_platform_numbers(opts.platform);
     const PlatformCosts costs = read_platform_costs(opts.platform);
     opts.nic_factor           = costs.nic_factor.value_or(1.0);
+    if (costs.models_latency_s.has_value() != costs.models_allreduce_overhead_s.has_value())
+      throw InputError(opts.platform + ": has one of sgdsim.models_latency and sgdsim.models_allreduce_overhead "
+                                       "without the other (calibrate --latency writes both: eq. (41)'s alpha and c)");
+    opts.models_latency_s = costs.models_latency_s.value_or(-1);
+    if (costs.models_allreduce_overhead_s && !vm.count("allreduce-overhead") && !sc.is_ps())
+      opts.models_allreduce_overhead_s = *costs.models_allreduce_overhead_s;
     if (costs.message_overhead_s && !vm.count("message-overhead"))
       sc.message_overhead_s = *costs.message_overhead_s;
     // Measured on the user's cluster, it overrides the framework profile's figure (the ring does not use it: its

@@ -40,7 +40,11 @@ struct RunOptions {
   double tensor_overhead_s          = 0;    // analytic: [LI20] c
   double tensor_overhead_s_per_byte = 0;    // analytic: [LI20] a
   double nic_factor                 = 1;    // analytic: B = the route's bottleneck / the platform's sgdsim.nic_factor
-  std::string help_text;                    // set only with `help`
+  // analytic: the platform's sgdsim.models_latency / sgdsim.models_allreduce_overhead (< 0: none, or the per-call
+  // cost given with --allreduce-overhead; the route's latency and the scenario's per-call cost then).
+  double models_latency_s            = -1;
+  double models_allreduce_overhead_s = -1;
+  std::string help_text; // set only with `help`
 };
 
 /** Parses `sgdsim run` arguments (argv[0] is "run"). `data_dir` is where the shipped default inputs are looked

@@ -37,6 +37,13 @@ AnalyticInputs analytic_inputs(const RunOptions& opts, const Workload& wl, const
   // (docs/models.md §10.7, "The ring's ACKs").
   if (net.bottleneck_Bps > 0 && std::isfinite(net.bottleneck_Bps))
     a.net.bottleneck_Bps = net.bottleneck_Bps / opts.nic_factor;
+  // Where the route's latency was measured apart, the models take eq. (41)'s alpha and c fitted over every node
+  // count: the simulation's excess per node count, which holds the rest, is not theirs (docs/models.md §10.7 "The
+  // route's latency, measured apart"). An --allreduce-overhead given on the command line stands.
+  if (opts.models_latency_s >= 0)
+    a.net.latency_s = opts.models_latency_s;
+  if (opts.models_allreduce_overhead_s >= 0)
+    a.scenario.allreduce_overhead_s = opts.models_allreduce_overhead_s;
   a.speed_ratio = std::move(speed_ratio);
   if (!ps_speed_ratio.empty())
     a.ps_speed_ratio = *std::min_element(ps_speed_ratio.begin(), ps_speed_ratio.end());

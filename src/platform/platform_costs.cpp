@@ -151,12 +151,15 @@ PlatformCosts read_platform_costs(const std::string& platform_path)
     std::optional<double>* slot = id == "sgdsim.allreduce_overhead"          ? &costs.allreduce_overhead_s
                                   : id == "sgdsim.message_overhead"          ? &costs.message_overhead_s
                                   : id == "sgdsim.message_overhead_per_byte" ? &costs.message_s_per_byte
+                                  : id == "sgdsim.models_latency"            ? &costs.models_latency_s
+                                  : id == "sgdsim.models_allreduce_overhead" ? &costs.models_allreduce_overhead_s
                                                                              : nullptr;
     if (slot == nullptr)
       src.fail_value(prop, "id",
                      "unknown sgdsim property (valid: sgdsim.allreduce_overhead, sgdsim.allreduce_queued_time, "
                      "sgdsim.allreduce_time, sgdsim.message_overhead, sgdsim.message_overhead_per_byte, "
-                     "sgdsim.nccl_sockets, sgdsim.nic_factor, sgdsim.shared_cores)");
+                     "sgdsim.models_allreduce_overhead, sgdsim.models_latency, sgdsim.nccl_sockets, "
+                     "sgdsim.nic_factor, sgdsim.shared_cores)");
     const double s = xml_quantity(src, prop, "value", Quantity::TIME); // finite and >= 0, or an InputError
     if (slot == &costs.message_s_per_byte && s > kMaxMessageSPerByte)
       src.fail_value(prop, "value", "more than 1us per byte (a transport slower than 1 MB/s)");

@@ -38,6 +38,12 @@ struct PlatformCosts {
   // as the route's bottleneck over it, the measured rate, where the simulation reads the NIC. A plain number in
   // [1, kMaxNicFactor].
   std::optional<double> nic_factor;
+  // sgdsim.models_latency, sgdsim.models_allreduce_overhead: where the platform's route latency is the one measured
+  // apart (`calibrate --kind allreduce --latency`), eq. (41)'s alpha (per message, the whole route) and c fitted over
+  // every node count, which the analytic models take for their per-message and per-call costs (they have no measured
+  // excess per node count to hold the software; docs/models.md §10.7 "The route's latency, measured apart").
+  std::optional<double> models_latency_s;
+  std::optional<double> models_allreduce_overhead_s;
   // sgdsim.shared_cores: the all-reduce microbenchmark's ranks all ran on one machine of this many cores (an emulated
   // cluster, `calibrate --shared-cores`), so its software cost per ring step grew with the ranks per core
   // (docs/models.md §10.7, "Ranks sharing cores"); an integer in [1, Scenario::kMaxSharedCores].

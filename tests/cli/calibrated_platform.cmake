@@ -255,6 +255,29 @@ if(NOT xml MATCHES "<prop id=\"sgdsim.nic_factor\" value=\"1.08247\"/>" OR NOT m
    OR CMAKE_MATCH_1 GREATER 2.024 OR NOT out MATCHES "the models read 0.4 Gbps: the platform's sgdsim.nic_factor 1.082")
   message(FATAL_ERROR "eq. (11) must read the measured 50 MB/s and give 2.0139 s within 0.5%:\n${out}\n${xml}")
 endif()
+# --latency on an all-reduce (docs/models.md §10.7 "The route's latency, measured apart"): the route is the 40 us
+# given (20 us per link), c 0, and the rest of the 100 us per message (the CSV's times rounded to 1 us: 99.92 fitted) each node count's measured excess, so that the
+# call alone still takes its measured 2.0139 s; the analytic models keep eq. (41)'s alpha and c fitted over every
+# node count (sgdsim.models_latency 100 us, sgdsim.models_allreduce_overhead 0), so that eq. (11) gives it too.
+execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/exact.csv --kind allreduce --bandwidth-from 1MiB
+                        --speed 2Tf --nodes 4 --latency 40us -o ${WORK}/route.xml
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${WORK}/route.xml xml)
+if(NOT rc EQUAL 0 OR NOT xml MATCHES "lat=\"20us\"" OR NOT xml MATCHES "<prop id=\"sgdsim.models_latency\" value=\"(99\\.9[0-9]*|100)us\"/>"
+   OR NOT xml MATCHES "<prop id=\"sgdsim.models_allreduce_overhead\" value=\"0us\"/>"
+   OR NOT out MATCHES "alpha +40 us per message \\(--latency")
+  message(FATAL_ERROR "calibrate --kind allreduce --latency 40us: route 20 us per link, models' alpha 100 us (${rc}):\n${out}${err}\n${xml}")
+endif()
+execute_process(COMMAND ${SGDSIM} run --platform ${WORK}/route.xml --workload ${WORK}/one.xml --arch ring --workers 4
+                        --overlap off --steps 1 --warmup 0
+                WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCH "ring-eq11 +[0-9.]+ ex/s +([0-9.]+) s" m11 "${out}")
+set(eq11 ${CMAKE_MATCH_1})
+string(REGEX MATCH "step time +([0-9.]+) s mean" m "${out}")
+if(NOT rc EQUAL 0 OR NOT m OR CMAKE_MATCH_1 LESS 2.004 OR CMAKE_MATCH_1 GREATER 2.024 OR NOT m11 OR eq11 LESS 2.004
+   OR eq11 GREATER 2.024)
+  message(FATAL_ERROR "with the route's latency the call alone and eq. (11) must both give 2.0139 s within 0.5% (${rc}): ${out}${err}")
+endif()
 # --stream (docs/models.md §10.5): tests/data/calibration/p2p_stream.csv adds to p2p.csv the time of each message sent
 # back to back, S / 100 MB/s + 30 us. The per-message cost written is those 30 us, not the 150 us a transfer alone
 # holds beyond the latency; the other 120 us are paid once per transfer and only reported.

@@ -124,6 +124,16 @@ class WriteCase(unittest.TestCase):
                 self.assertNotIn("--ps-reads", json.load(f)["run"])
 
 
+class AllreduceLatency(unittest.TestCase):
+    def test_the_route_latency_is_the_ping_pongs_one_way_time_where_there_is_one(self):
+        with tempfile.TemporaryDirectory() as d:
+            p2p = os.path.join(d, "p2p.csv")
+            self.assertEqual(make_cases.allreduce_latency_args(p2p), [])  # no p2p microbenchmark: alpha fitted
+            with open(p2p, "w", encoding="utf-8") as f:
+                f.write("op,nodes,size_bytes,time_s\np2p,2,1048576,0.009\npingpong,2,4,8.87539991e-05\n")
+            self.assertEqual(make_cases.allreduce_latency_args(p2p), ["--latency", "88.754us"])
+
+
 class SharedCores(unittest.TestCase):
     def write(self, ranks):
         path = os.path.join(self.tmp.name, "allreduce.csv.json")

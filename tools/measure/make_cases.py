@@ -50,6 +50,10 @@ SMALL = "small"  # campaign.sh SMALL_LAUNCHES: the all-reduce microbenchmarks' s
 # A testbed ring case's framework options: emulate's hosts send through one pfifo each, a FIFO egress (docs/models.md
 # §10.12).
 RING_FRAMEWORK = ["--framework", "pytorch-ddp-gloo", "--egress-fifo", "on"]
+# How a ring case's platform takes its route latency, where it does (allreduce_latency_args; not the recipe yet:
+# validation/testbed/README.md, 2026-12-04d).
+LATENCY_TEXT = ("the route's latency from the same cluster's ping-pong, --latency: docs/models.md \u00a710.7 \"The "
+                "route's latency, measured apart\"")
 
 
 def pingpong_one_way_s(p2p_csv):
@@ -210,6 +214,18 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
                        "--nodes", "10", "-o", rel(platform), "--force"]
               + (["--queued", rel(queued)] if os.path.exists(queued) else [])
               + (["--shared-cores", str(cores)] if cores else []), platform + ".log")
+
+
+def allreduce_latency_args(p2p_csv):
+    """`--latency L` for an all-reduce calibration, L the one-way time of P2P_CSV's ping-pong (none without the
+    file): eq. (41)'s alpha fitted over every node count holds the software of the larger ones (on the testbed 81-658
+    us against a 34-100 us ping-pong), which a K = 2 call, faster than that network, would pay anyway; given apart,
+    the network is the route and each node count's excess holds its software (docs/models.md §10.7 "The route's
+    latency, measured apart"). Measured, not yet the recipe (calibrate_allreduce does not pass it):
+    validation/testbed/campaign-2026-12-04d/latency/recalibrate.py applies it to the testbed's platforms."""
+    if not os.path.exists(p2p_csv):
+        return []
+    return ["--latency", f"{pingpong_one_way_s(p2p_csv) * 1e6:.6g}us"]
 
 
 def ring_run(platform, workload, granularity, workers, steps=5, warmup=2):

@@ -10,6 +10,6 @@ echo "reference $SGDSIM_PACE_REFERENCE_US $(date -u +%T) kernel $(uname -r)"
 tools/measure/emulate down >/dev/null 2>&1
 tools/measure/emulate up --hosts 8 --rate 1gbit
 tools/measure/launch --pin --loop-yield --hosts 2 --logs /tmp/pingpong-logs -- p2p --out $D/p2p.csv --force \
-  --repeats 5 < /dev/null 2>&1 | grep -E "error|pingpong|done"
+  --repeats 5 < /dev/null 2>&1 | grep -E "error|ping-pong|done"
 tools/measure/emulate down
 echo done $(date -u +%T)
