@@ -256,9 +256,10 @@ if(NOT xml MATCHES "<prop id=\"sgdsim.nic_factor\" value=\"1.08247\"/>" OR NOT m
   message(FATAL_ERROR "eq. (11) must read the measured 50 MB/s and give 2.0139 s within 0.5%:\n${out}\n${xml}")
 endif()
 # --latency on an all-reduce (docs/models.md §10.7 "The route's latency, measured apart"): the route is the 40 us
-# given (20 us per link), c 0, and the rest of the 100 us per message (the CSV's times rounded to 1 us: 99.92 fitted) each node count's measured excess, so that the
+# given (20 us per link), c 0, and the rest of the 100 us per message each node count's measured excess, so that the
 # call alone still takes its measured 2.0139 s; the analytic models keep eq. (41)'s alpha and c fitted over every
-# node count (sgdsim.models_latency 100 us, sgdsim.models_allreduce_overhead 0), so that eq. (11) gives it too.
+# node count (sgdsim.models_latency 100 us, 99.92 fitted from the CSV's times rounded to 1 us;
+# sgdsim.models_allreduce_overhead 0), so that eq. (11) gives it too.
 execute_process(COMMAND ${SGDSIM} calibrate --measurements ${WORK}/exact.csv --kind allreduce --bandwidth-from 1MiB
                         --speed 2Tf --nodes 4 --latency 40us -o ${WORK}/route.xml
                 WORKING_DIRECTORY ${SRCDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

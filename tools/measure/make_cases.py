@@ -228,12 +228,19 @@ def allreduce_latency_args(p2p_csv):
     return ["--latency", f"{pingpong_one_way_s(p2p_csv) * 1e6:.6g}us"]
 
 
+def case_run(platform, workload, arch, overlap, steps, warmup, granularity=None):
+    """A testbed case's `run` (write_case): for a ring, with the framework options and the series' unit."""
+    run = ["--platform", rel(platform), "--workload", rel(workload), "--arch", arch, "--overlap", overlap, "--steps",
+           str(steps), "--warmup", str(warmup)]
+    if arch == "ring":
+        run += RING_FRAMEWORK + ["--allreduce-unit", SERIES_UNIT[granularity]]
+    return run
+
+
 def ring_run(platform, workload, granularity, workers, steps=5, warmup=2):
     """`sgdsim run`'s arguments for a testbed ring case's point (write_case's `run` and the point's --workers):
     what a campaign's predict.py simulates before its series is read, and its analyses after."""
-    return (["--platform", rel(platform), "--workload", rel(workload), "--arch", "ring", "--overlap", "on", "--steps",
-             str(steps), "--warmup", str(warmup)] + RING_FRAMEWORK
-            + ["--allreduce-unit", SERIES_UNIT[granularity], "--workers", str(workers)])
+    return case_run(platform, workload, "ring", "on", steps, warmup, granularity) + ["--workers", str(workers)]
 
 
 def simulate(sgdsim, run_args):
@@ -410,12 +417,9 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
     if os.path.exists(queued_json):
         with open(queued_json, encoding="utf-8") as f:
             queued_calls = json.load(f)["queued_calls"]
-    run = ["--platform", rel(ring and ar_platform or p2p_platform), "--workload", rel(workload), "--arch", arch,
-           "--overlap", overlap, "--steps", str(first["steps"]), "--warmup", str(first["warmup"])]
-    if ring:
-        # emulate's hosts send through one pfifo each: a FIFO egress (docs/models.md §10.12).
-        run += RING_FRAMEWORK + ["--allreduce-unit", SERIES_UNIT[first["granularity"]]]
-    else:
+    run = case_run(ring and ar_platform or p2p_platform, workload, arch, overlap, first["steps"], first["warmup"],
+                   first["granularity"] if ring else None)
+    if not ring:
         run += ["--ps", str(first["ps"])] + list(spreads)
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
             run += ["--ps-reads", "per-variable"]

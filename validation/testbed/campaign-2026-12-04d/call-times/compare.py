@@ -16,6 +16,7 @@ call-times summary). Nothing is fitted. Python 3 standard library."""
 import argparse
 import collections
 import csv
+import importlib.util
 import json
 import os
 import sys
@@ -25,6 +26,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "tools", "measure"))
 import make_cases  # noqa: E402  (ring_run, simulate: the case's own run)
+
+_spec = importlib.util.spec_from_file_location(
+    "call_times_02h", os.path.join(HERE, "..", "..", "campaign-2026-12-02h", "call-times", "summarize.py"))
+h = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(h)  # per_call: a size between two measured ones takes the next larger one's time
 SERIES = os.path.join(REPO, "validation", "testbed", "campaign-2026-12-04c", "series")
 CLASSES = [(8 << 10, "< 8 KiB"), (64 << 10, "8-64 KiB"), (512 << 10, "64-512 KiB"), (1 << 62, ">= 512 KiB")]
 
@@ -39,13 +45,6 @@ def back_to_back():
         return {(int(r["nodes"]), int(r["size_bytes"])): float(r["time_s"]) for r in csv.DictReader(f)}
 
 
-def per_call(table, nodes, size_bytes):
-    """A size between two measured ones takes the next larger one's time; above the largest, in proportion."""
-    sizes = sorted(s for n, s in table if n == nodes)
-    larger = [s for s in sizes if s >= size_bytes]
-    return table[(nodes, larger[0])] if larger else table[(nodes, sizes[-1])] * size_bytes / sizes[-1]
-
-
 def gaps_by_class(steps, table, nodes):
     """steps: per step a list of (size_bytes, launched_s, ended_s). Per class: (calls, gaps s, back to back s), a
     step's mean."""
@@ -57,7 +56,7 @@ def gaps_by_class(steps, table, nodes):
             gaps[c] += ended - max(previous_end, launched)
             previous_end = ended
             calls[c] += 1
-            micro[c] += per_call(table, nodes, size)
+            micro[c] += h.per_call(table, nodes, size)
     n = len(steps)
     return {c: (calls[c] / n, gaps[c] / n, micro[c] / n) for _, c in CLASSES}
 

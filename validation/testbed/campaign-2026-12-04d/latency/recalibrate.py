@@ -26,6 +26,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+import drift  # noqa: E402  (again_platform: the twin drift.py --case reads)
 import make_cases  # noqa: E402  (allreduce_latency_args, calibrate, rel)
 
 # Series folders without a p2p microbenchmark of their own: the ping-pong of the same machine build.
@@ -45,9 +46,8 @@ def case_platforms():
             run = json.load(f)["run"]
         xml = os.path.normpath(os.path.join(ROOT, run[run.index("--platform") + 1]))
         found.add(xml)
-        again = xml[:-len(".xml")] + "-again.xml"
-        if os.path.exists(again):
-            found.add(again)
+        if os.path.basename(xml) in drift.PLATFORM_SOURCE and os.path.exists(drift.again_platform(xml)):
+            found.add(drift.again_platform(xml))
     return sorted(found)
 
 
@@ -61,7 +61,8 @@ def cases_say_so():
         if "--bandwidth-from 1MiB" not in text or "--latency" in text:
             continue
         run = case["run"]
-        micro = os.path.dirname(command_of(os.path.join(ROOT, run[run.index("--platform") + 1]))[1])
+        micro = os.path.dirname(option(command_of(os.path.join(ROOT, run[run.index("--platform") + 1])),
+                                       "--measurements"))
         said = make_cases.LATENCY_TEXT
         if micro in PINGPONG_OF:
             said = said.replace("the same cluster's ping-pong", "the ping-pong of the same machine build, 2026-12-04d")
