@@ -61,6 +61,16 @@ class Measured(unittest.TestCase):
         self.assertAlmostEqual(meas[(2, 4096)], 34.971907, places=6)  # the file's first row, time_s (the median)
         self.assertEqual(sorted({k for k, _ in meas}), [2, 3, 4, 5, 6, 7, 8])
 
+    def test_reads_the_repeats_mean_when_asked(self):
+        path = os.path.join(ROOT, "validation", "testbed", "campaign-2026-11-28c", "data", "1gbit",
+                            "allreduce-after-4MiB.csv")
+        median = replay_concurrent.measured_ms(path)
+        mean = replay_concurrent.measured_ms(path, statistic="mean")
+        # The row K = 2, 4 KiB after 4 MiB: three repeats ahead of the large call's all-gather, two behind it.
+        self.assertAlmostEqual(median[(2, 4096)], 19.30, places=2)  # time_s
+        self.assertAlmostEqual(mean[(2, 4096)], 25.67, places=2)  # time_mean_s
+        self.assertEqual(median.keys(), mean.keys())
+
     def test_reads_the_among_microbenchmark(self):
         path = os.path.join(ROOT, "validation", "testbed", "campaign-2026-11-30h", "data", "1gbit", "diagnosis",
                             replay_concurrent.AMONG_CSV)

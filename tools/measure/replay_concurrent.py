@@ -3,7 +3,7 @@
 
     tools/measure/replay_concurrent.py beside|after|among|with [--sgdsim build/src/sgdsim] [--platform PLATFORM]
                                              [--data DIR] [--among-csv NAME] [--with-csv NAME] [--plain-csv NAME]
-                                             [--guard MEAN,MAX] [--sgdsim-arg=ARG ...]
+                                             [--guard MEAN,MAX] [--statistic median|mean] [--sgdsim-arg=ARG ...]
 
 `beside` (measure.py allreduce --beside 256MiB): a 256 MiB all-reduce whose gradient comes first in the backward and
 six calls of each measured size after it, on Gloo's other thread; per node count and size, the six calls' median
@@ -21,9 +21,13 @@ is a folder of among-*.csv, as validation/testbed/campaign-2026-12-03c/among/): 
 the timed call's time (docs/models.md §10.8 "A call beside shorter ones"). Each run: --framework pytorch-ddp-gloo --egress-fifo on --allreduce-unit
 tensor, overlap on, on the platform calibrated from the same cluster's all-reduce microbenchmark.
 Prints a Markdown table, simulated ms (measured median ms), and the mean and max relative error (docs/models.md
-§10.12 and §10.8 show these tables). Nothing of the rows is fitted: the platform comes from the microbenchmark of calls
-alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest validation.replay_concurrent_*). --sgdsim-arg=ARG
-(repeatable) adds ARG to every run, after the options above, e.g. --sgdsim-arg=--ring-min-slices --sgdsim-arg=2."""
+§10.12 and §10.8 show these tables). --statistic mean compares with the repeats' mean (the CSV's time_mean_s)
+instead: where a cell's repeats fall in two modes, a race between the two calls' messages (after at K = 2,
+validation/testbed/README.md 2026-12-04e), the median of five picks a mode by the count of repeats on each side,
+and the mean is what many such calls average to; the guards are on the median. Nothing of the rows is fitted: the
+platform comes from the microbenchmark of calls alone. --guard MEAN,MAX (in %): exit 1 beyond it (ctest
+validation.replay_concurrent_*). --sgdsim-arg=ARG (repeatable) adds ARG to every run, after the options above, e.g.
+--sgdsim-arg=--ring-min-slices --sgdsim-arg=2."""
 
 import argparse
 import csv
@@ -126,11 +130,15 @@ def call_times_ms(sgdsim, platform, tmp, first, other, calls, nodes, extra=(), t
     return out
 
 
-def measured_ms(path, op=None):
-    """(nodes, size_bytes) -> the measured median time in ms of a measure.py CSV: its rows of `op`, or every row
-    (a CSV of one op)."""
+STATISTIC_COLUMN = {"median": "time_s", "mean": "time_mean_s"}  # measure.py's CSV (tools/measure/kit.py)
+
+
+def measured_ms(path, op=None, statistic="median"):
+    """(nodes, size_bytes) -> the measured time in ms of a measure.py CSV, the repeats' median (or mean): its rows of
+    `op`, or every row (a CSV of one op)."""
+    column = STATISTIC_COLUMN[statistic]
     with open(path, newline="") as f:
-        return {(int(r["nodes"]), int(r["size_bytes"])): float(r["time_s"]) * 1e3 for r in csv.DictReader(f)
+        return {(int(r["nodes"]), int(r["size_bytes"])): float(r[column]) * 1e3 for r in csv.DictReader(f)
                 if op is None or r["op"] == op}
 
 
@@ -153,6 +161,8 @@ def main(argv=None):
                     help="with: the measure.py CSV in --data (default %s)" % WITH_CSV)
     ap.add_argument("--plain-csv", default=PLAIN_CSV, metavar="NAME",
                     help="with: the CSV of the same sizes without the small calls (default %s)" % PLAIN_CSV)
+    ap.add_argument("--statistic", choices=sorted(STATISTIC_COLUMN), default="median",
+                    help="the repeats' statistic each cell is compared with (default median, as the guards)")
     ap.add_argument("--sgdsim-arg", action="append", default=[], metavar="ARG",
                     help="an argument added to every sgdsim run (repeatable; write --sgdsim-arg=--option)")
     args = ap.parse_args(argv)
@@ -160,7 +170,7 @@ def main(argv=None):
     errors = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.mode == "beside":
-            meas = measured_ms(os.path.join(args.data, "allreduce-beside-256MiB.csv"))
+            meas = measured_ms(os.path.join(args.data, "allreduce-beside-256MiB.csv"), statistic=args.statistic)
             print("| K | " + " | ".join(BESIDE_SIZES) + " |\n|---|" + "---|" * len(BESIDE_SIZES))
             for k in sorted({n for n, _ in meas}):
                 row = [cell(statistics.median(call_times_ms(args.sgdsim, args.platform, tmp, "256MiB", s,
@@ -169,7 +179,8 @@ def main(argv=None):
                 print("| %d | %s |" % (k, " | ".join(row)))
         elif args.mode == "among":
             path = os.path.join(args.data, args.among_csv)
-            meas, meas_all = measured_ms(path, "allreduce_among"), measured_ms(path, "allreduce_among_all")
+            meas = measured_ms(path, "allreduce_among", statistic=args.statistic)
+            meas_all = measured_ms(path, "allreduce_among_all", statistic=args.statistic)
             sim_all = {}
             print("| K | " + " | ".join(AMONG_SIZES) + " |\n|---|" + "---|" * len(AMONG_SIZES))
             for k in sorted({n for n, _ in meas}):
@@ -193,7 +204,7 @@ def main(argv=None):
             print("| after | size | " + " | ".join("K = %d" % k for k in AFTER_NODES) + " |\n|---|---|"
                   + "---|" * len(AFTER_NODES))
             for first in AFTER_FIRST:
-                meas = measured_ms(os.path.join(args.data, "allreduce-after-%s.csv" % first))
+                meas = measured_ms(os.path.join(args.data, "allreduce-after-%s.csv" % first), statistic=args.statistic)
                 for s in AFTER_SIZES:
                     row = [cell(call_times_ms(args.sgdsim, args.platform, tmp, first, s, 1, k, args.sgdsim_arg)[0],
                                 meas[(k, SIZES[s])], errors) for k in AFTER_NODES]
@@ -216,7 +227,8 @@ def partners_mode(args, tmp, errors):
         if "among_bytes" not in side:
             continue  # the calls alone, run beside them
         key = (side["among_bytes"], side["among_calls"])
-        for cell_key, ms in measured_ms(os.path.join(args.data, name), "allreduce_among").items():
+        for cell_key, ms in measured_ms(os.path.join(args.data, name), "allreduce_among",
+                                        statistic=args.statistic).items():
             runs.setdefault(key, {}).setdefault(cell_key, []).append(ms)
     if not runs:
         sys.exit("replay_concurrent: error: %s: no among-*.csv with among_bytes in its sidecar" % args.data)
@@ -240,8 +252,8 @@ def with_mode(args, tmp, errors):
     count and size, the time per call of N calls launched together, per group of N groups (each call of the size
     followed by M small ones), and what the M small calls add, simulated (measured), ms."""
     path = os.path.join(args.data, args.with_csv)
-    plain = measured_ms(os.path.join(args.data, args.plain_csv), "allreduce_queued")
-    mixed = measured_ms(path, "allreduce_queued_with")
+    plain = measured_ms(os.path.join(args.data, args.plain_csv), "allreduce_queued", statistic=args.statistic)
+    mixed = measured_ms(path, "allreduce_queued_with", statistic=args.statistic)
     with open(path + ".json") as f:
         meta = json.load(f)
     n, small, m = meta["queued_calls"], meta["with_bytes"], meta["with_calls"]
