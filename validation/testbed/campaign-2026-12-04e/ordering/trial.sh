@@ -7,7 +7,8 @@
 #   validation/testbed/campaign-2026-12-04e/ordering/trial.sh [SGDSIM]      # 1 min; then git checkout src/sim
 # (SGDSIM_TRIAL_ALLGATHER_AFTER: Gloo's all-gather waits for its reduce-scatter's last slice; SGDSIM_TRIAL_COST_IN_QUEUE:
 # a step's message holds its place in the FIFO egress while the step's cost is paid; --ring-min-slices 2: Gloo's two
-# segments a chunk at least; --reduce-cost-per-byte: the summation, 0.05 ns measured by summation.py, 1 ns tried.)
+# segments a chunk at least; --reduce-cost-per-byte: the summation, 0.05 ns measured by summation.py, 1 ns tried;
+# SGDSIM_TRIAL_COST_AFTER: a step's cost paid after its message, the first step's at the call's end.)
 set -eu
 cd "$(dirname "$0")/../../../.." # the repository
 SGDSIM=${1:-build/src/sgdsim}
@@ -44,3 +45,4 @@ replay "cost in queue, all-gather after" "SGDSIM_TRIAL_COST_IN_QUEUE=1 SGDSIM_TR
 replay "cost in queue, all-gather after, 2 segments, summation 1e-9s/B" \
   "SGDSIM_TRIAL_COST_IN_QUEUE=1 SGDSIM_TRIAL_ALLGATHER_AFTER=1" --sgdsim-arg=--ring-min-slices --sgdsim-arg=2 \
   --sgdsim-arg=--reduce-cost-per-byte --sgdsim-arg=1e-9s
+replay "cost after each step" "SGDSIM_TRIAL_COST_AFTER=1"
