@@ -56,6 +56,19 @@ class ResultsCsv(unittest.TestCase):
         self.assertAlmostEqual(float(rows[1]["busbw_Gbps"]), 1.0)  # a transfer has no ring factor
         self.assertEqual(rows[1]["repeats"], "5")
 
+    def test_every_row_keeps_its_samples_for_the_sidecar(self):
+        meta = {"library": "gloo", "torch": "t", "rate": "1Gbit", "mtu": 1500, "cc": "cubic"}
+        with tempfile.TemporaryDirectory() as d:
+            out = kit.CsvOut(os.path.join(d, "out.csv"), meta)
+            # Two modes, as a small call racing a large one's all-gather: the median is one of them.
+            self.assertEqual(out.row("allreduce_after", 2, 4096, [0.0055, 0.0095, 0.0054, 0.0093, 0.0056], 2),
+                             0.0056)
+            out.row("allreduce_after", 2, 65536, [0.0058], 2)
+        self.assertEqual(out.samples, [
+            {"op": "allreduce_after", "nodes": 2, "size_bytes": 4096,
+             "times_s": [0.0055, 0.0095, 0.0054, 0.0093, 0.0056]},
+            {"op": "allreduce_after", "nodes": 2, "size_bytes": 65536, "times_s": [0.0058]}])
+
 
 class MachineProbeInProvenance(unittest.TestCase):
     """kit.record_machine: rank 0's result files get the machine probe once the other ranks have left."""

@@ -264,13 +264,15 @@ class MedianOverLaunches(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             first = self.write(d, "allreduce.csv", [("allreduce", 2, 4096, 0.0003, 0.0002, 0.0004, 5)])
             with open(first + ".json", "w", encoding="utf-8") as f:
-                json.dump({"provenance": {"ranks": [{"scheduler": "other"}]}, "cpu_rows": [{"nodes": 2}]}, f)
+                json.dump({"provenance": {"ranks": [{"scheduler": "other"}]}, "cpu_rows": [{"nodes": 2}],
+                           "sample_rows": [{"nodes": 2, "size_bytes": 4096, "times_s": [0.0003]}]}, f)
             other = self.write(d, "allreduce-2.csv", [("allreduce", 2, 4096, 0.0005, 0.0004, 0.0006, 5)])
             out = make_cases.median_over_launches(first, [other], os.path.join(d, "m.csv"))
             with open(out + ".json", encoding="utf-8") as f:
                 prov = json.load(f)
             self.assertEqual(prov["provenance"], {"ranks": [{"scheduler": "other"}]})
             self.assertNotIn("cpu_rows", prov)  # the first launch's CPU record is its own file's (quiet.py)
+            self.assertNotIn("sample_rows", prov)  # and so are its repeats' times
             self.assertEqual(prov["median_over_launches"]["others"], ["allreduce-2.csv"])
 
     def test_no_other_launch_leaves_the_first_as_it_is(self):

@@ -459,11 +459,14 @@ CSV_COLUMNS = ["op", "library", "torch", "rate", "mtu", "cc", "nodes", "size_byt
 
 class CsvOut:
     """The results CSV, one row per (op, nodes, size) with the median time; written row by row (a long run can be
-    watched) by rank 0 only."""
+    watched) by rank 0 only. `samples`: every row's samples in the order written, for the sidecar (sample_rows):
+    where a row's repeats fall in two modes (two calls racing, validation/testbed/README.md 2026-12-04e), its median
+    says which mode had more of them, and only the samples show both."""
 
     def __init__(self, path, meta):
         self.path = path
         self.meta = meta
+        self.samples = []
         with open(path, "w", encoding="utf-8") as f:
             f.write(",".join(CSV_COLUMNS) + "\n")
 
@@ -480,6 +483,8 @@ class CsvOut:
                   "busbw_Gbps": f"{busbw:.6g}"}
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(",".join(str(values[c]) for c in CSV_COLUMNS) + "\n")
+        self.samples.append({"op": op, "nodes": nodes, "size_bytes": size,
+                             "times_s": [float(f"{t:.9g}") for t in times]})
         return med
 
 

@@ -323,6 +323,7 @@ def write_derived_csv(out_csv, fields, rows, source_csv, how, record):
         with open(source_csv + ".json", encoding="utf-8") as f:
             prov = json.load(f)
     prov.pop("cpu_rows", None)  # the source's CPU record stays with its own file (tools/measure/quiet.py)
+    prov.pop("sample_rows", None)  # and its repeats' times: the derived rows are not those
     prov[how] = record
     with open(out_csv + ".json", "w", encoding="utf-8") as f:
         json.dump(prov, f, indent=2)

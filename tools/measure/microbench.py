@@ -148,7 +148,7 @@ def cmd_p2p(args):
             print(f"ping-pong 4 B: one-way {got[0] * 1e6:.1f} us (half the median round trip)" + plan.busy_note(got[1]),
                   flush=True)
     dist.barrier()
-    write_sidecar(args.out, args, infos, "p2p", {"cpu_rows": cpu_rows})
+    write_sidecar(args.out, args, infos, "p2p", {"cpu_rows": cpu_rows, "sample_rows": out.samples if out else []})
 
 
 def cmd_allreduce(args):
@@ -212,7 +212,8 @@ def cmd_allreduce(args):
              else {"queued_calls": args.queued} if args.queued else {"beside_bytes": beside} if beside
              else {"after_bytes": after} if after
              else {"among_bytes": among, "among_calls": args.among_calls} if among else {})
-    write_sidecar(args.out, args, infos, "allreduce", {**extra, "cpu_rows": cpu_rows})
+    write_sidecar(args.out, args, infos, "allreduce",
+                  {**extra, "cpu_rows": cpu_rows, "sample_rows": out.samples if out else []})
 
 
 def quiet_attempt(args, g, rank, pids, bench):
