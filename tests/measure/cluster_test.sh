@@ -95,6 +95,18 @@ EOF
 [ "$(grep -c '^allreduce_beside,gloo,' "$work/arb.csv")" = 4 ] || fail "arb.csv: expected 2 sizes x 2 node counts"
 grep -q '"beside_bytes": 67108864' "$work/arb.csv.json" || fail "arb.csv.json: no beside_bytes"
 [ "$(grep -c '^allreduce_after,gloo,' "$work/ara.csv")" = 2 ] || fail "ara.csv: expected 1 size x 2 node counts"
+# Every row's repeats in the sidecar (sample_rows), as many as the CSV's repeats column, its median among them.
+"$python" - "$work" <<'EOF' || fail "ara.csv.json: sample_rows"
+import csv, json, statistics, sys
+rows = list(csv.DictReader(open(f"{sys.argv[1]}/ara.csv")))
+samples = json.load(open(f"{sys.argv[1]}/ara.csv.json"))["sample_rows"]
+assert [(s["op"], s["nodes"], s["size_bytes"]) for s in samples] == \
+    [(r["op"], int(r["nodes"]), int(r["size_bytes"])) for r in rows], samples
+for s, r in zip(samples, rows):
+    assert len(s["times_s"]) == int(r["repeats"]), (s, r)
+    assert abs(statistics.median(s["times_s"]) - float(r["time_s"])) <= 1e-6 * float(r["time_s"]), (s, r)
+print("allreduce --after: every row's repeats in sample_rows")
+EOF
 [ "$(grep -c '^allreduce_among,gloo,.*,1048576,' "$work/arm.csv")" = 2 ] || fail "arm.csv: expected 1 size x 2 node counts"
 grep -q '"among_bytes": 16384' "$work/arm.csv.json" && grep -q '"among_calls": 32' "$work/arm.csv.json" \
   || fail "arm.csv.json: no among_bytes / among_calls"
