@@ -18,7 +18,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   (sgdsim calibrate --kind p2p --latency).
 - Ring series: the all-reduce microbenchmark at every node count and size (sgdsim calibrate --kind allreduce:
   bandwidth from the sizes from 1 MiB on, --bandwidth-from 1MiB, then per-message latency alpha and per-call cost c
-  from every size with it; each node count's measured time from every size), and where the rate has it
+  from every size with it, for the analytic models; the simulation's network the route's latency from the same
+  CSV's ping-pong, --latency, since 2026-12-04e; each node count's measured time from every size), and where the
+  rate has it
   (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back (calibrate
   --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series'
   unit (tensor, layer, bucket). Where the campaign measured the sizes below 1 MiB in more launches (campaign.sh
@@ -50,8 +52,8 @@ SMALL = "small"  # campaign.sh SMALL_LAUNCHES: the all-reduce microbenchmarks' s
 # A testbed ring case's framework options: emulate's hosts send through one pfifo each, a FIFO egress (docs/models.md
 # §10.12).
 RING_FRAMEWORK = ["--framework", "pytorch-ddp-gloo", "--egress-fifo", "on"]
-# How a ring case's platform takes its route latency, where it does (allreduce_latency_args; not the recipe yet:
-# validation/testbed/README.md, 2026-12-04d).
+# How a ring case's platform takes its route latency (allreduce_latency_args; the recipe since 2026-12-04e:
+# validation/testbed/README.md, 2026-12-04d and 04e).
 LATENCY_TEXT = ("the route's latency from the same cluster's ping-pong, --latency: docs/models.md \u00a710.7 \"The "
                 "route's latency, measured apart\"")
 
@@ -63,6 +65,15 @@ def pingpong_one_way_s(p2p_csv):
             if row["op"] == "pingpong":
                 return float(row["time_s"])
     raise SystemExit(f"make_cases: {p2p_csv}: no pingpong row (measure.py p2p writes one)")
+
+
+def with_latency(platform):
+    """Whether `sgdsim calibrate` wrote PLATFORM with --latency (its XML comment holds the command, '--' as '- -');
+    False where there is no such file yet."""
+    if not os.path.exists(platform):
+        return False
+    with open(platform, encoding="utf-8") as f:
+        return "- -latency " in f.read(8192)
 
 
 def line_rate(tc_rate):
@@ -213,7 +224,8 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
                        "--bandwidth-from", "1MiB", "--line-rate", line_rate(rate), "--workload", rel(workload),
                        "--nodes", "10", "-o", rel(platform), "--force"]
               + (["--queued", rel(queued)] if os.path.exists(queued) else [])
-              + (["--shared-cores", str(cores)] if cores else []), platform + ".log")
+              + (["--shared-cores", str(cores)] if cores else [])
+              + allreduce_latency_args(os.path.join(micro_dir, "p2p.csv")), platform + ".log")
 
 
 def allreduce_latency_args(p2p_csv):
@@ -221,8 +233,8 @@ def allreduce_latency_args(p2p_csv):
     file): eq. (41)'s alpha fitted over every node count holds the software of the larger ones (on the testbed 81-658
     us against a 34-100 us ping-pong), which a K = 2 call, faster than that network, would pay anyway; given apart,
     the network is the route and each node count's excess holds its software (docs/models.md §10.7 "The route's
-    latency, measured apart"). Measured, not yet the recipe (calibrate_allreduce does not pass it):
-    validation/testbed/campaign-2026-12-04d/latency/recalibrate.py applies it to the testbed's platforms."""
+    latency, measured apart"). The recipe since 2026-12-04e (calibrate_allreduce passes it; the testbed's earlier
+    platforms were made again by validation/testbed/campaign-2026-12-04d/latency/recalibrate.py)."""
     if not os.path.exists(p2p_csv):
         return []
     return ["--latency", f"{pingpong_one_way_s(p2p_csv) * 1e6:.6g}us"]
@@ -458,7 +470,8 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                             + (f"; one call at a time and {queued_calls} launched back to back" if queued_calls
                                else "")
                             + ") through sgdsim calibrate -o (the network's bandwidth from the sizes from 1 MiB on, "
-                            "--bandwidth-from 1MiB), the workload file, --framework pytorch-ddp-gloo and "
+                            "--bandwidth-from 1MiB" + ("; " + LATENCY_TEXT if with_latency(ar_platform) else "")
+                            + "), the workload file, --framework pytorch-ddp-gloo and "
                             "--egress-fifo on (each emulated host sends through one FIFO queue, tools/measure/"
                             "emulate's pfifo: a message leaves behind what the host's other all-reduce has queued; "
                             "docs/models.md \u00a710.12)"),

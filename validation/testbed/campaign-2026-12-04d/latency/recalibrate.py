@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Calibrates again every all-reduce platform of the testbed with the route's latency measured apart: the experiment
-of validation/testbed/README.md, 2026-12-04d "The route's latency, measured apart" (docs/models.md §10.7), not the
-recipe yet (the platforms in the repository keep the fitted alpha; run this, then `sgdsim validate`, to see it).
+of validation/testbed/README.md, 2026-12-04d "The route's latency, measured apart" (docs/models.md §10.7), made
+the recipe on 2026-12-04e (this ran then; the platforms in the repository are its output, and --check lists none).
 
     validation/testbed/campaign-2026-12-04d/latency/recalibrate.py [--sgdsim build/src/sgdsim] [--check]
 

@@ -3,7 +3,7 @@
 (Gloo's reduceInputs) and an add of the received segment (opts.reduce), float32, as torch does them; ns per byte at
 256 KiB, 1 MiB and 4 MiB (validation/testbed/README.md 2026-12-04e). Run on a quiet machine.
 
-    validation/testbed/campaign-2026-12-04e/ordering/summation.py"""
+    /usr/bin/python3 validation/testbed/campaign-2026-12-04e/ordering/summation.py   # output: summation.out"""
 
 import time
 
