@@ -19,11 +19,10 @@ The recipe (the same for every case, written down in validation/testbed/README.m
 - Ring series: the all-reduce microbenchmark at every node count and size (sgdsim calibrate --kind allreduce:
   bandwidth from the sizes from 1 MiB on, --bandwidth-from 1MiB, then per-message latency alpha and per-call cost c
   from every size with it, for the analytic models; the simulation's network the route's latency from the same
-  CSV's ping-pong, --latency, since 2026-12-04e; each node count's measured time from every size), and where the
-  rate has it
-  (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back (calibrate
-  --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and the series'
-  unit (tensor, layer, bucket). Where the campaign measured the sizes below 1 MiB in more launches (campaign.sh
+  campaign's ping-pong, --latency, since 2026-12-04e; each node count's measured time from every size), and where
+  the rate has it (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back
+  (calibrate --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and
+  the series' unit (tensor, layer, bucket). Where the campaign measured the sizes below 1 MiB in more launches (campaign.sh
   SMALL_LAUNCHES, RATE/small/), each such size's time is the median over the launches (allreduce.launches.csv,
   allreduce-queued.launches.csv beside the others).
 - Hosts run the workload at its own reference speed (calibrate --workload).
