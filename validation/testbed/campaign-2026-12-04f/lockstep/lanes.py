@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Gloo's two lanes, reconstructed from a training's call times, beside sgdsim's timeline of the same step
+(validation/testbed/README.md, 2026-12-04f "A small call beside a large one ends with it").
+
+    validation/testbed/campaign-2026-12-04f/lockstep/lanes.py CALL_TIMES.jsonl K [TIMELINE.json ...]
+
+CALL_TIMES.jsonl: `measure.py train --call-times` records (each call's unit, launch and end on rank 0, s from the
+step's start; e.g. campaign-2026-12-02h/call-times/layer.jsonl), the record of K workers. ProcessGroupGloo runs its
+queue first in, first out on two threads, so each call, in launch order, starts when it is launched or when the
+earlier of the two threads is free, whichever is later, and the thread is then busy to the call's measured end.
+TIMELINE.json: `sgdsim run --timeline` (worker 0's all-reduces, which start on their lane). Prints per size class the
+lane time of a call (median and sum a step) and how many small calls (< 64 KiB) end while a call of 1 MiB or more
+runs (mean over those calls): 1 when each small call beside a large one takes as long as it. Python 3 standard
+library."""
+
+import collections
+import json
+import statistics
+import sys
+
+CLASSES = [(64 << 10, "< 64 KiB"), (1 << 20, "64 KiB-1 MiB"), (4 << 20, "1-4 MiB"), (1 << 62, ">= 4 MiB")]
+
+
+def size_class(size_bytes):
+    return next(name for limit, name in CLASSES if size_bytes < limit)
+
+
+def on_lanes(calls):
+    """(bytes, launch s, end s) -> [(bytes, start s, end s)] on two threads taking the queue in launch order."""
+    free = [0.0, 0.0]
+    out = []
+    for size, launch, end in sorted(calls, key=lambda c: c[1]):
+        lane = 0 if free[0] <= free[1] else 1
+        start = max(launch, free[lane])
+        free[lane] = end
+        out.append((size, start, end))
+    return out
+
+
+def measured_steps(path, workers):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if r["workers"] == workers:
+                units = r["allreduce_unit_bytes"]
+                return [on_lanes([(units[u], a, b) for u, a, b in step]) for step in r["per_worker"][0]["call_times"]]
+    raise SystemExit(f"lanes.py: {path}: no record of {workers} workers")
+
+
+def simulated_steps(path):
+    steps = collections.defaultdict(list)
+    with open(path, encoding="utf-8") as f:
+        for e in json.load(f)["traceEvents"]:
+            if e.get("cat") == "allreduce" and e.get("pid") == 1:
+                start = e["ts"] / 1e6
+                steps[e["args"]["step"]].append((float(e["name"].split()[0]), start, start + e["dur"] / 1e6))
+    return [steps[s] for s in sorted(steps)]
+
+
+def summary(label, steps):
+    lane_s = collections.defaultdict(list)
+    small_during = []  # per call of 1 MiB or more: the small calls that end while it runs
+    for calls in steps:
+        for size, start, end in calls:
+            lane_s[size_class(size)].append(end - start)
+            if size >= 1 << 20:
+                small_during.append(sum(1 for b, _, e in calls if b < 64 << 10 and start < e <= end))
+    cells = [f"{name} {1e3 * statistics.median(lane_s[name]):.1f} ms, {sum(lane_s[name]) / len(steps):.2f} s"
+             for _, name in CLASSES if lane_s[name]]
+    print(f"{label}: lane time a call (median) and a step: " + "; ".join(cells))
+    if small_during:
+        print(f"  small calls ending during a call of >= 1 MiB: {statistics.mean(small_during):.2f} on average over "
+              f"{len(small_during)} such calls")
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    summary(f"measured, K = {sys.argv[2]}", measured_steps(sys.argv[1], int(sys.argv[2])))
+    for path in sys.argv[3:]:
+        summary(f"simulated, {path}", simulated_steps(path))
+
+
+if __name__ == "__main__":
+    main()
