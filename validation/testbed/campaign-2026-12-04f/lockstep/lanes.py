@@ -9,9 +9,9 @@ step's start; e.g. campaign-2026-12-02h/call-times/layer.jsonl), the record of K
 queue first in, first out on two threads, so each call, in launch order, starts when it is launched or when the
 earlier of the two threads is free, whichever is later, and the thread is then busy to the call's measured end.
 TIMELINE.json: `sgdsim run --timeline` (worker 0's all-reduces, which start on their lane). Prints per size class the
-lane time of a call (median and sum a step) and how many small calls (< 64 KiB) end while a call of 1 MiB or more
-runs (mean over those calls): 1 when each small call beside a large one takes as long as it. Python 3 standard
-library."""
+lane time of a call (median and sum a step) and, for each small call (< 64 KiB) that starts while a call of 1 MiB or
+more runs on the other lane, its lane time over that call's (median): about 1 when the small call lasts as long as
+the large one beside it. Python 3 standard library."""
 
 import collections
 import json
@@ -59,18 +59,21 @@ def simulated_steps(path):
 
 def summary(label, steps):
     lane_s = collections.defaultdict(list)
-    small_during = []  # per call of 1 MiB or more: the small calls that end while it runs
+    ratios = []  # a small call's lane time over that of the call of >= 1 MiB running when it started
     for calls in steps:
         for size, start, end in calls:
             lane_s[size_class(size)].append(end - start)
-            if size >= 1 << 20:
-                small_during.append(sum(1 for b, _, e in calls if b < 64 << 10 and start < e <= end))
+            if size < 64 << 10:
+                beside = [(s2, e2) for b2, s2, e2 in calls if b2 >= 1 << 20 and s2 <= start < e2]
+                if beside:
+                    s2, e2 = beside[0]
+                    ratios.append((end - start) / (e2 - s2))
     cells = [f"{name} {1e3 * statistics.median(lane_s[name]):.1f} ms, {sum(lane_s[name]) / len(steps):.2f} s"
              for _, name in CLASSES if lane_s[name]]
     print(f"{label}: lane time a call (median) and a step: " + "; ".join(cells))
-    if small_during:
-        print(f"  small calls ending during a call of >= 1 MiB: {statistics.mean(small_during):.2f} on average over "
-              f"{len(small_during)} such calls")
+    if ratios:
+        print(f"  a small call started beside a call of >= 1 MiB lasts {statistics.median(ratios):.2f} of its time "
+              f"(median of {len(ratios)})")
 
 
 def main():
