@@ -40,7 +40,7 @@ eight() { # env: the eight cases, signed errors K = 2..8
 for c in json.load(open(sys.argv[1]))['cases']:
     e = ' '.join(f\"{100 * p['simulated_error']:+.0f}\" for p in c['points'])
     s = c['simulation']
-    print(f\"{100 * s['mean_abs_error']:5.1f} {100 * s['max_abs_error']:5.1f} {'met ' if c['target_met'] else 'miss'} {e}  {c['name']}\")" \
+    print(f\"{100 * s['mean_abs_error']:5.1f} {100 * s['max_abs_error']:5.1f} {'MET ' if c['target_met'] else 'miss'} {e}  {c['name']}\")" \
     "$T/report.json"
 }
 if [ "${1:-}" = uncovered ]; then
