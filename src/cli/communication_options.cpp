@@ -388,6 +388,17 @@ void parse_ring_transport(const po::variables_map& vm, RunOptions& opts)
           opts.platform + (sc.allreduce_queued_time.empty() ? " lacks" : " has, but off"));
     sc.in_flight_cost = *named;
   }
+  if (vm.count("uncovered-gain")) {
+    const std::string where                  = vm["uncovered-gain"].as<std::string>();
+    const std::optional<UncoveredGain> named = uncovered_gain_named(where);
+    if (!named)
+      throw InputError("--uncovered-gain '" + where + "': expected rate or waits");
+    if (!sc.measured_allreduce || sc.allreduce_queued_time.empty() || sc.in_flight_cost != InFlightCost::PAIRED)
+      throw InputError("--uncovered-gain " + where +
+                       ": applies with --in-flight-cost paired and the back-to-back all-reduce (a platform with "
+                       "sgdsim.allreduce_queued_time: calibrate --queued; --measured-allreduce on)");
+    sc.uncovered_gain = *named;
+  }
   if (!sc.measured_sizes) {
     sc.allreduce_time        = lines_only(std::move(sc.allreduce_time));
     sc.allreduce_queued_time = lines_only(std::move(sc.allreduce_queued_time));

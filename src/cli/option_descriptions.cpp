@@ -121,6 +121,12 @@ po::options_description scenario_options()
      "that call's size (each); as each, plus the share of its gain over the call alone that the longest other call "
      "beside it does not cover (paired, the default: docs/models.md §10.8 \"A call beside shorter ones\"); or as "
      "many times its own as there are calls in flight (same)")
+    ("uncovered-gain", po::value<std::string>(),
+     "rate|waits. ring, with --in-flight-cost paired: the share of a call's gain over the call alone that shorter "
+     "calls beside it leave uncovered is paid as a slower rate of its bytes, which hold its connection so that the "
+     "other calls' messages behind them wait (rate, the default), or as waits before its ring steps while its "
+     "connection is free (waits, the rule until 2026-12-04; docs/models.md §10.8 \"The uncovered gain holds the "
+     "connection\")")
     ("measured-node-window", po::value<int>(),
      "ring, with the measured all-reduce: how many node counts of the microbenchmark, the nearest to K, set a call's "
      "software cost: 1, its own node count's; N > 1, a least-squares line of the cost per ring step through the N "

@@ -233,7 +233,8 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
                                               "fifo-wait",
                                               "measured-sizes",
                                               "measured-node-window",
-                                              "in-flight-cost"};
+                                              "in-flight-cost",
+                                              "uncovered-gain"};
   for (const char* ring_only : kRingOnly)
     if (sc.is_ps() && vm.count(ring_only))
       throw InputError(std::string("--") + ring_only + ": applies to --arch ring, not to --arch " + to_string(sc.arch));

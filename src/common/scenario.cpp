@@ -22,8 +22,9 @@ constexpr Named<RingMode> kRingModes[]     = {{"steps", RingMode::STEPS}, {"stre
 constexpr Named<Sharing> kSharings[] = {{"fair", Sharing::FAIR}, {"fcfs", Sharing::FCFS}, {"hybrid", Sharing::HYBRID}};
 constexpr Named<InFlightCost> kInFlightCosts[] = {
     {"same", InFlightCost::SAME}, {"each", InFlightCost::EACH}, {"paired", InFlightCost::PAIRED}};
-constexpr Named<FifoWait> kFifoWaits[] = {
-    {"average", FifoWait::AVERAGE}, {"exact", FifoWait::EXACT}, {"phase", FifoWait::PHASE}};
+constexpr Named<UncoveredGain> kUncoveredGains[] = {{"rate", UncoveredGain::RATE}, {"waits", UncoveredGain::WAITS}};
+constexpr Named<FifoWait> kFifoWaits[]           = {
+              {"average", FifoWait::AVERAGE}, {"exact", FifoWait::EXACT}, {"phase", FifoWait::PHASE}};
 constexpr Named<PsSplit> kPsSplits[] = {{"round-robin", PsSplit::ROUND_ROBIN}, {"balanced", PsSplit::BALANCED}};
 constexpr Named<bool> kOnOff[]       = {{"on", true}, {"off", false}};
 constexpr Named<AllreduceUnit> kAllreduceUnits[] = {{"tensor", AllreduceUnit::TENSOR},
@@ -79,6 +80,10 @@ const char* to_string(Sharing s)
 const char* to_string(InFlightCost c)
 {
   return word_of(kInFlightCosts, c);
+}
+const char* to_string(UncoveredGain g)
+{
+  return word_of(kUncoveredGains, g);
 }
 const char* to_string(FifoWait w)
 {
@@ -140,6 +145,10 @@ bool parse_on_off(const std::string& word, const std::string& context)
 std::optional<InFlightCost> in_flight_cost_named(const std::string& word)
 {
   return value_named(kInFlightCosts, word);
+}
+std::optional<UncoveredGain> uncovered_gain_named(const std::string& word)
+{
+  return value_named(kUncoveredGains, word);
 }
 std::optional<FifoWait> fifo_wait_named(const std::string& word)
 {

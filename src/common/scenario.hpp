@@ -20,6 +20,9 @@ enum class Sharing { FAIR, FCFS, HYBRID };
  *  each other call's at that call's size ("Calls of different sizes"); PAIRED, as EACH, plus the share of its gain
  *  over the call alone that the longest other call leaves uncovered ("A call beside shorter ones"). */
 enum class InFlightCost { SAME, EACH, PAIRED };
+/** Where --in-flight-cost paired pays a call's uncovered gain (docs/models.md §10.8 "The uncovered gain holds the
+ *  connection"). */
+enum class UncoveredGain { RATE, WAITS };
 /** How a slice behind its host's other calls' queued slices waits in a FIFO egress (docs/models.md §10.12): AVERAGE,
  *  for their queue's time average ("The queue's average"); EXACT, until they have left; PHASE, exactly behind a
  *  call that moves one slice per ring step (its steps in phase with this call's) and for the average of the others
@@ -143,7 +146,8 @@ struct Scenario {
    *  pays allreduce_time's, as if alone. */
   std::vector<AllreduceTimeFit> allreduce_queued_time;
   /** With allreduce_queued_time: what a call that starts beside others in flight pays (docs/models.md §10.8). */
-  InFlightCost in_flight_cost = InFlightCost::PAIRED;
+  InFlightCost in_flight_cost  = InFlightCost::PAIRED;
+  UncoveredGain uncovered_gain = UncoveredGain::RATE;
   /** With measured_allreduce: the microbenchmark's ranks all ran on one machine of this many cores
    *  (sgdsim.shared_cores), so a ring step's software time grew with the ranks per core; beyond the node counts
    *  measured it keeps growing so (docs/models.md §10.7, "Ranks sharing cores"). 0: a machine per rank. */
@@ -252,6 +256,7 @@ inline constexpr StartOrderOption kStartOrderOptions[] = {
 const char* to_string(Arch a);
 const char* to_string(Sharing s);
 const char* to_string(InFlightCost c);
+const char* to_string(UncoveredGain g);
 const char* to_string(FifoWait w);
 const char* to_string(RingMode m);
 const char* to_string(Collective c);
@@ -270,6 +275,7 @@ bool parse_on_off(const std::string& word, const std::string& context);
 /** The value a CLI word names (to_string's inverse), nullopt for another word: for the options that word their own
  *  error ("--fifo-wait 'x': expected average, exact or phase"), not parse_word's. */
 std::optional<InFlightCost> in_flight_cost_named(const std::string& word);
+std::optional<UncoveredGain> uncovered_gain_named(const std::string& word);
 std::optional<FifoWait> fifo_wait_named(const std::string& word);
 
 /** The SimGrid settings under which the analytic models' assumptions hold (docs/design.md, SimGrid fact 2): with

@@ -152,7 +152,11 @@ std::string measured_note(const Scenario& sc)
                 sc.allreduce_queued_time.back().nodes,
                 // docs/models.md §10.8 "Calls of different sizes"
                 sc.in_flight_cost == InFlightCost::PAIRED
-                    ? "each call in flight at its own size; beside shorter ones, part of its time alone"
+                    ? (sc.uncovered_gain == UncoveredGain::RATE
+                           ? "each call in flight at its own size; beside shorter ones, part of its time alone, "
+                             "as a slower rate of its bytes"
+                           : "each call in flight at its own size; beside shorter ones, part of its time alone, "
+                             "as waits before its steps")
                 : sc.in_flight_cost == InFlightCost::EACH ? "each call in flight at its own size"
                                                           : "calls in flight as this one's size");
   if (sc.measured_sizes)
@@ -411,6 +415,8 @@ nlohmann::ordered_json report_json(const RunReport& rep)
                           {"measured_sizes", sc.measured_allreduce && sc.measured_sizes},
                           {"measured_node_window", sc.measured_allreduce ? sc.measured_node_window : 0},
                           {"in_flight_cost", measured_queued ? to_string(sc.in_flight_cost) : ""},
+                          {"uncovered_gain",
+                  measured_queued && sc.in_flight_cost == InFlightCost::PAIRED ? to_string(sc.uncovered_gain) : ""},
                           {"ps_split", to_string(sc.ps_split)},
                           {"release_quantum_s", sc.release_quantum_s},
                           {"stream", sc.stream},

@@ -333,9 +333,10 @@ private:
   // flight pays; where the microbenchmark's ranks shared one machine's cores, the excess there times the steps and
   // the ranks per core.
   // `line`: from eq. (37)'s lines alone, without the measured sizes (--measured-sizes on only); `clamp` false: below
-  // the network's own time, negative (within the node counts measured).
+  // the network's own time, negative (within the node counts measured); `uncovered` false: without paired's
+  // uncovered gain.
   double measured_excess_s(double bytes, int in_flight = 1, bool line = false, bool clamp = true,
-                           const std::vector<double>& others = {}) const
+                           const std::vector<double>& others = {}, bool uncovered = true) const
   {
     const Scenario& sc = ctx_.scenario;
     if (!sc.measured_allreduce || bytes <= 0)
@@ -347,12 +348,12 @@ private:
     const int calls = queued ? in_flight : 1;
     const int k_hi  = fits.back().nodes;
     if (k_ <= k_hi)
-      return pooled_excess_s(fits, alone, k_, bytes, calls, clamp, others);
+      return pooled_excess_s(fits, alone, k_, bytes, calls, clamp, others, uncovered);
     if (sc.shared_cores > 0) {
       // Ranks sharing one machine's cores: each step's software time grows with the ranks per core, so the excess
       // grows with the steps times the ranks per core (docs/models.md §10.7, "Ranks sharing cores").
       const double c = sc.shared_cores;
-      return pooled_excess_s(fits, alone, k_hi, bytes, calls, true, others) * (k_ - 1.0) / (k_hi - 1.0) *
+      return pooled_excess_s(fits, alone, k_hi, bytes, calls, true, others, uncovered) * (k_ - 1.0) / (k_hi - 1.0) *
              std::max<double>(k_, c) / std::max<double>(k_hi, c);
     }
     std::vector<int> nodes;
@@ -361,7 +362,7 @@ private:
       nodes.push_back(f.nodes);
       per_call_s.push_back(pooled_excess_s(fits, alone, f.nodes, bytes, 1));
     }
-    return pooled_excess_s(fits, alone, k_hi, bytes, calls, true, others) +
+    return pooled_excess_s(fits, alone, k_hi, bytes, calls, true, others, uncovered) +
            calls * 2.0 * (k_ - k_hi) * excess_per_step_s(nodes, per_call_s);
   }
   // The excess at node count k within the fits' range, from the measured_node_window node counts measured nearest to
@@ -369,11 +370,12 @@ private:
   // against the node count, evaluated at k, times k's 2(k - 1) steps (docs/models.md §10.7 "Neighbouring node counts
   // pooled"). Below the smallest node count measured, excess_at_s's (that node count's time).
   double pooled_excess_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
-                         double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {}) const
+                         double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {},
+                         bool uncovered = true) const
   {
     const std::size_t window = static_cast<std::size_t>(ctx_.scenario.measured_node_window);
     if (window <= 1 || fits.size() < 2 || k < fits.front().nodes)
-      return excess_at_s(fits, alone, k, bytes, in_flight, clamp, others);
+      return excess_at_s(fits, alone, k, bytes, in_flight, clamp, others, uncovered);
     std::vector<int> measured;
     for (const AllreduceTimeFit& f : fits)
       measured.push_back(f.nodes);
@@ -382,7 +384,7 @@ private:
     std::vector<double> per_step_s; // unclamped: a row below the network counts as below
     for (const std::size_t i : nearest_node_counts(measured, k, window)) {
       nodes.push_back(measured[i]);
-      per_step_s.push_back(excess_at_s(fits, alone, measured[i], bytes, in_flight, false, others) /
+      per_step_s.push_back(excess_at_s(fits, alone, measured[i], bytes, in_flight, false, others, uncovered) /
                            (2.0 * (measured[i] - 1)));
     }
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
@@ -394,7 +396,8 @@ private:
   // paired (the default) plus the share of this call's gain T_meas - T_q that the longest other call's T_q leaves
   // uncovered.
   double excess_at_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,
-                     double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {}) const
+                     double bytes, int in_flight, bool clamp = true, const std::vector<double>& others = {},
+                     bool uncovered = true) const
   {
     const double floor = clamp ? 0.0 : std::numeric_limits<double>::lowest();
     if (in_flight <= 1)
@@ -417,7 +420,7 @@ private:
       busy_s += std::max(0.0, o_q - network_bytes_s(o, k));
       longest_s = std::max(longest_s, o_q);
     }
-    if (rule == InFlightCost::PAIRED && own_q_s > 0) {
+    if (rule == InFlightCost::PAIRED && uncovered && own_q_s > 0) {
       // The back-to-back gain over the call alone comes from calls that fill each other's gaps; a call beside
       // shorter ones keeps the share of it they do not cover (docs/models.md §10.8 "A call beside shorter ones").
       const double uncovered = 1 - std::min(1.0, longest_s / own_q_s);
@@ -446,14 +449,36 @@ private:
     const double bytes_s  = (back_to_back(in_flight) ? in_flight : 1) * network_bytes_s(bytes);
     // No rate to scale where the route to the next rank has no link (a host's own loopback): bytes_s is 0.
     if (!ctx_.scenario.measured_sizes || !(bytes_s > 0 && std::isfinite(bytes_s)))
-      return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
+      return uncovered_as_rate(bytes, in_flight, others, CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale});
     const double line_s = measured_excess_s(bytes, in_flight, true, true, others);
     if (excess_s > line_s) {
       byte_scale = 1 + (excess_s - line_s) / bytes_s;
       excess_s   = line_s;
     } else if (signed_s < 0 && among_measured_sizes(bytes)) // the rows' time below the network's
       byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
-    return CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale};
+    return uncovered_as_rate(bytes, in_flight, others, CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale});
+  }
+  // --uncovered-gain rate (the default; docs/models.md §10.8 "The uncovered gain holds the connection"): what paired
+  // adds to each, the share of the call's gain over the call alone that shorter partners leave uncovered, moves from
+  // the waits before its steps (at most all of them) to a slower rate of its own bytes, which hold its connection so
+  // that the messages the other lane writes behind them wait too.
+  CallCost uncovered_as_rate(double bytes, int in_flight, const std::vector<double>& others, CallCost cost) const
+  {
+    const Scenario& sc = ctx_.scenario;
+    if (sc.uncovered_gain != UncoveredGain::RATE || sc.in_flight_cost != InFlightCost::PAIRED ||
+        !back_to_back(in_flight))
+      return cost;
+    const double gain_s =
+        measured_excess_s(bytes, in_flight, false, true, others) -
+        measured_excess_s(bytes, in_flight, false, true, others, false); // paired less each: the uncovered gain
+    const double steps  = 2.0 * (k_ - 1);
+    const double own_s  = network_bytes_s(bytes); // this call's bytes alone on the link
+    const double move_s = std::min(cost.step_extra_s * steps, std::max(0.0, gain_s));
+    if (!(own_s > 0 && std::isfinite(own_s)) || move_s <= 0)
+      return cost;
+    cost.step_extra_s -= move_s / steps;
+    cost.byte_scale += move_s / own_s;
+    return cost;
   }
   // Whether a call started with `in_flight` calls under way pays the back-to-back microbenchmark's time (§10.8).
   bool back_to_back(int in_flight) const { return in_flight > 1 && !ctx_.scenario.allreduce_queued_time.empty(); }

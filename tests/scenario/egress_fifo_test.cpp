@@ -216,3 +216,60 @@ TEST(EgressFifo, InPhaseACallOfOneSliceAStepIsWaitedForExactly)
   // The default since 2026-12-04 (README's option table).
   EXPECT_EQ(Scenario{}.fifo_wait, FifoWait::PHASE);
 }
+
+namespace {
+// --in-flight-cost paired's uncovered gain (docs/models.md §10.8 "The uncovered gain holds the connection"): a 1 KiB
+// call starts at 0 on one lane and the 4 MiB call right after it on the other, so that the large call pays paired's
+// rule beside it. The platform's single calls take twice the network's time and its calls back to back the network's
+// own, so the 4 MiB call keeps its gain over the call alone, 4 tau, less the share the 1 KiB call's back-to-back time
+// covers (a few microseconds). Worker 0's all-reduce durations by name.
+std::map<std::string, double> beside_a_kept_gain_s(UncoveredGain gain)
+{
+  Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
+  sc.ps                    = 0;
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  sc.collectives_in_flight = 2;
+  sc.ring_slice_bytes      = 1024.0 * 1024;
+  sc.ring_slices_in_flight = 2;
+  sc.egress_fifo           = true;
+  sc.fifo_wait             = FifoWait::EXACT;
+  sc.measured_allreduce    = true;
+  sc.measured_node_window  = 1;
+  sc.allreduce_time        = {AllreduceTimeFit{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}}}; // twice bytes / B at K = 2
+  sc.allreduce_queued_time = {AllreduceTimeFit{2, {0, 0, 1, 1 / kB, 0}, 0, 0, 0, {}}}; // bytes / B: the network's
+  sc.in_flight_cost        = InFlightCost::PAIRED;
+  sc.uncovered_gain        = gain;
+  // The backward runs the layers last to first: the 1 KiB call, then the 4 MiB one at the same instant.
+  const std::string workload = tiny::write_file(
+      "fifo_uncovered.xml", "<workload name=\"fifo_uncovered\" batch=\"1\" device=\"test\" reference_speed=\"1Gf\">\n"
+                            "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"4MiB\"/></layer>\n"
+                            "  <layer name=\"small\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"s\" size=\"1KiB\"/></layer>\n"
+                            "</workload>\n");
+  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
+  in.timeline  = true;
+  std::map<std::string, double> out;
+  for (const TimelineEvent& e : simulate_isolated(in).timeline)
+    if (e.track == "worker 0" && e.resource == "allreduce")
+      out[e.name] = e.end_s - e.start_s;
+  return out;
+}
+} // namespace
+
+TEST(EgressFifo, TheUncoveredGainAsARateHoldsTheConnection)
+{
+  // The 4 MiB call keeps about 4 tau of gain and lasts about 8 tau either way. As waits before its two steps
+  // (--uncovered-gain waits), about 2 tau before each step's slices (AMeasuredCallsSoftwareCostIsPaidBeforeEachSteps-
+  // Message): the 1 KiB call's two messages leave while it waits, in microseconds. As a slower rate of its bytes (rate,
+  // the default), s0 and s1 are handed at once and take about 2 tau each (WhatTheMeasuredSizesAddHoldsTheEgress): the
+  // 1 KiB call's first message leaves behind them at 4 tau, its second behind s2 and s3 at 8 tau, in lockstep with
+  // the large call's steps.
+  const std::map<std::string, double> waits = beside_a_kept_gain_s(UncoveredGain::WAITS);
+  const std::map<std::string, double> rate  = beside_a_kept_gain_s(UncoveredGain::RATE);
+  ASSERT_EQ(waits.size(), 2U);
+  ASSERT_EQ(rate.size(), 2U);
+  EXPECT_NEAR(waits.at("4194304 B"), 8 * kTau, 0.01 * kTau);
+  EXPECT_NEAR(rate.at("4194304 B"), 8 * kTau, 0.01 * kTau);
+  EXPECT_LT(waits.at("1024 B"), 0.01 * kTau);
+  EXPECT_NEAR(rate.at("1024 B"), 8 * kTau, 0.01 * kTau);
+  EXPECT_EQ(Scenario{}.uncovered_gain, UncoveredGain::RATE); // the default since 2026-12-04g
+}
