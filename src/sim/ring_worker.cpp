@@ -423,8 +423,8 @@ private:
     if (rule == InFlightCost::PAIRED && uncovered && own_q_s > 0) {
       // The back-to-back gain over the call alone comes from calls that fill each other's gaps; a call beside
       // shorter ones keeps the share of it they do not cover (docs/models.md §10.8 "A call beside shorter ones").
-      const double uncovered = 1 - std::min(1.0, longest_s / own_q_s);
-      busy_s += uncovered * std::max(0.0, measured_allreduce_s(alone, k, bytes) - own_q_s);
+      const double uncovered_share = 1 - std::min(1.0, longest_s / own_q_s);
+      busy_s += uncovered_share * std::max(0.0, measured_allreduce_s(alone, k, bytes) - own_q_s);
     }
     return std::max(floor, busy_s - latency_s);
   }
