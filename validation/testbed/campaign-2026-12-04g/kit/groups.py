@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..")
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
 CASES = os.path.join(REPO, "validation", "testbed", "cases")
 
 
