@@ -90,10 +90,11 @@ std::string scenario_file_text(const RunOptions& opts)
     if (sc.measured_allreduce) {
       out << "measured-sizes = " << (sc.measured_sizes ? "on" : "off") << "\n";
       out << "measured-node-window = " << sc.measured_node_window << "\n";
-      if (!sc.allreduce_queued_time.empty())
+      if (!sc.allreduce_queued_time.empty()) {
         out << "in-flight-cost = " << to_string(sc.in_flight_cost) << "\n";
-      if (!sc.allreduce_queued_time.empty() && sc.in_flight_cost == InFlightCost::PAIRED)
-        out << "uncovered-gain = " << to_string(sc.uncovered_gain) << "\n";
+        if (sc.in_flight_cost == InFlightCost::PAIRED)
+          out << "uncovered-gain = " << to_string(sc.uncovered_gain) << "\n";
+      }
     }
     out << "message-overhead = " << sc.message_overhead_s << "s\n";
     out << "reduce-cost-per-byte = " << sc.reduce_s_per_byte << "s\n";

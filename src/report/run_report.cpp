@@ -147,18 +147,19 @@ std::string measured_note(const Scenario& sc)
                 sc.shared_cores);
   else if (k > hi) // each step more pays the software cost per step of the node counts measured
     note += fmt(" (K = %d beyond: the %d-node fit, plus a cost per ring step more)", k, hi);
-  if (!sc.allreduce_queued_time.empty())
-    note += fmt(", and back to back at %d..%d nodes (%s)", sc.allreduce_queued_time.front().nodes,
-                sc.allreduce_queued_time.back().nodes,
-                // docs/models.md §10.8 "Calls of different sizes"
-                sc.in_flight_cost == InFlightCost::PAIRED
-                    ? (sc.uncovered_gain == UncoveredGain::RATE
-                           ? "each call in flight at its own size; beside shorter ones, part of its time alone, "
-                             "as a slower rate of its bytes"
-                           : "each call in flight at its own size; beside shorter ones, part of its time alone, "
-                             "as waits before its steps")
-                : sc.in_flight_cost == InFlightCost::EACH ? "each call in flight at its own size"
-                                                          : "calls in flight as this one's size");
+  if (!sc.allreduce_queued_time.empty()) {
+    // docs/models.md §10.8 "Calls of different sizes", "The uncovered gain holds the connection"
+    const bool paired = sc.in_flight_cost == InFlightCost::PAIRED;
+    const char* in_flight =
+        paired ? "each call in flight at its own size; beside shorter ones, part of its time alone, as "
+        : sc.in_flight_cost == InFlightCost::EACH ? "each call in flight at its own size"
+                                                  : "calls in flight as this one's size";
+    const char* where = !paired                                    ? ""
+                        : sc.uncovered_gain == UncoveredGain::RATE ? "a slower rate of its bytes"
+                                                                   : "waits before its steps";
+    note += fmt(", and back to back at %d..%d nodes (%s%s)", sc.allreduce_queued_time.front().nodes,
+                sc.allreduce_queued_time.back().nodes, in_flight, where);
+  }
   if (sc.measured_sizes)
     note += " (its large sizes as measured)";
   if (sc.measured_node_window > 1) // docs/models.md §10.7, "Neighbouring node counts pooled"
