@@ -449,28 +449,29 @@ private:
     const double bytes_s  = (back_to_back(in_flight) ? in_flight : 1) * network_bytes_s(bytes);
     // No rate to scale where the route to the next rank has no link (a host's own loopback): bytes_s is 0.
     if (!ctx_.scenario.measured_sizes || !(bytes_s > 0 && std::isfinite(bytes_s)))
-      return uncovered_as_rate(bytes, in_flight, others, CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale});
+      return uncovered_as_rate(bytes, in_flight, others, signed_s, CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale});
     const double line_s = measured_excess_s(bytes, in_flight, true, true, others);
     if (excess_s > line_s) {
       byte_scale = 1 + (excess_s - line_s) / bytes_s;
       excess_s   = line_s;
     } else if (signed_s < 0 && among_measured_sizes(bytes)) // the rows' time below the network's
       byte_scale = std::max(kFastestByteScale, 1 + signed_s / bytes_s);
-    return uncovered_as_rate(bytes, in_flight, others, CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale});
+    return uncovered_as_rate(bytes, in_flight, others, signed_s, CallCost{excess_s / (2.0 * (k_ - 1)), byte_scale});
   }
   // --uncovered-gain rate (the default; docs/models.md §10.8 "The uncovered gain holds the connection"): what paired
   // adds to each, the share of the call's gain over the call alone that shorter partners leave uncovered, moves from
   // the waits before its steps (at most all of them) to a slower rate of its own bytes, which hold its connection so
-  // that the messages the other lane writes behind them wait too.
-  CallCost uncovered_as_rate(double bytes, int in_flight, const std::vector<double>& others, CallCost cost) const
+  // that the messages the other lane writes behind them wait too. `signed_s`: call_cost's unclamped excess, paired's;
+  // clamped at 0 it is what measured_excess_s gives clamped, on every path.
+  CallCost uncovered_as_rate(double bytes, int in_flight, const std::vector<double>& others, double signed_s,
+                             CallCost cost) const
   {
     const Scenario& sc = ctx_.scenario;
     if (sc.uncovered_gain != UncoveredGain::RATE || sc.in_flight_cost != InFlightCost::PAIRED ||
         !back_to_back(in_flight))
       return cost;
-    const double gain_s =
-        measured_excess_s(bytes, in_flight, false, true, others) -
-        measured_excess_s(bytes, in_flight, false, true, others, false); // paired less each: the uncovered gain
+    // paired less each: the uncovered gain
+    const double gain_s = std::max(0.0, signed_s) - measured_excess_s(bytes, in_flight, false, true, others, false);
     const double steps  = 2.0 * (k_ - 1);
     const double own_s  = network_bytes_s(bytes); // this call's bytes alone on the link
     const double move_s = std::min(cost.step_extra_s * steps, std::max(0.0, gain_s));
