@@ -61,6 +61,30 @@ TEST(EgressFifo, OnlyCreditsSentAsMessagesWait)
 }
 
 namespace {
+// A ring of K = 2 with two lanes (Gloo's two threads), Gloo's 1 MiB slices, two in flight, one tensor a unit.
+Scenario two_lanes(bool egress_fifo, FifoWait wait)
+{
+  Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
+  sc.ps                    = 0;
+  sc.allreduce_unit        = AllreduceUnit::TENSOR;
+  sc.collectives_in_flight = 2;
+  sc.ring_slice_bytes      = 1024.0 * 1024;
+  sc.ring_slices_in_flight = 2;
+  sc.egress_fifo           = egress_fifo;
+  sc.fifo_wait             = wait;
+  return sc;
+}
+// Worker 0's all-reduce durations of the run, by name, on a 2-host star of 1 GB/s NICs.
+std::map<std::string, double> worker0_allreduces_s(const std::string& workload, const Scenario& sc)
+{
+  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
+  in.timeline  = true;
+  std::map<std::string, double> out;
+  for (const TimelineEvent& e : simulate_isolated(in).timeline)
+    if (e.track == "worker 0" && e.resource == "allreduce")
+      out[e.name] = e.end_s - e.start_s;
+  return out;
+}
 // Two lanes (Gloo's two threads): the backward's first unit, 4 MiB, goes to one and a 1 KiB unit to the other
 // `small_bwd` later; the worker 0's all-reduce events of the measured step, by tensor name. `measured`: the platform
 // has a measured all-reduce that takes twice the network's time at every size (docs/models.md §10.7); with
@@ -72,14 +96,7 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
                                                bool measured = false, bool measured_sizes = false,
                                                FifoWait wait = FifoWait::EXACT, const std::string& big = "4MiB")
 {
-  Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
-  sc.ps                    = 0;
-  sc.allreduce_unit        = AllreduceUnit::TENSOR;
-  sc.collectives_in_flight = 2;
-  sc.ring_slice_bytes      = 1024.0 * 1024;
-  sc.ring_slices_in_flight = 2;
-  sc.egress_fifo           = egress_fifo;
-  sc.fifo_wait             = wait;
+  Scenario sc = two_lanes(egress_fifo, wait);
   if (measured) { // 2 x 2(K - 1)/K bytes / B at K = 2: a2 = 2 / B, b2 = 0 above 1 B
     const AllreduceTimeFit twice{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}};
     sc.measured_allreduce = true;
@@ -101,13 +118,7 @@ std::map<std::string, double> call_durations_s(bool egress_fifo, const std::stri
                              big +
                              "\"/></layer>\n"
                              "</workload>\n");
-  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
-  in.timeline  = true;
-  std::map<std::string, double> out;
-  for (const TimelineEvent& e : simulate_isolated(in).timeline)
-    if (e.track == "worker 0" && e.resource == "allreduce")
-      out[e.name] = e.end_s - e.start_s;
-  return out;
+  return worker0_allreduces_s(workload, sc);
 }
 } // namespace
 
@@ -225,14 +236,7 @@ namespace {
 // covers (a few microseconds). Worker 0's all-reduce durations by name.
 std::map<std::string, double> beside_a_kept_gain_s(UncoveredGain gain)
 {
-  Scenario sc              = tiny::scenario(Arch::RING, 2, Sharing::FAIR, true, 1, 0);
-  sc.ps                    = 0;
-  sc.allreduce_unit        = AllreduceUnit::TENSOR;
-  sc.collectives_in_flight = 2;
-  sc.ring_slice_bytes      = 1024.0 * 1024;
-  sc.ring_slices_in_flight = 2;
-  sc.egress_fifo           = true;
-  sc.fifo_wait             = FifoWait::EXACT;
+  Scenario sc              = two_lanes(true, FifoWait::EXACT);
   sc.measured_allreduce    = true;
   sc.measured_node_window  = 1;
   sc.allreduce_time        = {AllreduceTimeFit{2, {0, 0, 1, 2 / kB, 0}, 0, 0, 0, {}}}; // twice bytes / B at K = 2
@@ -245,13 +249,7 @@ std::map<std::string, double> beside_a_kept_gain_s(UncoveredGain gain)
                             "  <layer name=\"big\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"4MiB\"/></layer>\n"
                             "  <layer name=\"small\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"s\" size=\"1KiB\"/></layer>\n"
                             "</workload>\n");
-  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
-  in.timeline  = true;
-  std::map<std::string, double> out;
-  for (const TimelineEvent& e : simulate_isolated(in).timeline)
-    if (e.track == "worker 0" && e.resource == "allreduce")
-      out[e.name] = e.end_s - e.start_s;
-  return out;
+  return worker0_allreduces_s(workload, sc);
 }
 } // namespace
 
