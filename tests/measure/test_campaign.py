@@ -63,14 +63,15 @@ class Settings(unittest.TestCase):
 
     def test_small_sizes_in_more_launches(self):
         # SMALL_LAUNCHES (default 3): one row for the launches after the first, from MIN_SIZE, saying whether the
-        # back-to-back calls are measured too; none with 1, nor when no size is below 1 MiB; never measured again.
+        # back-to-back calls are measured too; none with 1, nor when no size is up to 1 MiB; never measured again.
         def rows(**settings):
             return [line.split()[1:5] for line in plan(**settings).stdout.splitlines() if " allreduce-small " in line]
         self.assertEqual(rows(), [["micro", "allreduce-small", "4096", "queued"]])
         self.assertEqual(rows(QUEUED="0"), [["micro", "allreduce-small", "4096", "-"]])
         self.assertEqual(rows(ARCHS="ps-sync:1"), [["micro", "allreduce-small", "4096", "-"]])
         self.assertEqual(rows(SMALL_LAUNCHES="1"), [])
-        self.assertEqual(rows(MIN_SIZE="1MiB"), [])
+        self.assertEqual(rows(MIN_SIZE="2MiB"), [])
+        self.assertEqual(rows(MIN_SIZE="1MiB"), [["micro", "allreduce-small", "1048576", "queued"]])  # 1 MiB too
         self.assertEqual(rows(AGAIN="p2p allreduce allreduce-queued"), [["micro", "allreduce-small", "4096", "queued"]])
         # More launches take longer.
         est = [float(plan(SMALL_LAUNCHES=n).stdout.split("allreduce-small")[1].split()[2].lstrip("~"))

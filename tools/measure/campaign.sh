@@ -34,10 +34,11 @@
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
 #   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
-#            microbenchmarks' sizes below 1 MiB         measures every size, the others MIN_SIZE..512KiB into
-#            (one at a time and back to back)           RATE/small/; make_cases.py takes each size's median over
-#                                                       the launches: one launch's transient state, as K = 2's
-#                                                       small calls in 2026-12-01q, no longer sets the prediction)
+#            microbenchmarks' sizes up to 1 MiB         measures every size, the others MIN_SIZE..1MiB into
+#            (one at a time and back to back)           RATE/small/ (..512KiB before 2026-12-05); make_cases.py
+#                                                       takes each size's median over the launches: one launch's
+#                                                       transient state, as K = 2's small calls in 2026-12-01q or
+#                                                       the 1 MiB calls of 2026-12-02e, no longer sets the prediction)
 #   AGAIN    microbenchmarks measured again after  [p2p allreduce] (none: nothing again; any of p2p allreduce
 #            the rate's trainings, into RATE/again/     allreduce-queued incast that the rate measured before):
 #                                                       the testbed's drift over the campaign, compared by
@@ -193,9 +194,9 @@ for rate in env["RATES"].split():
             long_sizes = [s for s in ar_sizes if s <= 4 * 2 ** 20]
             if long_calls > 0 and long_sizes:
                 micro.append(f"allreduce-queued-long {min_size} - {queued_s(long_sizes, long_calls):.0f}")
-        # The sizes below 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
+        # The sizes up to 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
         # measured): the row's fourth column says whether the back-to-back ones are.
-        small = [s for s in ar_sizes if s < 2 ** 20]
+        small = [s for s in ar_sizes if s <= 2 ** 20]
         extra = int(env["SMALL_LAUNCHES"]) - 1
         if extra > 0 and small:
             one = alone_s(small) + (queued_s(small) if queued_too else 0)
@@ -291,18 +292,18 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$mdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce-small ]; then
-        # The sizes below 1 MiB in more launches (SMALL_LAUNCHES), launch 2 on: make_cases.py takes each size's
+        # The sizes up to 1 MiB in more launches (SMALL_LAUNCHES), launch 2 on: make_cases.py takes each size's
         # median over the launches, the first one's included (docs/measure.md §2, "Small sizes over launches").
         mkdir -p "$mdir/small"
         status=0
         i=2
         while [ "$i" -le "$SMALL_LAUNCHES" ]; do
           "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce \
-            --out "$mdir/small/allreduce-$i.csv" --force --min-size "$param" --max-size 512KiB --repeats 5 \
+            --out "$mdir/small/allreduce-$i.csv" --force --min-size "$param" --max-size 1MiB --repeats 5 \
             < /dev/null >> "$log" 2>&1 || status=$?
           if [ "$overlap" = queued ]; then
             "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
-              --out "$mdir/small/allreduce-queued-$i.csv" --force --min-size "$param" --max-size 512KiB \
+              --out "$mdir/small/allreduce-queued-$i.csv" --force --min-size "$param" --max-size 1MiB \
               --repeats 3 --warmup 1 < /dev/null >> "$log" 2>&1 || status=$?
           fi
           i=$((i + 1))

@@ -22,9 +22,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   campaign's ping-pong, --latency, since 2026-12-04e; each node count's measured time from every size), and where
   the rate has it (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back
   (calibrate --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and
-  the series' unit (tensor, layer, bucket). Where the campaign measured the sizes below 1 MiB in more launches
-  (campaign.sh SMALL_LAUNCHES, RATE/small/), each such size's time is the median over the launches
-  (allreduce.launches.csv, allreduce-queued.launches.csv beside the others).
+  the series' unit (tensor, layer, bucket). Where the campaign measured the small sizes in more launches
+  (campaign.sh SMALL_LAUNCHES, RATE/small/: below 1 MiB, up to 1 MiB since 2026-12-05), each such size's time
+  is the median over the launches (allreduce.launches.csv, allreduce-queued.launches.csv beside the others).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
