@@ -62,21 +62,26 @@ class Settings(unittest.TestCase):
         self.assertEqual(rows(MIN_SIZE="8MiB"), ["allreduce-queued"])  # no size up to 4 MiB
 
     def test_small_sizes_in_more_launches(self):
-        # SMALL_LAUNCHES (default 3): one row for the launches after the first, from MIN_SIZE, saying whether the
-        # back-to-back calls are measured too; none with 1, nor when no size is up to 1 MiB; never measured again.
+        # SMALL_LAUNCHES (default 3): one row for the launches after the first, from MIN_SIZE, saying which
+        # back-to-back calls are measured too (the 16 calls', and the long queue's where QUEUED_LONG measures it);
+        # none with 1, nor when no size is up to 1 MiB; never measured again.
         def rows(**settings):
             return [line.split()[1:5] for line in plan(**settings).stdout.splitlines() if " allreduce-small " in line]
-        self.assertEqual(rows(), [["micro", "allreduce-small", "4096", "queued"]])
+        self.assertEqual(rows(), [["micro", "allreduce-small", "4096", "queued+long"]])
+        self.assertEqual(rows(QUEUED_LONG="0"), [["micro", "allreduce-small", "4096", "queued"]])
         self.assertEqual(rows(QUEUED="0"), [["micro", "allreduce-small", "4096", "-"]])
         self.assertEqual(rows(ARCHS="ps-sync:1"), [["micro", "allreduce-small", "4096", "-"]])
         self.assertEqual(rows(SMALL_LAUNCHES="1"), [])
         self.assertEqual(rows(MIN_SIZE="2MiB"), [])
-        self.assertEqual(rows(MIN_SIZE="1MiB"), [["micro", "allreduce-small", "1048576", "queued"]])  # 1 MiB too
-        self.assertEqual(rows(AGAIN="p2p allreduce allreduce-queued"), [["micro", "allreduce-small", "4096", "queued"]])
-        # More launches take longer.
-        est = [float(plan(SMALL_LAUNCHES=n).stdout.split("allreduce-small")[1].split()[2].lstrip("~"))
-               for n in ("2", "5")]
-        self.assertGreater(est[1], 3 * est[0])
+        self.assertEqual(rows(MIN_SIZE="1MiB"), [["micro", "allreduce-small", "1048576", "queued+long"]])  # 1 MiB too
+        self.assertEqual(rows(AGAIN="p2p allreduce allreduce-queued"),
+                         [["micro", "allreduce-small", "4096", "queued+long"]])
+
+        # More launches take longer, and the long queue's calls in them too.
+        def est(**settings):
+            return float(plan(**settings).stdout.split("allreduce-small")[1].split()[2].lstrip("~"))
+        self.assertGreater(est(SMALL_LAUNCHES="5"), 3 * est(SMALL_LAUNCHES="2"))
+        self.assertGreater(est(), 2 * est(QUEUED_LONG="0"))
 
     def test_incast_row_only_with_a_parameter_server(self):
         # The PS cases' flow spreads and direction coupling come from it (docs/measure.md §3).

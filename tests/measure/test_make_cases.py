@@ -314,6 +314,31 @@ class MedianOverLaunches(unittest.TestCase):
             self.assertEqual(make_cases.median_over_launches(first, [], os.path.join(d, "m.csv")), first)
             self.assertFalse(os.path.exists(os.path.join(d, "m.csv")))
 
+    def test_the_long_queue_over_launches_too(self):
+        # campaign.sh since 2026-12-05: the long queue's small sizes in the more launches; its median, not its first
+        # launch's slow 4 KiB row (2026-12-05: 0.76 ms at K = 2), replaces the 16 calls' row.
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "allreduce.csv", [("allreduce", 2, 4096, 0.0003, 0.0002, 0.0004, 5)])
+            with open(os.path.join(d, "allreduce.csv.json"), "w", encoding="utf-8") as f:
+                json.dump({"provenance": {"ranks": []}}, f)
+            self.write(d, "allreduce-queued.csv", [("allreduce_queued", 2, 4096, 0.00022, 0.0002, 0.00025, 3),
+                                                   ("allreduce_queued", 2, 33554432, 0.3, 0.29, 0.31, 3)])
+            self.write(d, "allreduce-queued-long.csv", [("allreduce_queued", 2, 4096, 0.00076, 0.0007, 0.0008, 3)])
+            os.makedirs(os.path.join(d, "small"))
+            self.write(d, "small/allreduce-queued-long-2.csv", [("allreduce_queued", 2, 4096, 0.0002, 0.00018, 0.00022, 3)])
+            self.write(d, "small/allreduce-queued-long-3.csv", [("allreduce_queued", 2, 4096, 0.00024, 0.0002, 0.0003, 3)])
+            calls = []
+            real = make_cases.calibrate
+            make_cases.calibrate = lambda sgdsim, args, log: calls.append(args)
+            try:
+                make_cases.calibrate_allreduce("sgdsim", d, os.path.join(d, "w.xml"), "1gbit", os.path.join(d, "p.xml"))
+            finally:
+                make_cases.calibrate = real
+            queued = os.path.join(make_cases.ROOT, calls[0][calls[0].index("--queued") + 1])
+            with open(queued, encoding="utf-8") as f:
+                rows = [line.rstrip("\n").split(",") for line in f][1:]
+        self.assertEqual([(r[2], float(r[3])) for r in rows], [("4096", 0.00024), ("33554432", 0.3)])
+
     def test_the_long_queue_takes_over_the_sizes_it_measured(self):
         with tempfile.TemporaryDirectory() as d:
             short = self.write(d, "allreduce-queued.csv", [("allreduce_queued", 8, 4096, 0.0063, 0.006, 0.0065, 3),

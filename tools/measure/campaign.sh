@@ -35,10 +35,11 @@
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
 #   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
 #            microbenchmarks' sizes up to 1 MiB         measures every size, the others MIN_SIZE..1MiB into
-#            (one at a time and back to back)           RATE/small/ (..512KiB before 2026-12-05); make_cases.py
-#                                                       takes each size's median over the launches: one launch's
-#                                                       transient state, as K = 2's small calls in 2026-12-01q or
-#                                                       the 1 MiB calls of 2026-12-02e, no longer sets the prediction)
+#            (one at a time and back to back, in       RATE/small/ (..512KiB and without the long queue before
+#            both queues)                               2026-12-05); make_cases.py takes each size's median over
+#                                                       the launches: one launch's transient state, as K = 2's
+#                                                       small calls in 2026-12-01q or 2026-12-05 or the 1 MiB calls
+#                                                       of 2026-12-02e, no longer sets the prediction)
 #   AGAIN    microbenchmarks measured again after  [p2p allreduce] (none: nothing again; any of p2p allreduce
 #            the rate's trainings, into RATE/again/     allreduce-queued incast that the rate measured before):
 #                                                       the testbed's drift over the campaign, compared by
@@ -195,12 +196,15 @@ for rate in env["RATES"].split():
             if long_calls > 0 and long_sizes:
                 micro.append(f"allreduce-queued-long {min_size} - {queued_s(long_sizes, long_calls):.0f}")
         # The sizes up to 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
-        # measured): the row's fourth column says whether the back-to-back ones are.
+        # measured, in both queues where the long one is): the row's fourth column says which back-to-back ones.
         small = [s for s in ar_sizes if s <= 2 ** 20]
         extra = int(env["SMALL_LAUNCHES"]) - 1
         if extra > 0 and small:
-            one = alone_s(small) + (queued_s(small) if queued_too else 0)
-            micro.append(f"allreduce-small {min_size} {'queued' if queued_too else '-'} {extra * one:.0f}")
+            long_too = queued_too and int(env["QUEUED_LONG"]) > 0
+            one = (alone_s(small) + (queued_s(small) if queued_too else 0)
+                   + (queued_s(small, int(env["QUEUED_LONG"])) if long_too else 0))
+            which = "queued+long" if long_too else "queued" if queued_too else "-"
+            micro.append(f"allreduce-small {min_size} {which} {extra * one:.0f}")
         incast_nodes = plan.incast_nodes(k_max)
         if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
             # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex); the
@@ -301,9 +305,16 @@ for rate in $RATES; do
           "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce \
             --out "$mdir/small/allreduce-$i.csv" --force --min-size "$param" --max-size 1MiB --repeats 5 \
             < /dev/null >> "$log" 2>&1 || status=$?
-          if [ "$overlap" = queued ]; then
+          if [ "$overlap" != - ]; then
             "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \
               --out "$mdir/small/allreduce-queued-$i.csv" --force --min-size "$param" --max-size 1MiB \
+              --repeats 3 --warmup 1 < /dev/null >> "$log" 2>&1 || status=$?
+          fi
+          if [ "$overlap" = queued+long ]; then
+            # The long queue's small sizes too: its rows replace the 16 calls' (2026-12-05's 128 calls of 4 KiB at
+            # K = 2 took 0.76 ms each in its one launch, the 16 calls' 0.22; docs/measure.md "Small sizes over launches").
+            "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED_LONG" \
+              --out "$mdir/small/allreduce-queued-long-$i.csv" --force --min-size "$param" --max-size 1MiB \
               --repeats 3 --warmup 1 < /dev/null >> "$log" 2>&1 || status=$?
           fi
           i=$((i + 1))

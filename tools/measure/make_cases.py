@@ -23,8 +23,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   the rate has it (allreduce-queued.csv, measure.py allreduce --queued) the same all-reduces launched back to back
   (calibrate --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and
   the series' unit (tensor, layer, bucket). Where the campaign measured the small sizes in more launches
-  (campaign.sh SMALL_LAUNCHES, RATE/small/: below 1 MiB, up to 1 MiB since 2026-12-05), each such size's time
-  is the median over the launches (allreduce.launches.csv, allreduce-queued.launches.csv beside the others).
+  (campaign.sh SMALL_LAUNCHES, RATE/small/: below 1 MiB, up to 1 MiB since 2026-12-05, the long queue's too since
+  then), each such size's time is the median over the launches (allreduce.launches.csv,
+  allreduce-queued.launches.csv, allreduce-queued-long.launches.csv beside the others).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
@@ -221,6 +222,11 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
             queued = median_over_launches(queued, launches(small, "allreduce-queued"),
                                           os.path.join(micro_dir, "allreduce-queued.launches.csv"))
     long_queue = os.path.join(micro_dir, "allreduce-queued-long.csv")
+    if os.path.isdir(small) and os.path.exists(long_queue):
+        # The long queue's small sizes over launches too (campaign.sh since 2026-12-05): its rows replace the 16
+        # calls' below, so one launch's slow state would come back through them.
+        long_queue = median_over_launches(long_queue, launches(small, "allreduce-queued-long"),
+                                          os.path.join(micro_dir, "allreduce-queued-long.launches.csv"))
     if os.path.exists(queued) and os.path.exists(long_queue):
         queued = long_queue_over(queued, long_queue, os.path.join(micro_dir, "allreduce-queued.long.csv"))
     # B from the sizes where the bytes decide (as the p2p fit's rows): fitted with every size, the small all-reduces'
