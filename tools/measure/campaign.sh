@@ -56,7 +56,8 @@
 #   SGDSIM_PACE_REFERENCE_US  the machine's     [read: the lower quartile of a minute of probe.py --pace readings]
 #            pace, us: every row and configuration waits for it and is measured again when read 25% slower
 #            (docs/measure.md "Is the machine at its pace?"; campaigns before 2026-12-02g read no pace, those
-#            before 2026-12-03b took the minute's fastest reading)
+#            before 2026-12-03b took the minute's fastest reading; since 2026-12-05 each launch lowers it to the
+#            lower quartile of its own idle readings, as a minute can fall in a slow spell)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)

@@ -68,7 +68,6 @@ class Clock:
 
 PACE_REFERENCE = []  # rank 0: the pace plan.PACE_SLOW judges against (probe.reference_pace), once it is known
 PACE_IDLE_SEEN = []  # rank 0: every reading read_pace took (around configurations and rows: the idle machine's)
-PACE_GIVEN = []  # [True] once $SGDSIM_PACE_REFERENCE_US set the reference: lower_reference keeps it
 PACE_POLL_S = 0.5  # between readings while waiting for the machine's pace
 PACE_PERIOD_S = 1.0  # between a training's readings (PaceSampler): 5-8 ms of round trips each
 # Without $SGDSIM_PACE_REFERENCE_US the reference is the lower quartile of this long's readings (probe.reference_pace;
@@ -104,7 +103,6 @@ def prime_pace():
     given = pace_reference_given()
     if given:
         PACE_REFERENCE[:] = [given]
-        PACE_GIVEN[:] = [True]
         return
     reference = probe.reference_pace(PACE_PRIME_S, PACE_PRIME_PERIOD_S)
     if reference is not None:
@@ -112,13 +110,12 @@ def prime_pace():
 
 
 def lower_reference(reading_us):
-    """Notes an idle reading (PACE_IDLE_SEEN) and, once PACE_LOWER_MIN_READINGS are noted, lowers a reference this
-    process primed from its own 5 s (prime_pace) to their lower quartile if that is faster: one read in a slow spell
-    comes down to the machine's pace, a fast reading alone does not set it. A reference a campaign gave
-    ($SGDSIM_PACE_REFERENCE_US, the quartile of a minute) is kept: every launch judges alike (docs/measure.md "Is the
-    machine at its pace?"). Readings during a training are not noted: they wait for cores the ranks keep busy."""
-    if PACE_GIVEN:
-        return
+    """Notes an idle reading (PACE_IDLE_SEEN) and, once PACE_LOWER_MIN_READINGS are noted, lowers the reference to
+    their lower quartile if that is faster: one read in a slow spell comes down to the machine's pace, a fast reading
+    alone does not set it. A reference a campaign gave ($SGDSIM_PACE_REFERENCE_US, the quartile of a minute) comes down
+    too since 2026-12-05, whose minute fell in a spell (15.4 us, the day's pace 11.7-12.7) and, kept, let 13 of 35
+    training configurations run in spells unjudged (docs/measure.md "Is the machine at its pace?"). Readings during a
+    training are not noted: they wait for cores the ranks keep busy."""
     PACE_IDLE_SEEN.append(reading_us)
     if PACE_REFERENCE and len(PACE_IDLE_SEEN) >= PACE_LOWER_MIN_READINGS:
         PACE_REFERENCE[:] = [min(PACE_REFERENCE[0], probe.lower_quartile(PACE_IDLE_SEEN))]
