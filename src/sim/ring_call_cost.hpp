@@ -46,6 +46,9 @@ public:
   /** Estimated cost of one all-reduce of `bytes`, for adaFusion: the network's plus the measured software cost. */
   double estimated_allreduce_s(double bytes) const;
 
+  /** The route the network's part is computed on. */
+  const RingRoute& route() const { return route_; }
+
 private:
   double network_allreduce_s(double bytes, int k) const;
   double network_allreduce_s(double bytes) const;

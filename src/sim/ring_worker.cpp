@@ -21,7 +21,6 @@
 #include <deque>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
@@ -106,41 +105,51 @@ struct RingShared {
   }
 };
 
+/** The route from this actor's host to rank's right neighbour as SimGrid's network model sees it: what adaFusion's
+ *  cost estimates and the measured software cost's network part use (RingCallCost). */
+RingRoute route_to_right(const SimContext& ctx, int rank)
+{
+  const int k = ctx.scenario.workers;
+  RingRoute route;
+  double ack_factor = 1; // 1.05 where the ring's reverse ACKs share this worker's links (kSimgridAckWeight)
+  if (k > 1) {
+    std::vector<sg4::Link*> links;
+    sg4::this_actor::get_host()->route_to(ctx.worker_host_ptrs[static_cast<std::size_t>((rank + 1) % k)], links,
+                                          &route.latency_s);
+    route.Bps = std::numeric_limits<double>::infinity();
+    for (const sg4::Link* l : links)
+      route.Bps = std::min(route.Bps, l->get_bandwidth());
+    // With SimGrid's ACK traffic, the left neighbour's flow sends its ACKs on the route back to it; where that
+    // route shares a link with the one to the right (a star's uplink), this worker's data get 1 / 1.05 of it.
+    if (simgrid::config::get_value<bool>("network/crosstraffic")) {
+      std::vector<sg4::Link*> back;
+      sg4::this_actor::get_host()->route_to(ctx.worker_host_ptrs[static_cast<std::size_t>((rank + k - 1) % k)], back,
+                                            nullptr);
+      if (std::find_first_of(links.begin(), links.end(), back.begin(), back.end()) != links.end())
+        ack_factor = 1.0 + kSimgridAckWeight;
+    }
+    const double rate_Bps = ctx.scenario.connection_rate_Bps; // docs/models.md §10.11
+    if (rate_Bps > 0 && ctx.worker_host_ptrs[static_cast<std::size_t>((rank + 1) % k)] != sg4::this_actor::get_host() &&
+        rate_Bps * ctx.ring_sockets < route.Bps) {
+      route.Bps  = rate_Bps * ctx.ring_sockets;
+      ack_factor = 1; // a connection held below the link's share: the ACKs beside it take nothing from it
+    }
+  }
+  route.latency_factor = simgrid::config::get_value<double>("network/latency-factor");
+  // The bandwidth factor's setting is not readable as a number, so models other than LV08 count as 1.
+  route.bandwidth_factor =
+      (simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0) / ack_factor;
+  return route;
+}
+
 class RingCollective {
 public:
   RingCollective(const SimContext& ctx, int rank, int lane, std::shared_ptr<RingShared> shared)
-      : ctx_(ctx), rank_(rank), lane_(lane), k_(ctx.scenario.workers), shared_(std::move(shared))
+      : ctx_(ctx), rank_(rank), lane_(lane), k_(ctx.scenario.workers), shared_(std::move(shared)),
+        cost_(ctx, rank, route_to_right(ctx, rank))
   {
     speed_ratio_ = sg4::this_actor::get_host()->get_speed() / ctx_.workload.reference_speed;
-    if (k_ > 1) { // the route to the right neighbour: what adaFusion's cost estimates use
-      std::vector<sg4::Link*> links;
-      sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)], links,
-                                            &route_latency_s_);
-      route_Bps_ = std::numeric_limits<double>::infinity();
-      for (const sg4::Link* l : links)
-        route_Bps_ = std::min(route_Bps_, l->get_bandwidth());
-      // With SimGrid's ACK traffic, the left neighbour's flow sends its ACKs on the route back to it; where that
-      // route shares a link with the one to the right (a star's uplink), this worker's data get 1 / 1.05 of it.
-      if (simgrid::config::get_value<bool>("network/crosstraffic")) {
-        std::vector<sg4::Link*> back;
-        sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + k_ - 1) % k_)],
-                                              back, nullptr);
-        if (std::find_first_of(links.begin(), links.end(), back.begin(), back.end()) != links.end())
-          ack_factor_ = 1.0 + kSimgridAckWeight;
-      }
-      const double rate_Bps = ctx_.scenario.connection_rate_Bps; // docs/models.md §10.11
-      if (rate_Bps > 0 &&
-          ctx_.worker_host_ptrs[static_cast<std::size_t>((rank_ + 1) % k_)] != sg4::this_actor::get_host() &&
-          rate_Bps * ctx_.ring_sockets < route_Bps_) {
-        route_Bps_  = rate_Bps * ctx_.ring_sockets;
-        ack_factor_ = 1; // a connection held below the link's share: the ACKs beside it take nothing from it
-      }
-    }
     receive_sliced_ring(ctx_, rank_, lane_);
-    latency_factor_ = simgrid::config::get_value<double>("network/latency-factor");
-    // The bandwidth factor's setting is not readable as a number, so models other than LV08 count as 1.
-    bandwidth_factor_ =
-        (simgrid::config::get_value<std::string>("network/model") == "LV08" ? kLv08BandwidthFactor : 1.0) / ack_factor_;
     // The ring of the stream mode: all workers, or the node leaders for the hierarchical all-reduce.
     const int g = ctx_.scenario.ring_stride();
     const int n = k_ / g;
@@ -151,9 +160,9 @@ public:
       double latency = 0;
       const int next = (rank_ / g * g + g) % k_;
       sg4::this_actor::get_host()->route_to(ctx_.worker_host_ptrs[static_cast<std::size_t>(next)], links, &latency);
-      extra_latency_s_ = (2.0 * (n - 1) - 1) * (latency * latency_factor_ + ctx_.scenario.message_overhead_s);
+      extra_latency_s_ =
+          (2.0 * (n - 1) - 1) * (latency * cost_.route().latency_factor + ctx_.scenario.message_overhead_s);
     }
-    cost_.emplace(ctx_, rank_, RingRoute{route_Bps_, route_latency_s_, latency_factor_, bandwidth_factor_});
   }
 
   void operator()()
@@ -303,8 +312,8 @@ private:
       if (buffer + d > ctx_.scenario.fusion_buffer_bytes)
         return false; // it would not fit: send now
       wait = std::min(wait, ctx_.scenario.fusion_timeout_s);
-      return cost_->estimated_allreduce_s(buffer + d) + wait <
-             cost_->estimated_allreduce_s(buffer) + cost_->estimated_allreduce_s(d);
+      return cost_.estimated_allreduce_s(buffer + d) + wait <
+             cost_.estimated_allreduce_s(buffer) + cost_.estimated_allreduce_s(d);
     }
     return true; // no gradients left: the buffer goes after layer 1 anyway
   }
@@ -318,7 +327,7 @@ private:
     const double start = sg4::Engine::get_clock();
     if (ctx_.scenario.allreduce_overhead_s > 0)
       sg4::this_actor::sleep_for(ctx_.scenario.allreduce_overhead_s);
-    const RingCallCost::CallCost cost = cost_->call_cost(bytes, in_flight, others);
+    const RingCallCost::CallCost cost = cost_.call_cost(bytes, in_flight, others);
     switch (ctx_.scenario.collective) {
     case Collective::RING:
       ring_allreduce(ctx_, 1, k_, rank_, bytes, ctx_.scenario.ring_mode, extra_latency_s_, lane_, cost.step_extra_s,
@@ -346,14 +355,9 @@ private:
   int lane_; // which of the worker's all-reduces in flight this actor runs (planned units; 0 with fusion)
   int k_;
   std::shared_ptr<RingShared> shared_;
-  double extra_latency_s_  = 0;
-  double speed_ratio_      = 1;
-  double route_Bps_        = 1;
-  double route_latency_s_  = 0;
-  double latency_factor_   = 1;
-  double bandwidth_factor_ = 1;
-  double ack_factor_       = 1;      // 1.05 where the ring's reverse ACKs share this worker's links (kSimgridAckWeight)
-  std::optional<RingCallCost> cost_; // of the route above, set once the constructor has read it
+  RingCallCost cost_; // of the route to the right neighbour
+  double extra_latency_s_ = 0;
+  double speed_ratio_     = 1;
 };
 } // namespace
 
