@@ -10,33 +10,34 @@ KiB: 0.76 and 0.73 ms a call, the 16-call launch's 0.22 and 0.25, 2026-12-04c's 
 Python 3 standard library; the platforms go to a temporary folder."""
 
 import os
+import shutil
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (calibrate, kept_points, rel, shared_cores)
-import predict  # noqa: E402  (SERIES, recipe, step_s)
+import make_cases  # noqa: E402  (calibrate_allreduce, kept_points, rel)
+import predict  # noqa: E402  (SERIES, step_s)
+
+# What the kit's recipe (make_cases.calibrate_allreduce) reads: the calls one at a time and the 16 back to back only.
+MICRO = ("allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv", "allreduce-queued.csv.json")
 
 
 def main():
     sgdsim = os.path.join(ROOT, "build", "src", "sgdsim")
     with open(os.path.join(HERE, "simulated.txt"), encoding="utf-8") as f:
         sim = {(m, u, int(k)): float(r) for m, u, k, r, _ in (line.split() for line in list(f)[1:])}
-    cores = make_cases.shared_cores(os.path.join(HERE, "allreduce.csv.json"))
     with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+        for name in MICRO:
+            shutil.copy(os.path.join(HERE, name), tmp)
         plats = {}
         print("series K measured_s 128-over-16_s error 16-alone_s error")
         for model, unit in predict.SERIES:
             if model not in plats:
                 path = os.path.join(tmp, f"platform-{model}.xml")
-                make_cases.calibrate(sgdsim, ["--measurements", make_cases.rel(os.path.join(HERE, "allreduce.csv")),
-                                              "--kind", "allreduce", "--where", "op=allreduce", "--bandwidth-from",
-                                              "1MiB", "--line-rate", "1Gbps", "--workload", f"workloads/{model}.xml",
-                                              "--nodes", "10", "-o", make_cases.rel(path), "--force", "--queued",
-                                              make_cases.rel(os.path.join(HERE, "allreduce-queued.csv"))]
-                                     + (["--shared-cores", str(cores)] if cores else []), path + ".log")
+                make_cases.calibrate_allreduce(sgdsim, tmp, os.path.join(ROOT, "workloads", f"{model}.xml"), "1gbit",
+                                               path)
                 plats[model] = make_cases.rel(path)
             pts, _ = make_cases.kept_points(os.path.join(HERE, f"{model}-ring-{unit}-overlap-on.jsonl"))
             for p in pts:
