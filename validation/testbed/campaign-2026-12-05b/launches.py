@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""A diagnosis of campaign 2026-12-05b (validation/testbed/README.md), not a prediction of its own: each case's points
+predicted as `sgdsim validate` does (the case's platform: the more launches' median, the kit's recipe since
+2026-12-05), beside a platform calibrated by the same recipe from the first launch alone (the rate folder without
+small/, what the campaign gave before SMALL_LAUNCHES), and the measured step.
+
+    validation/testbed/campaign-2026-12-05b/launches.py > launches.out
+
+Python 3 standard library; the first launch's platforms go to a temporary folder."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+import make_cases  # noqa: E402  (calibrate_allreduce, rel)
+
+RATE = os.path.join(HERE, "data", "1gbit")
+CASES = os.path.join(ROOT, "validation", "testbed", "cases")
+
+
+def step_s(sgdsim, run, platform, workers):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.json")
+        args = list(run)
+        args[args.index("--platform") + 1] = platform
+        subprocess.run([sgdsim, "run", *args, "--workers", str(workers), "--json", out], cwd=ROOT,
+                       capture_output=True, text=True, check=True)
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)["simulated"]["step_time_mean_s"]
+
+
+def main():
+    sgdsim = os.path.join(ROOT, "build", "src", "sgdsim")
+    names = sorted(n for n in os.listdir(CASES) if n.endswith("-2026-12-05b"))
+    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+        first = os.path.join(tmp, "1gbit")
+        os.makedirs(first)
+        for name in os.listdir(RATE):
+            if os.path.isfile(os.path.join(RATE, name)) and name.startswith(("allreduce", "p2p")) \
+                    and ".launches." not in name and ".long." not in name:
+                shutil.copy(os.path.join(RATE, name), first)
+        plats = {}
+        totals = {"launches": [], "first": []}
+        for name in names:
+            with open(os.path.join(CASES, name, "case.json"), encoding="utf-8") as f:
+                case = json.load(f)
+            run = case["run"]
+            workload = run[run.index("--workload") + 1]
+            if workload not in plats:
+                path = os.path.join(tmp, os.path.basename(workload).replace(".xml", "") + ".xml")
+                make_cases.calibrate_allreduce(sgdsim, first, os.path.join(ROOT, workload), "1gbit", path)
+                plats[workload] = make_cases.rel(path)
+            print(name)
+            print("   K  measured_s  launches_s  error  first_s  error")
+            for p in case["points"]:
+                k = int(p["args"][1])
+                m = p["measured"]
+                a = step_s(sgdsim, run, run[run.index("--platform") + 1], k)
+                b = step_s(sgdsim, run, plats[workload], k)
+                totals["launches"].append(abs(a / m - 1))
+                totals["first"].append(abs(b / m - 1))
+                print(f"  {k:2d}  {m:10.4f}  {a:10.4f} {a / m - 1:+6.1%}  {b:7.4f} {b / m - 1:+6.1%}", flush=True)
+        for key, errs in totals.items():
+            print(f"{key}: {len(errs)} points, mean {sum(errs) / len(errs):.2%}, max {max(errs):.2%}")
+
+
+if __name__ == "__main__":
+    main()
