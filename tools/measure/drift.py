@@ -152,9 +152,18 @@ def predict_both(case_dir, sgdsim, jobs):
     if not os.path.exists(os.path.join(ROOT, again)):
         raise SystemExit(f"drift: {again}: no such platform; its campaign did not measure "
                          f"{PLATFORM_SOURCE[os.path.basename(run[i])]} again (campaign.sh AGAIN)")
+    return case, predict_on(case_dir, case, os.path.join(ROOT, again), "-again", sgdsim, jobs)
+
+
+def predict_on(case_dir, case, platform, suffix, sgdsim, jobs):
+    """{label: [measured, the case's prediction, the prediction on PLATFORM]} from one `sgdsim validate` of the case
+    in CASE_DIR (CASE, its case.json, naming a --platform) and of a copy of it (named with SUFFIX) whose platform is
+    PLATFORM."""
+    run = case["run"]
+    i = run.index("--platform") + 1
     with tempfile.TemporaryDirectory() as tmp:
-        copy = dict(case, name=case["name"] + "-again", guard={"mean": 10, "max": 10})
-        copy["run"] = [absolute(a) for a in run[:i]] + [os.path.join(ROOT, again)] + [absolute(a) for a in run[i + 1:]]
+        copy = dict(case, name=case["name"] + suffix, guard={"mean": 10, "max": 10})
+        copy["run"] = [absolute(a) for a in run[:i]] + [platform] + [absolute(a) for a in run[i + 1:]]
         copy.pop("missing", None)
         cdir = os.path.join(tmp, "cases", copy["name"])
         os.makedirs(cdir)
@@ -175,7 +184,7 @@ def predict_both(case_dir, sgdsim, jobs):
             raise SystemExit(f"drift: sgdsim validate reported no case {which}: {r.stderr.strip()}")
         for p in report[which]["points"]:
             points.setdefault(p["label"], [p.get("measured")]).append(p.get("simulated"))
-    return case, points
+    return points
 
 
 def print_case(case_dir, sgdsim, jobs):

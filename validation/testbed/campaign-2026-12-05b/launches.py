@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A diagnosis of campaign 2026-12-05b (validation/testbed/README.md), not a prediction of its own: each case's points
-predicted as `sgdsim validate` does (the case's platform: the more launches' median, the kit's recipe since
-2026-12-05), beside a platform calibrated by the same recipe from the first launch alone (the rate folder without
-small/, what the campaign gave before SMALL_LAUNCHES), and the measured step.
+predicted by `sgdsim validate` on the case's platform (the more launches' median, the kit's recipe since 2026-12-05)
+and on a copy of the case whose platform the same recipe calibrated from the first launch alone (the rate folder
+without small/, what the campaign gave before SMALL_LAUNCHES; drift.predict_on), beside the measured step.
 
     validation/testbed/campaign-2026-12-05b/launches.py > launches.out
 
@@ -11,28 +11,17 @@ Python 3 standard library; the first launch's platforms go to a temporary folder
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (calibrate_allreduce, rel)
+import drift  # noqa: E402  (predict_on)
+import make_cases  # noqa: E402  (calibrate_allreduce)
 
 RATE = os.path.join(HERE, "data", "1gbit")
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
-
-
-def step_s(sgdsim, run, platform, workers):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        args = list(run)
-        args[args.index("--platform") + 1] = platform
-        subprocess.run([sgdsim, "run", *args, "--workers", str(workers), "--json", out], cwd=ROOT,
-                       capture_output=True, text=True, check=True)
-        with open(out, encoding="utf-8") as f:
-            return json.load(f)["simulated"]["step_time_mean_s"]
 
 
 def main():
@@ -55,16 +44,14 @@ def main():
             if workload not in plats:
                 path = os.path.join(tmp, os.path.basename(workload).replace(".xml", "") + ".xml")
                 make_cases.calibrate_allreduce(sgdsim, first, os.path.join(ROOT, workload), "1gbit", path)
-                plats[workload] = make_cases.rel(path)
+                plats[workload] = path
             print(name)
             print("   K  measured_s  launches_s  error  first_s  error")
-            for p in case["points"]:
-                k = int(p["args"][1])
-                m = p["measured"]
-                a = step_s(sgdsim, run, run[run.index("--platform") + 1], k)
-                b = step_s(sgdsim, run, plats[workload], k)
+            for label, (m, a, b) in drift.predict_on(os.path.join(CASES, name), case, plats[workload], "-first",
+                                                     sgdsim, 2).items():
                 totals["launches"].append(abs(a / m - 1))
                 totals["first"].append(abs(b / m - 1))
+                k = int(label.split()[0])  # "K workers"
                 print(f"  {k:2d}  {m:10.4f}  {a:10.4f} {a / m - 1:+6.1%}  {b:7.4f} {b / m - 1:+6.1%}", flush=True)
         for key, errs in totals.items():
             print(f"{key}: {len(errs)} points, mean {sum(errs) / len(errs):.2%}, max {max(errs):.2%}")
