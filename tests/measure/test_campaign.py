@@ -27,7 +27,9 @@ class Settings(unittest.TestCase):
                                        ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more"),
                                        ("ASYNC_STEPS", "00", "1 or more"), ("AGAIN", "p2p ring", "among p2p"),
                                        ("AGAIN", "all", "none: nothing"), ("SMALL_LAUNCHES", "0", "1 or more"),
-                                       ("SMALL_LAUNCHES", "two", "1 or more"), ("SMALL_LAUNCHES", "-2", "1 or more")):
+                                       ("SMALL_LAUNCHES", "two", "1 or more"), ("SMALL_LAUNCHES", "-2", "1 or more"),
+                                       ("SMALL_ALONE_MAX", "512KiB", "1MiB or more"),
+                                       ("SMALL_ALONE_MAX", "4m", "unknown unit")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -64,7 +66,8 @@ class Settings(unittest.TestCase):
     def test_small_sizes_in_more_launches(self):
         # SMALL_LAUNCHES (default 3): one row for the launches after the first, from MIN_SIZE, saying which
         # back-to-back calls are measured too (the 16 calls', and the long queue's where QUEUED_LONG measures it);
-        # none with 1, nor when no size is up to 1 MiB; never measured again.
+        # none with 1, nor when no size is up to SMALL_ALONE_MAX (default 4 MiB; the queues' sizes stop at 1 MiB, so
+        # from 2 MiB on only the calls one at a time); never measured again.
         def rows(**settings):
             return [line.split()[1:5] for line in plan(**settings).stdout.splitlines() if " allreduce-small " in line]
         self.assertEqual(rows(), [["micro", "allreduce-small", "4096", "queued+long"]])
@@ -72,7 +75,10 @@ class Settings(unittest.TestCase):
         self.assertEqual(rows(QUEUED="0"), [["micro", "allreduce-small", "4096", "-"]])
         self.assertEqual(rows(ARCHS="ps-sync:1"), [["micro", "allreduce-small", "4096", "-"]])
         self.assertEqual(rows(SMALL_LAUNCHES="1"), [])
-        self.assertEqual(rows(MIN_SIZE="2MiB"), [])
+        self.assertEqual(rows(MIN_SIZE="2MiB"), [["micro", "allreduce-small", "2097152", "-"]])  # 2-4 MiB alone
+        self.assertEqual(rows(MIN_SIZE="8MiB"), [])
+        self.assertEqual(rows(MIN_SIZE="2MiB", SMALL_ALONE_MAX="1MiB"), [])
+        self.assertEqual(rows(MIN_SIZE="4MiB", SMALL_ALONE_MAX="8MiB"), [["micro", "allreduce-small", "4194304", "-"]])
         self.assertEqual(rows(MIN_SIZE="1MiB"), [["micro", "allreduce-small", "1048576", "queued+long"]])  # 1 MiB too
         self.assertEqual(rows(AGAIN="p2p allreduce allreduce-queued"),
                          [["micro", "allreduce-small", "4096", "queued+long"]])
@@ -82,6 +88,8 @@ class Settings(unittest.TestCase):
             return float(plan(**settings).stdout.split("allreduce-small")[1].split()[2].lstrip("~"))
         self.assertGreater(est(SMALL_LAUNCHES="5"), 3 * est(SMALL_LAUNCHES="2"))
         self.assertGreater(est(), 2 * est(QUEUED_LONG="0"))
+        self.assertGreater(est(), est(SMALL_ALONE_MAX="1MiB"))  # 2 and 4 MiB one at a time
+        self.assertGreater(est(SMALL_ALONE_MAX="16MiB"), est())
 
     def test_incast_row_only_with_a_parameter_server(self):
         # The PS cases' flow spreads and direction coupling come from it (docs/measure.md §3).

@@ -40,6 +40,11 @@
 #                                                       the launches: one launch's transient state, as K = 2's
 #                                                       small calls in 2026-12-01q or 2026-12-05 or the 1 MiB calls
 #                                                       of 2026-12-02e, no longer sets the prediction)
+#   SMALL_ALONE_MAX largest size of the calls one  [4MiB] (1MiB or more; the queues' stay at 1 MiB: at 2-4 MiB
+#            at a time in those more launches          they would double the launches' time. 2026-12-05's 2 MiB
+#                                                       call at K = 2 read 1.19 times the line through 1 and 4 MiB
+#                                                       in its one launch, as 6 of 57 first launches read some
+#                                                       2 MiB call; since 2026-12-05c; 1MiB: as before)
 #   AGAIN    microbenchmarks measured again after  [p2p allreduce] (none: nothing again; any of p2p allreduce
 #            the rate's trainings, into RATE/again/     allreduce-queued incast that the rate measured before):
 #                                                       the testbed's drift over the campaign, compared by
@@ -92,6 +97,7 @@ RT=${RT:-0}
 YIELD=${YIELD:-1}
 AGAIN=${AGAIN-"p2p allreduce"}
 SMALL_LAUNCHES=${SMALL_LAUNCHES:-3}
+SMALL_ALONE_MAX=${SMALL_ALONE_MAX:-4MiB}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
@@ -135,21 +141,25 @@ esac
 case $SMALL_LAUNCHES in
   ''|*[!0-9]*|0|00*) echo "campaign.sh: SMALL_LAUNCHES='$SMALL_LAUNCHES': a count of launches, 1 or more" >&2; exit 2 ;;
 esac
-# MIN_SIZE read with the kit's own parser (a size with its unit, as sgdsim reads one); an error names the setting
-MIN_SIZE_BYTES=$($python - "$src" "$MIN_SIZE" <<'EOF'
+# A size setting read with the kit's own parser (a size with its unit, as sgdsim reads one); an error names the
+# setting. $1: its name, $2: its value, $3: the least it may be, in bytes, $4: that least in words.
+size_bytes() {
+  $python - "$src" "$@" <<'EOF'
 import os, sys
 sys.path.insert(0, os.path.join(sys.argv[1], "tools", "measure"))
 import plan
-text = sys.argv[2]
+name, text, least, least_text = sys.argv[2:6]
 try:
     size = int(text) if text.isdigit() else int(plan.parse_quantity(text, "size"))
 except ValueError as e:
-    sys.exit(f"campaign.sh: MIN_SIZE={e}")
-if size < 1:
-    sys.exit(f"campaign.sh: MIN_SIZE='{text}': must be 1 byte or more")
+    sys.exit(f"campaign.sh: {name}={e}")
+if size < int(least):
+    sys.exit(f"campaign.sh: {name}='{text}': must be {least_text} or more")
 print(size)
 EOF
-) || exit 2
+}
+MIN_SIZE_BYTES=$(size_bytes MIN_SIZE "$MIN_SIZE" 1 "1 byte") || exit 2
+SMALL_ALONE_MAX_BYTES=$(size_bytes SMALL_ALONE_MAX "$SMALL_ALONE_MAX" 1048576 1MiB) || exit 2
 
 # The plan, one line per run, and its estimated seconds: compute plus the bytes each worker moves at 95% of the
 # rate (PS: its shard down and up for each of the K workers a PS serves; ring: 2(K-1)/K of the model), plus 10 s
@@ -157,7 +167,7 @@ EOF
 # pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
   REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST AGAIN=$AGAIN \
-  SMALL_LAUNCHES=$SMALL_LAUNCHES \
+  SMALL_LAUNCHES=$SMALL_LAUNCHES SMALL_ALONE_MAX_BYTES=$SMALL_ALONE_MAX_BYTES \
   $python - "$src" <<'EOF'
 import os, sys
 src = sys.argv[1]
@@ -196,13 +206,16 @@ for rate in env["RATES"].split():
             long_sizes = [s for s in ar_sizes if s <= 4 * 2 ** 20]
             if long_calls > 0 and long_sizes:
                 micro.append(f"allreduce-queued-long {min_size} - {queued_s(long_sizes, long_calls):.0f}")
-        # The sizes up to 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time, and back to back where
-        # measured, in both queues where the long one is): the row's fourth column says which back-to-back ones.
+        # The sizes up to 1 MiB again in SMALL_LAUNCHES - 1 more launches (one at a time up to SMALL_ALONE_MAX, and
+        # back to back where measured, in both queues where the long one is): the row's fourth column says which
+        # back-to-back ones.
         small = [s for s in ar_sizes if s <= 2 ** 20]
+        alone = [s for s in ar_sizes if s <= int(env["SMALL_ALONE_MAX_BYTES"])]
         extra = int(env["SMALL_LAUNCHES"]) - 1
-        if extra > 0 and small:
+        if extra > 0 and alone:
+            queued_too = queued_too and bool(small)
             long_too = queued_too and int(env["QUEUED_LONG"]) > 0
-            one = (alone_s(small) + (queued_s(small) if queued_too else 0)
+            one = (alone_s(alone) + (queued_s(small) if queued_too else 0)
                    + (queued_s(small, int(env["QUEUED_LONG"])) if long_too else 0))
             which = "queued+long" if long_too else "queued" if queued_too else "-"
             micro.append(f"allreduce-small {min_size} {which} {extra * one:.0f}")
@@ -297,14 +310,16 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$mdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce-small ]; then
-        # The sizes up to 1 MiB in more launches (SMALL_LAUNCHES), launch 2 on: make_cases.py takes each size's
-        # median over the launches, the first one's included (docs/measure.md §2, "Small sizes over launches").
+        # The sizes up to 1 MiB in more launches (SMALL_LAUNCHES), launch 2 on, the calls one at a time up to
+        # SMALL_ALONE_MAX: make_cases.py takes each size's median over the launches, the first one's included
+        # (docs/measure.md §2, "Small sizes over launches").
         mkdir -p "$mdir/small"
         status=0
         i=2
         while [ "$i" -le "$SMALL_LAUNCHES" ]; do
           "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce \
-            --out "$mdir/small/allreduce-$i.csv" --force --min-size "$param" --max-size 1MiB --repeats 5 \
+            --out "$mdir/small/allreduce-$i.csv" --force --min-size "$param" \
+            --max-size "$SMALL_ALONE_MAX_BYTES" --repeats 5 \
             < /dev/null >> "$log" 2>&1 || status=$?
           if [ "$overlap" != - ]; then
             "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED" \

@@ -24,7 +24,7 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   (calibrate --queued), with Gloo's framework profile (--framework pytorch-ddp-gloo: 2 collectives in flight) and
   the series' unit (tensor, layer, bucket). Where the campaign measured the small sizes in more launches
   (campaign.sh SMALL_LAUNCHES, RATE/small/: below 1 MiB, up to 1 MiB since 2026-12-05, the long queue's too since
-  then), each such size's time is the median over the launches (allreduce.launches.csv,
+  then, the calls one at a time up to 4 MiB since 2026-12-05c), each such size's time is the median over the launches (allreduce.launches.csv,
   allreduce-queued.launches.csv, allreduce-queued-long.launches.csv beside the others).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
