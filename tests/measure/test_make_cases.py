@@ -306,6 +306,28 @@ class MedianOverLaunches(unittest.TestCase):
             self.assertNotIn("sample_rows", prov)  # and so are its repeats' times
             self.assertEqual(prov["median_over_launches"]["others"], ["allreduce-2.csv"])
 
+    def test_measured_copy_leaves_out_what_is_derived(self):
+        # The microbenchmarks as measured, for a diagnosis to calibrate again from: not the files derived from them
+        # (the launches' medians, the long queue over the short one), not the trainings; small/ only when asked.
+        with tempfile.TemporaryDirectory() as d:
+            rate = os.path.join(d, "1gbit")
+            for name in ("allreduce.csv", "allreduce.csv.json", "p2p.csv", "allreduce.launches.csv",
+                         "allreduce.launches.csv.json", "allreduce-queued.long.csv", "small/allreduce-2.csv",
+                         "resnet18-k80-b32/ring-layer-overlap-on.jsonl"):
+                os.makedirs(os.path.dirname(os.path.join(rate, name)), exist_ok=True)
+                with open(os.path.join(rate, name), "w", encoding="utf-8") as f:
+                    f.write(name)
+
+            def listed(top):
+                return sorted(os.path.relpath(os.path.join(r, f), top) for r, _, fs in os.walk(top) for f in fs)
+            out = make_cases.measured_copy(rate, os.path.join(d, "with"))
+            self.assertEqual(out, os.path.join(d, "with"))
+            self.assertEqual(listed(out), ["allreduce.csv", "allreduce.csv.json", "p2p.csv", "small/allreduce-2.csv"])
+            out = make_cases.measured_copy(rate, os.path.join(d, "without"), small=False)
+            self.assertEqual(listed(out), ["allreduce.csv", "allreduce.csv.json", "p2p.csv"])
+            with open(os.path.join(out, "p2p.csv"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), "p2p.csv")
+
     def test_no_other_launch_leaves_the_first_as_it_is(self):
         with tempfile.TemporaryDirectory() as d:
             first = self.write(d, "allreduce.csv", [("allreduce", 2, 4096, 0.0003, 0.0002, 0.0004, 5)])

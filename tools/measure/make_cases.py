@@ -239,6 +239,29 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
               + allreduce_latency_args(os.path.join(micro_dir, "p2p.csv")), platform + ".log")
 
 
+def measured_copy(rate_dir, dest, small=True):
+    """DEST (made here) with RATE_DIR's microbenchmark CSVs as measured, and their provenance: not the files derived from
+    them here (*.launches.*, *.long.*), not the trainings' folders; small/ (the more launches) only with SMALL. For
+    diagnoses that calibrate again from changed or fewer measurements (validation/testbed/campaign-*)."""
+    shutil.copytree(rate_dir, dest, ignore=lambda d, names: [
+        n for n in names if ".launches." in n or ".long." in n
+        or (os.path.isdir(os.path.join(d, n)) and (n != SMALL or not small))])
+    return dest
+
+
+def predict_with(case_dir, micro_dir, rate, platforms, tmp, suffix, sgdsim, jobs=2):
+    """drift.predict_on for the ring case in CASE_DIR on the platform this recipe (calibrate_allreduce) makes from
+    MICRO_DIR for the case's workload: made once per workload into TMP and kept in PLATFORMS ({workload: path})."""
+    with open(os.path.join(case_dir, "case.json"), encoding="utf-8") as f:
+        case = json.load(f)
+    run = case["run"]
+    workload = run[run.index("--workload") + 1]
+    if workload not in platforms:
+        platforms[workload] = os.path.join(tmp, os.path.basename(workload))
+        calibrate_allreduce(sgdsim, micro_dir, os.path.join(ROOT, workload), rate, platforms[workload])
+    return drift.predict_on(case_dir, case, platforms[workload], suffix, sgdsim, jobs)
+
+
 def allreduce_latency_args(p2p_csv):
     """`--latency L` for an all-reduce calibration, L the one-way time of P2P_CSV's ping-pong (none without the
     file): eq. (41)'s alpha fitted over every node count holds the software of the larger ones (on the testbed 81-658

@@ -2,23 +2,20 @@
 """A diagnosis of campaign 2026-12-05b (validation/testbed/README.md), not a prediction of its own: each case's points
 predicted by `sgdsim validate` on the case's platform (the more launches' median, the kit's recipe since 2026-12-05)
 and on a copy of the case whose platform the same recipe calibrated from the first launch alone (the rate folder
-without small/, what the campaign gave before SMALL_LAUNCHES; drift.predict_on), beside the measured step.
+without small/, what the campaign gave before SMALL_LAUNCHES; make_cases.predict_with), beside the measured step.
 
     validation/testbed/campaign-2026-12-05b/launches.py > launches.out
 
 Python 3 standard library; the first launch's platforms go to a temporary folder."""
 
-import json
 import os
-import shutil
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import drift  # noqa: E402  (predict_on)
-import make_cases  # noqa: E402  (calibrate_allreduce)
+import make_cases  # noqa: E402  (measured_copy, predict_with)
 
 RATE = os.path.join(HERE, "data", "1gbit")
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
@@ -28,27 +25,14 @@ def main():
     sgdsim = os.path.join(ROOT, "build", "src", "sgdsim")
     names = sorted(n for n in os.listdir(CASES) if n.endswith("-2026-12-05b"))
     with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
-        first = os.path.join(tmp, "1gbit")
-        os.makedirs(first)
-        for name in os.listdir(RATE):
-            if os.path.isfile(os.path.join(RATE, name)) and name.startswith(("allreduce", "p2p")) \
-                    and ".launches." not in name and ".long." not in name:
-                shutil.copy(os.path.join(RATE, name), first)
+        first = make_cases.measured_copy(RATE, os.path.join(tmp, "1gbit"), small=False)
         plats = {}
         totals = {"launches": [], "first": []}
         for name in names:
-            with open(os.path.join(CASES, name, "case.json"), encoding="utf-8") as f:
-                case = json.load(f)
-            run = case["run"]
-            workload = run[run.index("--workload") + 1]
-            if workload not in plats:
-                path = os.path.join(tmp, os.path.basename(workload).replace(".xml", "") + ".xml")
-                make_cases.calibrate_allreduce(sgdsim, first, os.path.join(ROOT, workload), "1gbit", path)
-                plats[workload] = path
             print(name)
             print("   K  measured_s  launches_s  error  first_s  error")
-            for label, (m, a, b) in drift.predict_on(os.path.join(CASES, name), case, plats[workload], "-first",
-                                                     sgdsim, 2).items():
+            for label, (m, a, b) in make_cases.predict_with(os.path.join(CASES, name), first, "1gbit", plats, tmp,
+                                                            "-first", sgdsim).items():
                 totals["launches"].append(abs(a / m - 1))
                 totals["first"].append(abs(b / m - 1))
                 k = int(label.split()[0])  # "K workers"
