@@ -213,11 +213,11 @@ for rate in env["RATES"].split():
         alone = [s for s in ar_sizes if s <= int(env["SMALL_ALONE_MAX_BYTES"])]
         extra = int(env["SMALL_LAUNCHES"]) - 1
         if extra > 0 and alone:
-            queued_too = queued_too and bool(small)
-            long_too = queued_too and int(env["QUEUED_LONG"]) > 0
-            one = (alone_s(alone) + (queued_s(small) if queued_too else 0)
+            small_queued = queued_too and bool(small)  # the back-to-back small calls: sizes up to 1 MiB
+            long_too = small_queued and int(env["QUEUED_LONG"]) > 0
+            one = (alone_s(alone) + (queued_s(small) if small_queued else 0)
                    + (queued_s(small, int(env["QUEUED_LONG"])) if long_too else 0))
-            which = "queued+long" if long_too else "queued" if queued_too else "-"
+            which = "queued+long" if long_too else "queued" if small_queued else "-"
             micro.append(f"allreduce-small {min_size} {which} {extra * one:.0f}")
         incast_nodes = plan.incast_nodes(k_max)
         if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
