@@ -29,7 +29,8 @@ class Settings(unittest.TestCase):
                                        ("AGAIN", "all", "none: nothing"), ("SMALL_LAUNCHES", "0", "1 or more"),
                                        ("SMALL_LAUNCHES", "two", "1 or more"), ("SMALL_LAUNCHES", "-2", "1 or more"),
                                        ("SMALL_ALONE_MAX", "512KiB", "1MiB or more"),
-                                       ("SMALL_ALONE_MAX", "4m", "unknown unit")):
+                                       ("SMALL_ALONE_MAX", "4m", "unknown unit"),
+                                       ("CC", "bbr reno", "congestion control"), ("CC", "Reno!", "congestion control")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -38,6 +39,11 @@ class Settings(unittest.TestCase):
                 self.assertEqual(len(lines), 1, r.stderr)
                 self.assertTrue(lines[0].startswith(f"campaign.sh: {setting}='{value}'"), lines[0])
                 self.assertIn(reason, lines[0])
+
+    def test_congestion_control_named_when_set(self):
+        # CC (default: the root namespace's) reaches emulate up as --cc; the plan's summary names it only when set.
+        self.assertIn("; congestion control reno", plan(CC="reno").stdout)
+        self.assertNotIn("congestion control", plan().stdout)
 
     def test_sizes_with_and_without_unit(self):
         # The all-reduce microbenchmark's row of the plan names its smallest size in bytes, before the trainings and

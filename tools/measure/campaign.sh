@@ -58,6 +58,11 @@
 #   YIELD    1: a failed try-lock yields its core  [1] (launch --loop-yield: Gloo's event loop no longer keeps the
 #            in every rank; 0: Gloo as it is            lock holder off a shared core for a scheduler tick;
 #                                                       docs/measure.md §5; campaigns before 2026-11-30i ran with 0)
+#   CC       TCP congestion control of every     [the root namespace's] (emulate --cc: Reno or BBR in a namespace
+#            emulated host                           here, CUBIC after a global sysctl -w net.ipv4.tcp_allowed_
+#                                                       congestion_control; every campaign to 2026-12-05d ran BBR,
+#                                                       whose pacing slows Gloo's segments just over 64 KiB at K = 6-8,
+#                                                       docs/measure.md "The congestion control")
 #   SGDSIM_PACE_REFERENCE_US  the machine's     [read: the lower quartile of a minute of probe.py --pace readings]
 #            pace, us: every row and configuration waits for it and is measured again when read 25% slower
 #            (docs/measure.md "Is the machine at its pace?"; campaigns before 2026-12-02g read no pace, those
@@ -98,9 +103,13 @@ YIELD=${YIELD:-1}
 AGAIN=${AGAIN-"p2p allreduce"}
 SMALL_LAUNCHES=${SMALL_LAUNCHES:-3}
 SMALL_ALONE_MAX=${SMALL_ALONE_MAX:-4MiB}
+CC=${CC:-}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
+case $CC in
+  *[!a-z0-9_]*) echo "campaign.sh: CC='$CC': the name of a TCP congestion control (reno, cubic, bbr), or empty for the root namespace's" >&2; exit 2 ;;
+esac
 case $PIN in
   0) pin= ;;
   1) pin=--pin ;;
@@ -256,7 +265,7 @@ total_s=$(echo "$plan" | awk '{s += $NF} END {print s}')
 runs=$(echo "$plan" | wc -l)
 feed_s=0
 [ "$FEEDCHECK" = 1 ] && feed_s=$(( $(echo $RATES | wc -w) * 90 ))
-echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}${yield:+; try-locks yield (YIELD=1)}"
+echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}${yield:+; try-locks yield (YIELD=1)}${CC:+; congestion control $CC}"
 echo "campaign: estimated $(( (${total_s%.*} + feed_s) / 60 )) min for one attempt each (pace waits and repeated attempts took 3-4 times it on 2026-12-02h and 2026-12-03), output $out"
 if [ $dry = 1 ]; then
   echo "$plan" | awk '{printf "  %-8s %-22s %-9s %-7s %-4s ~%d s\n", $1, $2, $3, $4, $5, $6}'
@@ -298,7 +307,7 @@ for rate in $RATES; do
   fi
   # One cluster per rate; each measurement is its own launch (the runs below read it from the plan).
   echo "$plan" | grep "^$rate " > "$rdir/plan.txt"
-  "$here/emulate" up --hosts "$hosts" --rate "$rate" | tee -a "$log" || exit 1
+  "$here/emulate" up --hosts "$hosts" --rate "$rate" ${CC:+--cc "$CC"} | tee -a "$log" || exit 1
   trap '"$here/emulate" down; exit 130' INT TERM
   while read -r r model name param overlap est; do
     if [ "$model" = micro ] || [ "$model" = again ]; then
