@@ -21,11 +21,13 @@ RATE = os.path.join(HERE, "data", "1gbit")
 CASES = os.path.join(ROOT, "validation", "testbed", "cases")
 
 
-def main():
+def main(rate=RATE, suffix="-2026-12-05b"):
+    """The cases named ...SUFFIX, their first launch taken from the rate folder RATE (2026-12-05d's launches.py
+    calls it with its own)."""
     sgdsim = os.path.join(ROOT, "build", "src", "sgdsim")
-    names = sorted(n for n in os.listdir(CASES) if n.endswith("-2026-12-05b"))
+    names = sorted(n for n in os.listdir(CASES) if n.endswith(suffix))
     with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
-        first = make_cases.measured_copy(RATE, os.path.join(tmp, "1gbit"), small=False)
+        first = make_cases.measured_copy(rate, os.path.join(tmp, "1gbit"), small=False)
         plats = {}
         totals = {"launches": [], "first": []}
         for name in names:

@@ -1,45 +1,20 @@
 #!/usr/bin/env python3
-"""A diagnosis of campaign 2026-12-05d (validation/testbed/README.md), not a prediction of its own: each case's points
-predicted by `sgdsim validate` on the case's platform (the more launches' median, the kit's recipe since 2026-12-05)
-and on a copy of the case whose platform the same recipe calibrated from the first launch alone (the rate folder
-without small/, what the campaign gave before SMALL_LAUNCHES; make_cases.predict_with), beside the measured step.
+"""A diagnosis of campaign 2026-12-05d (validation/testbed/README.md), not a prediction of its own: 2026-12-05b's
+launches.py on this campaign's cases and rate folder (each case's points on its platform, the more launches' median,
+and on the platform the same recipe calibrates from the first launch alone, beside the measured step).
 
     validation/testbed/campaign-2026-12-05d/launches.py > launches.out
 
 Python 3 standard library; the first launch's platforms go to a temporary folder."""
 
+import importlib.util
 import os
-import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import make_cases  # noqa: E402  (measured_copy, predict_with)
-
-RATE = os.path.join(HERE, "data", "1gbit")
-CASES = os.path.join(ROOT, "validation", "testbed", "cases")
-
-
-def main():
-    sgdsim = os.path.join(ROOT, "build", "src", "sgdsim")
-    names = sorted(n for n in os.listdir(CASES) if n.endswith("-2026-12-05d"))
-    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
-        first = make_cases.measured_copy(RATE, os.path.join(tmp, "1gbit"), small=False)
-        plats = {}
-        totals = {"launches": [], "first": []}
-        for name in names:
-            print(name)
-            print("   K  measured_s  launches_s  error  first_s  error")
-            for label, (m, a, b) in make_cases.predict_with(os.path.join(CASES, name), first, "1gbit", plats, tmp,
-                                                            "-first", sgdsim).items():
-                totals["launches"].append(abs(a / m - 1))
-                totals["first"].append(abs(b / m - 1))
-                k = int(label.split()[0])  # "K workers"
-                print(f"  {k:2d}  {m:10.4f}  {a:10.4f} {a / m - 1:+6.1%}  {b:7.4f} {b / m - 1:+6.1%}", flush=True)
-        for key, errs in totals.items():
-            print(f"{key}: {len(errs)} points, mean {sum(errs) / len(errs):.2%}, max {max(errs):.2%}")
-
+spec = importlib.util.spec_from_file_location("launches_05b", os.path.join(HERE, "..", "campaign-2026-12-05b",
+                                                                           "launches.py"))
+launches = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(launches)
 
 if __name__ == "__main__":
-    main()
+    launches.main(os.path.join(HERE, "data", "1gbit"), "-2026-12-05d")
