@@ -5,6 +5,9 @@ and on a copy of the case whose platform the same recipe calibrated from the fir
 without small/, what the campaign gave before SMALL_LAUNCHES; make_cases.predict_with), beside the measured step.
 
     validation/testbed/campaign-2026-12-05b/launches.py > launches.out
+    validation/testbed/campaign-2026-12-05b/launches.py RATE_FOLDER SUFFIX > OUT   # another campaign's, e.g.
+        validation/testbed/campaign-2026-12-05b/launches.py validation/testbed/campaign-2026-12-05e/data/1gbit \
+            -2026-12-05e > validation/testbed/campaign-2026-12-05e/launches.out
 
 Python 3 standard library; the first launch's platforms go to a temporary folder."""
 
@@ -22,8 +25,8 @@ CASES = os.path.join(ROOT, "validation", "testbed", "cases")
 
 
 def main(rate=RATE, suffix="-2026-12-05b"):
-    """The cases named ...SUFFIX, their first launch taken from the rate folder RATE (2026-12-05d's launches.py
-    calls it with its own)."""
+    """The cases named ...SUFFIX, their first launch taken from the rate folder RATE (2026-12-05d's and 05e's
+    launches.out give theirs on the command line)."""
     sgdsim = os.path.join(ROOT, "build", "src", "sgdsim")
     names = sorted(n for n in os.listdir(CASES) if n.endswith(suffix))
     with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
@@ -44,4 +47,6 @@ def main(rate=RATE, suffix="-2026-12-05b"):
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) not in (1, 3):
+        sys.exit("usage: launches.py [RATE_FOLDER SUFFIX]")
+    main(*sys.argv[1:])
