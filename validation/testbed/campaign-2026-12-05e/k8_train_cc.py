@@ -4,15 +4,18 @@
 round. Standard library only.
 
     validation/testbed/campaign-2026-12-05e/k8_train_cc.py > k8_train_cc.out
+    validation/testbed/campaign-2026-12-05e/k8_train_cc.py OTHER_RESULT_FOLDER > OTHER.out
 """
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FOLDER = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "k8traincc")
 
 
 def step(series, cc, rnd):
-    with open(os.path.join(HERE, "k8traincc", f"{series}-{cc}-{rnd}.jsonl"), encoding="utf-8") as f:
+    with open(os.path.join(FOLDER, f"{series}-{cc}-{rnd}.jsonl"), encoding="utf-8") as f:
         (line,) = [json.loads(s) for s in f if s.strip()]
     return line["step_time_mean_s"]
 

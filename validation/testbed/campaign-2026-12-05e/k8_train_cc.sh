@@ -7,11 +7,15 @@
 # CUBIC to the kernel's allowed list and puts the old list back.
 #
 #   validation/testbed/campaign-2026-12-05e/k8_train_cc.sh OUT_DIR
+#   WORKLOAD=densenet121-v100-b32 validation/testbed/campaign-2026-12-05e/k8_train_cc.sh OUT_DIR   # another model
+#                                                                                         (2026-12-06's control)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 kit=$root/tools/measure
-out=${1:?usage: k8_train_cc.sh OUT_DIR}
+out=${1:?usage: [WORKLOAD=NAME] k8_train_cc.sh OUT_DIR}
+workload=$root/workloads/${WORKLOAD:-resnet101-t4-b32}.xml
+[ -f "$workload" ] || { echo "k8_train_cc.sh: WORKLOAD: no $workload" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 allowed=$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)
 sysctl -q -w net.ipv4.tcp_allowed_congestion_control="$allowed cubic" || exit 1
@@ -22,7 +26,7 @@ for round in 1 2; do
     for g in tensor layer; do
       echo "$(date -u +%T) round $round $cc $g" | tee -a "$out/log.txt"
       "$kit/launch" --pin --loop-yield --hosts 8 --logs "$out/logs" -- train \
-        --workload "$root/workloads/resnet101-t4-b32.xml" --arch ring --granularity $g --overlap on \
+        --workload "$workload" --arch ring --granularity $g --overlap on \
         --workers-list 8 --steps 5 --warmup 2 --repeat 1 --compute-scale 1 --out "$out/$g-$cc-$round.jsonl" --force \
         < /dev/null >> "$out/log.txt" 2>&1
     done
