@@ -30,7 +30,8 @@ class Settings(unittest.TestCase):
                                        ("SMALL_LAUNCHES", "two", "1 or more"), ("SMALL_LAUNCHES", "-2", "1 or more"),
                                        ("SMALL_ALONE_MAX", "512KiB", "1MiB or more"),
                                        ("SMALL_ALONE_MAX", "4m", "unknown unit"),
-                                       ("CC", "bbr reno", "congestion control"), ("CC", "Reno!", "congestion control")):
+                                       ("CC", "bbr reno", "congestion control"), ("CC", "Reno!", "congestion control"),
+                                       ("ALLOW_CC", "yes", "0 or 1"), ("ALLOW_CC", "1", "needs CC")):
             with self.subTest(setting=setting, value=value):
                 r = plan(**{setting: value})
                 self.assertEqual(r.returncode, 2, r.stderr)
@@ -44,6 +45,9 @@ class Settings(unittest.TestCase):
         # CC (default: the root namespace's) reaches emulate up as --cc; the plan's summary names it only when set.
         self.assertIn("; congestion control reno", plan(CC="reno").stdout)
         self.assertNotIn("congestion control", plan().stdout)
+        # ALLOW_CC=1 (emulate up --allow-cc) is named beside it.
+        self.assertIn("; congestion control cubic (allowed for the campaign)", plan(CC="cubic", ALLOW_CC="1").stdout)
+        self.assertNotIn("allowed", plan(CC="cubic").stdout)
 
     def test_sizes_with_and_without_unit(self):
         # The all-reduce microbenchmark's row of the plan names its smallest size in bytes, before the trainings and

@@ -2,6 +2,7 @@
 no network, no torch. The expected values of the unit grammar are what `sgdsim run` itself read from the same
 strings (a tensor's bytes, a layer's time), so the kit and the simulator agree on every workload."""
 
+import errno
 import importlib.util
 import os
 import sys
@@ -216,6 +217,60 @@ class EmulateArithmetic(unittest.TestCase):
         self.assertEqual(self.emulate.burst_bytes(10e9), 125000)
         self.assertEqual(self.emulate.queue_bytes(1e9, 4), 1 << 20)
         self.assertEqual(self.emulate.queue_bytes(10e9, 4), 5000000)
+
+
+class EmulateAllowCc(unittest.TestCase):
+    """up --allow-cc widens the global allowed list for --cc and down puts back what it found, on stand-in files for
+    /proc/sys/net/ipv4/tcp_allowed_congestion_control and the restore file."""
+
+    def setUp(self):
+        self.emulate = load_script("emulate")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.allowed = os.path.join(self.tmp.name, "allowed")
+        self.restore = os.path.join(self.tmp.name, "run", "allowed.restore")
+        with open(self.allowed, "w", encoding="utf-8") as f:
+            f.write("reno bbr\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def read(self):
+        with open(self.allowed, encoding="utf-8") as f:
+            return f.read()
+
+    def test_widen_then_restore(self):
+        self.assertEqual(self.emulate.allow_cc("cubic", self.allowed, self.restore), "reno bbr")
+        self.assertEqual(self.read(), "reno bbr cubic\n")
+        self.assertTrue(os.path.exists(self.restore))
+        self.assertEqual(self.emulate.restore_allowed(self.allowed, self.restore), "reno bbr")
+        self.assertEqual(self.read(), "reno bbr\n")
+        self.assertFalse(os.path.exists(self.restore))
+        # A second down has nothing to put back and leaves the list alone.
+        self.assertIsNone(self.emulate.restore_allowed(self.allowed, self.restore))
+        self.assertEqual(self.read(), "reno bbr\n")
+
+    def test_already_allowed_changes_nothing(self):
+        self.assertIsNone(self.emulate.allow_cc("bbr", self.allowed, self.restore))
+        self.assertEqual(self.read(), "reno bbr\n")
+        self.assertFalse(os.path.exists(self.restore))
+        self.assertIsNone(self.emulate.restore_allowed(self.allowed, self.restore))
+
+    def test_refused_write_keeps_nothing_to_restore(self):
+        # As the kernel refuses a name it lacks (EINVAL on the write): the list stays, no restore file is left.
+        real_open = open
+
+        def refusing_open(path, mode="r", **kwargs):
+            if path == self.allowed and "w" in mode:
+                raise OSError(errno.EINVAL, "Invalid argument")
+            return real_open(path, mode, **kwargs)
+
+        self.emulate.open = refusing_open  # the module's globals come before the builtins
+        with self.assertRaises(self.emulate.EmulateError) as e:
+            self.emulate.allow_cc("nosuchcc", self.allowed, self.restore)
+        self.assertIn("nosuchcc", str(e.exception))
+        self.assertIn("Invalid argument", str(e.exception))
+        self.assertEqual(self.read(), "reno bbr\n")
+        self.assertFalse(os.path.exists(self.restore))
 
 
 class CpuOutside(unittest.TestCase):

@@ -63,6 +63,9 @@
 #                                                       congestion_control; every campaign to 2026-12-05d ran BBR,
 #                                                       whose pacing slows Gloo's segments just over 64 KiB at K = 6-8,
 #                                                       docs/measure.md "The congestion control")
+#   ALLOW_CC 1: add CC to the global allowed     [0] (emulate up --allow-cc; puts the list back at emulate down,
+#            list for the campaign (CUBIC)              on exit or on INT/TERM; before 2026-12-06b the testbed's run.sh
+#                                                       scripts did this step themselves)
 #   SGDSIM_PACE_REFERENCE_US  the machine's     [read: the lower quartile of a minute of probe.py --pace readings]
 #            pace, us: every row and configuration waits for it and is measured again when read 25% slower
 #            (docs/measure.md "Is the machine at its pace?"; campaigns before 2026-12-02g read no pace, those
@@ -104,11 +107,18 @@ AGAIN=${AGAIN-"p2p allreduce"}
 SMALL_LAUNCHES=${SMALL_LAUNCHES:-3}
 SMALL_ALONE_MAX=${SMALL_ALONE_MAX:-4MiB}
 CC=${CC:-}
+ALLOW_CC=${ALLOW_CC:-0}
 hosts=$((WORKERS + 2))
 python=/usr/bin/python3
 [ -x $python ] || python=python3
 case $CC in
   *[!a-z0-9_]*) echo "campaign.sh: CC='$CC': the name of a TCP congestion control (reno, cubic, bbr), or empty for the root namespace's" >&2; exit 2 ;;
+esac
+case $ALLOW_CC in
+  0) allow_cc= ;;
+  1) [ -n "$CC" ] || { echo "campaign.sh: ALLOW_CC='1' needs CC: the congestion control to allow" >&2; exit 2; }
+     allow_cc=--allow-cc ;;
+  *) echo "campaign.sh: ALLOW_CC='$ALLOW_CC': 0 or 1" >&2; exit 2 ;;
 esac
 case $PIN in
   0) pin= ;;
@@ -265,7 +275,7 @@ total_s=$(echo "$plan" | awk '{s += $NF} END {print s}')
 runs=$(echo "$plan" | wc -l)
 feed_s=0
 [ "$FEEDCHECK" = 1 ] && feed_s=$(( $(echo $RATES | wc -w) * 90 ))
-echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}${yield:+; try-locks yield (YIELD=1)}${CC:+; congestion control $CC}"
+echo "campaign: $runs runs on $hosts emulated hosts, rates: $RATES; models: $MODELS${pin:+; ranks pinned (PIN=1)}${rt:+; ranks under SCHED_RR (RT=$RT)}${yield:+; try-locks yield (YIELD=1)}${CC:+; congestion control $CC}${allow_cc:+ (allowed for the campaign)}"
 echo "campaign: estimated $(( (${total_s%.*} + feed_s) / 60 )) min for one attempt each (pace waits and repeated attempts took 3-4 times it on 2026-12-02h and 2026-12-03), output $out"
 if [ $dry = 1 ]; then
   echo "$plan" | awk '{printf "  %-8s %-22s %-9s %-7s %-4s ~%d s\n", $1, $2, $3, $4, $5, $6}'
@@ -307,7 +317,7 @@ for rate in $RATES; do
   fi
   # One cluster per rate; each measurement is its own launch (the runs below read it from the plan).
   echo "$plan" | grep "^$rate " > "$rdir/plan.txt"
-  "$here/emulate" up --hosts "$hosts" --rate "$rate" ${CC:+--cc "$CC"} | tee -a "$log" || exit 1
+  "$here/emulate" up --hosts "$hosts" --rate "$rate" ${CC:+--cc "$CC"} $allow_cc | tee -a "$log" || exit 1
   trap '"$here/emulate" down; exit 130' INT TERM
   while read -r r model name param overlap est; do
     if [ "$model" = micro ] || [ "$model" = again ]; then
