@@ -8,7 +8,8 @@
 # First campaign with campaign.sh's ALLOW_CC=1 (emulate up --allow-cc widens the global allowed list for CUBIC and
 # puts it back at emulate down): the step 2026-12-05e and 2026-12-06's run.sh did themselves. The model is that of
 # 011f9ca (unchanged since), committed before this ran; make_cases.py predicts every point from this campaign's
-# microbenchmarks alone afterwards. AGAIN=none and FEEDCHECK=0 as 2026-12-05e. validation/testbed/README.md.
+# microbenchmarks alone afterwards. AGAIN=none and FEEDCHECK=0 as 2026-12-05e.
+# Started at a pace median of 12.6 us (probe.py --pace 20). validation/testbed/README.md, 2026-12-06b.
 set -u
 cd "$(dirname "$0")/../../.." # the repository
 echo "start $(date -u +%T) kernel $(uname -r) commit $(git rev-parse --short HEAD) allowed: $(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)"
