@@ -48,9 +48,10 @@ def without(args, option):
 
 def simulate(job, extra, tmp):
     name, label, args = job
-    # An option given replaces the case's own; --uncovered-gain applies to --in-flight-cost paired only.
-    for option in ("--uncovered-gain", "--in-flight-cost"):
-        if option in extra:
+    # An option given replaces the case's own (each takes one value); --uncovered-gain applies to --in-flight-cost
+    # paired only.
+    for option in extra:
+        if option.startswith("--"):
             args = without(args, option)
     if "--in-flight-cost" in extra and extra[extra.index("--in-flight-cost") + 1] != "paired":
         args = without(args, "--uncovered-gain")
