@@ -12,12 +12,13 @@ About 1 minute on 2 cores per set of flags.
 """
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "tools", "measure"))
+import make_cases  # noqa: E402  (simulate)
+
 MODELS = ("1gbit-resnet152", "1gbit-resnet101", "1gbit-densenet121-v100")
 
 
@@ -46,7 +47,7 @@ def without(args, option):
     return args
 
 
-def simulate(job, extra, tmp):
+def simulate(job, extra):
     name, label, args = job
     # An option given replaces the case's own (each takes one value); --uncovered-gain applies to --in-flight-cost
     # paired only.
@@ -55,20 +56,18 @@ def simulate(job, extra, tmp):
             args = without(args, option)
     if "--in-flight-cost" in extra and extra[extra.index("--in-flight-cost") + 1] != "paired":
         args = without(args, "--uncovered-gain")
-    out = os.path.join(tmp, "%s-%s.json" % (name, label.replace(" ", "_")))
-    subprocess.run([os.path.join(REPO, "build", "src", "sgdsim"), "run", *args, *extra, "--json", out], cwd=REPO,
-                   check=True, capture_output=True)
-    with open(out) as f:
-        return (name, label), json.load(f)["simulated"]["step_time_mean_s"]
+    result = make_cases.simulate(os.path.join(REPO, "build", "src", "sgdsim"), args + extra)
+    return (name, label), result["simulated"]["step_time_mean_s"]
 
 
 def main():
     extra = sys.argv[1:]
-    cases = {n: load(n) for pair in pairs() for n in pair}
+    twins = pairs()
+    cases = {n: load(n) for pair in twins for n in pair}
     measured = {(n, p["label"]): p["measured"] for n, c in cases.items() for p in c["points"]}
     jobs = [(n, p["label"], c["run"] + p["args"]) for n, c in cases.items() for p in c["points"]]
-    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(2) as pool:
-        simulated = dict(pool.map(lambda j: simulate(j, extra, tmp), jobs))
+    with ThreadPoolExecutor(2) as pool:
+        simulated = dict(pool.map(lambda j: simulate(j, extra), jobs))
     err = {}
     for key, s in simulated.items():
         err.setdefault(key[0], []).append(abs(s - measured[key]) / measured[key])
@@ -76,7 +75,7 @@ def main():
     met = sum(1 for n in mean if mean[n] <= 0.05 and max(err[n]) <= 0.15)
     meas_diff = sim_diff = 0.0
     longer = points = 0
-    for layer, tensor in pairs():
+    for layer, tensor in twins:
         for k in range(5, 9):
             label = "%d workers" % k
             m = measured[(tensor, label)] - measured[(layer, label)]
