@@ -158,7 +158,7 @@ double RingCallCost::excess_at_s(const std::vector<AllreduceTimeFit>& fits, cons
     const auto at    = static_cast<std::size_t>(i - 1);
     const double o   = at < others.size() ? others[at] : bytes;
     const double o_q = queued_allreduce_s(fits, alone, k, o);
-    busy_s += std::max(0.0, o_q - network_bytes_s(o, k));
+    busy_s += share_beside(bytes, o, k) * std::max(0.0, o_q - network_bytes_s(o, k));
     longest_s = std::max(longest_s, o_q);
   }
   if (rule == InFlightCost::PAIRED && uncovered && own_q_s > 0) {
@@ -168,6 +168,21 @@ double RingCallCost::excess_at_s(const std::vector<AllreduceTimeFit>& fits, cons
     busy_s += uncovered_share * std::max(0.0, measured_allreduce_s(alone, k, bytes) - own_q_s);
   }
   return std::max(floor, busy_s - latency_s);
+}
+
+// The share of another call's back-to-back time beyond its bytes that a call of `bytes` beside it pays (docs/models.md
+// §10.8 "A small call beside a much larger one"): each of this call's ring steps waits behind at most the slices the
+// other has handed to the connection, ring_slices_in_flight of them (§10.12), so where the other sends more than that
+// many times this call's slices a step (a chunk of many of Gloo's segments), this call passes while the other is
+// through that part of its slices only; 1 otherwise, and without slices.
+double RingCallCost::share_beside(double bytes, double other_bytes, int k) const
+{
+  const Scenario& sc = ctx_.scenario;
+  if (!(sc.ring_slice_bytes > 0))
+    return 1;
+  const int own   = RingSlicing(bytes, k, sc).per_step;
+  const int other = RingSlicing(other_bytes, k, sc).per_step;
+  return std::min(1.0, static_cast<double>(std::max(1, sc.ring_slices_in_flight) * own) / other);
 }
 
 RingCallCost::CallCost RingCallCost::call_cost(double bytes, int in_flight, const std::vector<double>& others) const

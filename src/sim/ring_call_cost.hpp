@@ -54,6 +54,7 @@ private:
   double network_allreduce_s(double bytes) const;
   double network_bytes_s(double bytes, int k) const;
   double network_bytes_s(double bytes) const;
+  double share_beside(double bytes, double other_bytes, int k) const;
   double measured_excess_s(double bytes, int in_flight = 1, bool line = false, bool clamp = true,
                            const std::vector<double>& others = {}, bool uncovered = true) const;
   double pooled_excess_s(const std::vector<AllreduceTimeFit>& fits, const std::vector<AllreduceTimeFit>& alone, int k,

@@ -49,9 +49,13 @@ struct RingShared {
   std::vector<LaneWait> lane_waits;
   sg4::SemaphorePtr step_done = sg4::Semaphore::create(0); // released once a step's all-reduces are all done
   long units_done             = 0;                         // planned units: this step's all-reduces that have finished
-  long next_unit              = 0; // planned units: the next one a free lane takes (rank 0, or any rank with one lane)
-  IntervalAccount* account    = nullptr;
-  StepRecorder* recorder      = nullptr;
+  // Planned units: which of this step's have finished (they may end out of order: a small call beside a large one
+  // can end first), and the first that has not.
+  std::vector<char> unit_finished;
+  std::size_t first_unfinished = 0;
+  long next_unit               = 0; // planned units: the next one a free lane takes (rank 0, or any rank with one lane)
+  IntervalAccount* account     = nullptr;
+  StepRecorder* recorder       = nullptr;
 
   /** The compute actor: the gradients of `layer` (and of every layer above it) exist. */
   void gradients_ready(int layer, bool fusion)
@@ -81,7 +85,9 @@ struct RingShared {
   {
     UnderWay out;
     int n = 0;
-    for (auto u = static_cast<std::size_t>(units_done); u < units.size() && n < lanes; u++) {
+    for (std::size_t u = first_unfinished; u < units.size() && n < lanes; u++) {
+      if (u < unit_finished.size() && unit_finished[u] != 0)
+        continue;
       if (units[u].ready_layer < lowest_ready)
         break;
       n++;
@@ -92,6 +98,20 @@ struct RingShared {
     if (out.others.size() > static_cast<std::size_t>(out.count - 1))
       out.others.resize(static_cast<std::size_t>(out.count - 1));
     return out;
+  }
+  /** Planned units: unit `u` of this step (of `units` in all) has finished; true once all of them have. */
+  bool unit_done(std::size_t u, std::size_t units)
+  {
+    unit_finished.resize(units, 0);
+    unit_finished[u] = 1;
+    while (first_unfinished < units && unit_finished[first_unfinished] != 0)
+      first_unfinished++;
+    if (++units_done < static_cast<long>(units))
+      return false;
+    units_done       = 0;
+    first_unfinished = 0;
+    std::fill(unit_finished.begin(), unit_finished.end(), 0);
+    return true;
   }
   /** A lane: blocks until the backward of `layer` in step `of_step` is done. */
   void wait_ready(int lane, int of_step, int layer)
@@ -192,10 +212,8 @@ private:
       const RingShared::UnderWay under_way =
           shared_->calls_under_way(units, ctx_.lanes(), static_cast<std::size_t>(next % n));
       allreduce(u.bytes, under_way.count, under_way.others);
-      if (++shared_->units_done == n) {
-        shared_->units_done = 0;
+      if (shared_->unit_done(static_cast<std::size_t>(next % n), static_cast<std::size_t>(n)))
         shared_->step_done->release();
-      }
     }
   }
 
