@@ -449,7 +449,9 @@ std::vector<double> non_decreasing(const std::vector<double>& times)
       const auto [mean, n] = blocks.back();
       blocks.pop_back();
       auto& [prev_mean, prev_n] = blocks.back();
-      prev_mean                 = (prev_mean * prev_n + mean * n) / static_cast<double>(prev_n + n);
+      // The pooled mean moved by the newcomer's share of the gap, not sum / count: times near the largest double must
+      // not overflow to infinity, which `run` refuses in the platform calibrate writes.
+      prev_mean += (mean - prev_mean) * (static_cast<double>(n) / static_cast<double>(prev_n + n));
       prev_n += n;
     }
   }
@@ -495,7 +497,8 @@ std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasu
     for (auto& [bytes, times] : by_size) {
       std::sort(times.begin(), times.end());
       const std::size_t n = times.size();
-      medians.push_back(n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2);
+      // The midpoint as low + half the gap: two times near the largest double must not sum to infinity.
+      medians.push_back(n % 2 ? times[n / 2] : times[n / 2 - 1] + (times[n / 2] - times[n / 2 - 1]) / 2);
     }
     const std::vector<double> smooth = non_decreasing(medians);
     std::size_t i                    = 0;

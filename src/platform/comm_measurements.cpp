@@ -166,6 +166,10 @@ std::vector<CommMeasurement> read_comm_measurements(const std::string& path, con
     CommMeasurement m;
     m.bytes  = number(size_i, "size") * size_unit(header[static_cast<std::size_t>(size_i)]);
     m.time_s = number(time_i, "time") * time_unit(header[static_cast<std::size_t>(time_i)]);
+    if (!std::isfinite(m.bytes)) // a finite size in KiB or MiB can overflow as bytes
+      throw InputError(path, n,
+                       std::string("column '") + header[static_cast<std::size_t>(size_i)] + "': '" +
+                           f[static_cast<std::size_t>(size_i)] + "' is more bytes than a double holds");
     if (nodes_i >= 0) {
       const double nodes = number(nodes_i, "nodes");
       if (nodes != std::floor(nodes))

@@ -77,12 +77,10 @@ Scenario two_lanes(bool egress_fifo, FifoWait wait)
 // Worker 0's all-reduce durations of the run, by name, on a 2-host star of 1 GB/s NICs.
 std::map<std::string, double> worker0_allreduces_s(const std::string& workload, const Scenario& sc)
 {
-  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
-  in.timeline  = true;
   std::map<std::string, double> out;
-  for (const TimelineEvent& e : simulate_isolated(in).timeline)
-    if (e.track == "worker 0" && e.resource == "allreduce")
-      out[e.name] = e.end_s - e.start_s;
+  for (const auto& [name, call] :
+       tiny::worker0_allreduce_calls_s(tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc)))
+    out[name] = call.second - call.first;
   return out;
 }
 // Two lanes (Gloo's two threads): the backward's first unit, 4 MiB, goes to one and a 1 KiB unit to the other

@@ -105,13 +105,7 @@ std::map<std::string, std::pair<double, double>> measured_lanes_calls_s(const st
   const std::string workload = tiny::write_file(
       name + ".xml", "<workload name=\"" + name + "\" batch=\"1\" device=\"test\" reference_speed=\"1Gf\">\n" + layers +
                          "</workload>\n");
-  SimInputs in = tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc);
-  in.timeline  = true;
-  std::map<std::string, std::pair<double, double>> calls;
-  for (const TimelineEvent& e : simulate_isolated(in).timeline)
-    if (e.track == "worker 0" && e.resource == "allreduce")
-      calls[e.name] = {e.start_s, e.end_s};
-  return calls;
+  return tiny::worker0_allreduce_calls_s(tiny::inputs(tiny::star_platform(2, "1GBps", "0s"), workload, sc));
 }
 
 std::string layer(const std::string& name, const std::string& size)

@@ -6,6 +6,10 @@
 #include "sim/isolated_run.hpp"
 #include "workload/workload_parser.hpp"
 
+#include <map>
+#include <string>
+#include <utility>
+
 namespace sgdsim::tiny {
 
 inline SimInputs inputs(const std::string& platform, const std::string& workload, const Scenario& sc, bool ideal = true)
@@ -41,6 +45,18 @@ inline Scenario steps_ring(int workers)
   sc.ring_mode   = RingMode::STEPS;
   sc.simgrid_cfg = {"network/optim:Full"};
   return sc;
+}
+
+/** Worker 0's all-reduce calls in `in`'s timeline (the simulation is run with its timeline on), by the event's name
+ *  (the tensor's or the unit's): each call's start and end, in seconds. */
+inline std::map<std::string, std::pair<double, double>> worker0_allreduce_calls_s(SimInputs in)
+{
+  in.timeline = true;
+  std::map<std::string, std::pair<double, double>> calls;
+  for (const TimelineEvent& e : simulate_isolated(in).timeline)
+    if (e.track == "worker 0" && e.resource == "allreduce")
+      calls[e.name] = {e.start_s, e.end_s};
+  return calls;
 }
 
 } // namespace sgdsim::tiny

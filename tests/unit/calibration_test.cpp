@@ -465,6 +465,26 @@ TEST(Calibration, NonDecreasingPoolsFallingNeighbours)
   EXPECT_TRUE(non_decreasing({}).empty());
 }
 
+TEST(Calibration, NonDecreasingPoolsTheLargestTimesWithoutOverflow)
+{
+  // Pooled as sum / count, 1.5e308 + 1e308 overflowed to infinity (docs/fuzzing.md "Findings").
+  EXPECT_EQ(non_decreasing({1e308, 1.5e308, 1e308}), (std::vector<double>{1e308, 1.25e308, 1.25e308}));
+}
+
+TEST(Calibration, ASizeInMebibytesBeyondADoubleIsRefused)
+{
+  const std::string path = testing::TempDir() + "/huge_size.csv";
+  std::ofstream(path) << "nodes,size_MiB,time_s\n2,1e307,0.5\n";
+  try {
+    read_comm_measurements(path, {});
+    FAIL() << "a size of 1e307 MiB was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: column 'size_MiB': '1e307' is more bytes than a double holds"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Calibration, ByNodesKeepsTheLargeSizesAsMeasured)
 {
   // One node count: a line from 64 KiB on, the two largest sizes 20% above it (the bus bandwidth falling with the
