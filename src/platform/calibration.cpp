@@ -1,6 +1,11 @@
+// src/platform/calibration.cpp: `sgdsim calibrate`'s fit of the network's bandwidth, latency and per-call cost to
+// measured transfer or all-reduce times (README "Calibration"), robust to one outlying point, and eq. (37) on one
+// node count's sizes; the fits across node counts are allreduce_fits.cpp's.
 #include "platform/calibration.hpp"
 
 #include "common/input_error.hpp"
+#include "platform/calibration_internal.hpp"
+#include "platform/least_squares.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,92 +17,13 @@
 
 namespace sgdsim {
 
+using namespace calibration_internal;
+
 namespace {
-// The weighted least-squares problem min sum_i w_i (x_i . p - y_i)^2 for up to 3 parameters, by its normal equations:
-// rows are added one by one (no row is kept, so that a fit repeated on all points but one, as fit_robustly does for
-// each point, costs no allocation), then solved by Gaussian elimination with partial pivoting.
-class NormalEquations {
-public:
-  static constexpr std::size_t MAX_PARAMS = 3;
-
-  explicit NormalEquations(std::size_t params) : n_(std::min(params, MAX_PARAMS)) {}
-
-  void add(const std::array<double, MAX_PARAMS>& x, double y, double w)
-  {
-    for (std::size_t r = 0; r < n_; r++) {
-      for (std::size_t c = 0; c < n_; c++)
-        a_[r][c] += w * x[r] * x[c];
-      a_[r][n_] += w * x[r] * y;
-    }
-  }
-
-  // The parameters; false if the system is singular.
-  bool solve(std::array<double, MAX_PARAMS>& p) const
-  {
-    std::array<std::array<double, MAX_PARAMS + 1>, MAX_PARAMS> a = a_;
-    std::array<double, MAX_PARAMS> diag{}; // the original diagonal: a pivot far below it means dependent columns
-    for (std::size_t c = 0; c < n_; c++)
-      diag[c] = std::fabs(a[c][c]);
-    for (std::size_t c = 0; c < n_; c++) {
-      std::size_t pivot = c;
-      for (std::size_t r = c + 1; r < n_; r++)
-        if (std::fabs(a[r][c]) > std::fabs(a[pivot][c]))
-          pivot = r;
-      std::swap(a[c], a[pivot]);
-      if (!(std::fabs(a[c][c]) > 1e-10 * diag[c]))
-        return false;
-      for (std::size_t r = 0; r < n_; r++)
-        if (r != c) {
-          double f = a[r][c] / a[c][c];
-          for (std::size_t k = c; k <= n_; k++)
-            a[r][k] -= f * a[c][k];
-        }
-    }
-    p = {};
-    for (std::size_t r = 0; r < n_; r++)
-      p[r] = a[r][n_] / a[r][r];
-    return true;
-  }
-
-  // The sums of two disjoint sets of rows: the system of their union.
-  NormalEquations& operator+=(const NormalEquations& o)
-  {
-    for (std::size_t r = 0; r < n_; r++)
-      for (std::size_t c = 0; c <= n_; c++)
-        a_[r][c] += o.a_[r][c];
-    return *this;
-  }
-
-  // The system of the parameters `cols` (indices into this one's, in order) alone: each entry is the same sum over
-  // the same rows as if the rows had been added with only those parameters.
-  NormalEquations restricted(const std::array<std::size_t, MAX_PARAMS>& cols, std::size_t n_cols) const
-  {
-    NormalEquations out(n_cols);
-    for (std::size_t r = 0; r < out.n_; r++) {
-      for (std::size_t c = 0; c < out.n_; c++)
-        out.a_[r][c] = a_[cols[r]][cols[c]];
-      out.a_[r][out.n_] = a_[cols[r]][n_];
-    }
-    return out;
-  }
-
-private:
-  std::size_t n_;
-  std::array<std::array<double, MAX_PARAMS + 1>, MAX_PARAMS> a_{};
-};
-
 // Relative errors: weight 1 / T^2.
 double relative_weight(const CommMeasurement& x)
 {
   return 1.0 / (x.time_s * x.time_s);
-}
-
-std::vector<double> relative_weights(const std::vector<CommMeasurement>& m)
-{
-  std::vector<double> w;
-  for (const CommMeasurement& x : m)
-    w.push_back(relative_weight(x));
-  return w;
 }
 
 // Bytes each rank sends per byte of the buffer in a ring all-reduce, and the messages it sends (docs/models.md eq.
@@ -214,13 +140,6 @@ std::string describe_point(const CommMeasurement& x)
   return out.append(")");
 }
 
-double linear_time_s(const CalibrationFit& f, const CommMeasurement& x)
-{
-  const double factor = f.kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
-  const double msgs   = f.kind == CommKind::ALLREDUCE ? 2.0 * (x.nodes - 1) : 0.0;
-  return factor * x.bytes / f.bandwidth_Bps + msgs * f.alpha_s + f.call_s;
-}
-
 // The fit's relative error at a measured point.
 double linear_error(const CalibrationFit& f, const CommMeasurement& x)
 {
@@ -234,42 +153,6 @@ std::set<double> distinct_sizes(const std::vector<CommMeasurement>& m)
     sizes.insert(x.bytes);
   return sizes;
 }
-// Eq. (37) on the sizes of `m` (one node count): every threshold with two or more points on each side is tried, the
-// one of least weighted squared error kept; none if no threshold leaves two points on each side with a time per byte
-// above it that is finite and not negative (times that fall as sizes grow: `calibrate -o` would write a
-// sgdsim.allreduce_time that `run` refuses).
-std::optional<PiecewiseTime> fit_piecewise(const std::vector<CommMeasurement>& m, const std::vector<double>& w)
-{
-  const std::set<double> sizes = distinct_sizes(m);
-  std::vector<double> sorted(sizes.begin(), sizes.end());
-  double best = INFINITY;
-  std::optional<PiecewiseTime> found;
-  for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
-    const double thresh = sorted[cut];
-    NormalEquations lo_eq(2), hi_eq(2);
-    for (std::size_t i = 0; i < m.size(); i++) {
-      if (m[i].bytes < thresh)
-        lo_eq.add({std::log2(m[i].bytes), 1.0}, m[i].time_s, w[i]);
-      else
-        hi_eq.add({m[i].bytes, 1.0}, m[i].time_s, w[i]);
-    }
-    std::array<double, 3> lo{}, hi{};
-    if (!lo_eq.solve(lo) || !hi_eq.solve(hi) || !(hi[0] >= 0) || !std::isfinite(hi[0]) || !std::isfinite(hi[1]) ||
-        !std::isfinite(lo[0]) || !std::isfinite(lo[1]))
-      continue;
-    double err = 0;
-    for (std::size_t i = 0; i < m.size(); i++) {
-      double t = m[i].bytes < thresh ? lo[0] * std::log2(m[i].bytes) + lo[1] : hi[0] * m[i].bytes + hi[1];
-      err += w[i] * (t - m[i].time_s) * (t - m[i].time_s);
-    }
-    if (err < best) {
-      best  = err;
-      found = PiecewiseTime{lo[0], lo[1], thresh, hi[0], hi[1]};
-    }
-  }
-  return found;
-}
-
 // Fits f's linear model to m (fit_linear), throwing what the points cannot give, then leaves out one outlying point.
 void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, const std::string& source)
 {
@@ -370,6 +253,54 @@ void fit_robustly(const std::vector<CommMeasurement>& m, CalibrationFit& f, cons
 }
 } // namespace
 
+std::vector<double> calibration_internal::relative_weights(const std::vector<CommMeasurement>& m)
+{
+  std::vector<double> w;
+  for (const CommMeasurement& x : m)
+    w.push_back(relative_weight(x));
+  return w;
+}
+
+double calibration_internal::linear_time_s(const CalibrationFit& f, const CommMeasurement& x)
+{
+  const double factor = f.kind == CommKind::ALLREDUCE ? ring_factor(x.nodes) : 1.0;
+  const double msgs   = f.kind == CommKind::ALLREDUCE ? 2.0 * (x.nodes - 1) : 0.0;
+  return factor * x.bytes / f.bandwidth_Bps + msgs * f.alpha_s + f.call_s;
+}
+
+std::optional<PiecewiseTime> calibration_internal::fit_piecewise(const std::vector<CommMeasurement>& m,
+                                                                 const std::vector<double>& w)
+{
+  const std::set<double> sizes = distinct_sizes(m);
+  std::vector<double> sorted(sizes.begin(), sizes.end());
+  double best = INFINITY;
+  std::optional<PiecewiseTime> found;
+  for (std::size_t cut = 2; cut + 2 <= sorted.size(); cut++) {
+    const double thresh = sorted[cut];
+    NormalEquations lo_eq(2), hi_eq(2);
+    for (std::size_t i = 0; i < m.size(); i++) {
+      if (m[i].bytes < thresh)
+        lo_eq.add({std::log2(m[i].bytes), 1.0}, m[i].time_s, w[i]);
+      else
+        hi_eq.add({m[i].bytes, 1.0}, m[i].time_s, w[i]);
+    }
+    std::array<double, 3> lo{}, hi{};
+    if (!lo_eq.solve(lo) || !hi_eq.solve(hi) || !(hi[0] >= 0) || !std::isfinite(hi[0]) || !std::isfinite(hi[1]) ||
+        !std::isfinite(lo[0]) || !std::isfinite(lo[1]))
+      continue;
+    double err = 0;
+    for (std::size_t i = 0; i < m.size(); i++) {
+      double t = m[i].bytes < thresh ? lo[0] * std::log2(m[i].bytes) + lo[1] : hi[0] * m[i].bytes + hi[1];
+      err += w[i] * (t - m[i].time_s) * (t - m[i].time_s);
+    }
+    if (err < best) {
+      best  = err;
+      found = PiecewiseTime{lo[0], lo[1], thresh, hi[0], hi[1]};
+    }
+  }
+  return found;
+}
+
 CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, const std::string& source,
                          double bandwidth_from_bytes, double alpha_given_s)
 {
@@ -436,152 +367,6 @@ CalibrationFit calibrate(CommKind kind, const std::vector<CommMeasurement>& m, c
   }
   if (kind == CommKind::ALLREDUCE && node_counts.size() >= 2)
     f.by_nodes = fit_allreduce_by_nodes(m, bandwidth_from_bytes);
-  return f;
-}
-
-std::vector<double> non_decreasing(const std::vector<double>& times)
-{
-  // Blocks of pooled values: their mean and how many they hold.
-  std::vector<std::pair<double, std::size_t>> blocks;
-  for (double t : times) {
-    blocks.emplace_back(t, 1);
-    while (blocks.size() >= 2 && blocks[blocks.size() - 2].first > blocks.back().first) {
-      const auto [mean, n] = blocks.back();
-      blocks.pop_back();
-      auto& [prev_mean, prev_n] = blocks.back();
-      // The pooled mean moved by the newcomer's share of the gap, not sum / count: times near the largest double must
-      // not overflow to infinity, which `run` refuses in the platform calibrate writes.
-      prev_mean += (mean - prev_mean) * (static_cast<double>(n) / static_cast<double>(prev_n + n));
-      prev_n += n;
-    }
-  }
-  std::vector<double> out;
-  for (const auto& [mean, n] : blocks)
-    out.insert(out.end(), n, mean);
-  return out;
-}
-
-std::vector<AllreduceTimeFit> fit_allreduce_by_nodes(const std::vector<CommMeasurement>& m, double measured_from_bytes)
-{
-  std::set<int> node_counts;
-  for (const CommMeasurement& x : m)
-    node_counts.insert(x.nodes);
-  std::vector<AllreduceTimeFit> fits;
-  for (int k : node_counts) {
-    std::vector<CommMeasurement> rows;
-    for (const CommMeasurement& x : m)
-      if (x.nodes == k)
-        rows.push_back(x);
-    const std::optional<PiecewiseTime> eq = fit_piecewise(rows, relative_weights(rows));
-    if (!eq)
-      continue;
-    AllreduceTimeFit a{k, *eq, 0, 0, 0, {}};
-    a.smallest_bytes =
-        std::min_element(rows.begin(), rows.end(), [](const CommMeasurement& x, const CommMeasurement& y) {
-          return x.bytes < y.bytes;
-        })->bytes;
-    for (const CommMeasurement& x : rows) {
-      const double e = std::fabs(a.time_s(x.bytes) - x.time_s) / x.time_s;
-      a.mean_error += e / static_cast<double>(rows.size());
-      a.max_error = std::max(a.max_error, e);
-    }
-    // The errors above are the line's, what `run` charges by default. Where the bytes decide the time a straight line
-    // need not follow it: on the 2-core testbed a call's bus bandwidth falls from 16 MiB to 256 MiB at 5-8 ranks, and
-    // the line, a compromise across the sizes, fell 12-16% short of its own 128-256 MiB rows there (docs/models.md
-    // §10.7 "The large sizes as measured"); `run --measured-sizes on` takes these rows instead.
-    std::map<double, std::vector<double>> by_size;
-    for (const CommMeasurement& x : rows)
-      if (x.bytes >= std::max(eq->threshold_bytes, measured_from_bytes))
-        by_size[x.bytes].push_back(x.time_s);
-    std::vector<double> medians;
-    for (auto& [bytes, times] : by_size) {
-      std::sort(times.begin(), times.end());
-      const std::size_t n = times.size();
-      // The midpoint as low + half the gap: two times near the largest double must not sum to infinity.
-      medians.push_back(n % 2 ? times[n / 2] : times[n / 2 - 1] + (times[n / 2] - times[n / 2 - 1]) / 2);
-    }
-    const std::vector<double> smooth = non_decreasing(medians);
-    std::size_t i                    = 0;
-    for (const auto& [bytes, times] : by_size)
-      a.measured.push_back({bytes, smooth[i++]});
-    fits.push_back(a);
-  }
-  return fits;
-}
-
-namespace {
-// A node count's time for an all-reduce of `bytes` less eq. (41)'s network with `f`'s B, alpha and c; signed.
-double excess_over_network_s(const CalibrationFit& f, const AllreduceTimeFit& a, double bytes)
-{
-  const CommMeasurement call{.nodes = a.nodes, .bytes = bytes};
-  return a.time_s(bytes) - linear_time_s(f, call);
-}
-} // namespace
-
-double step_excess_beyond_s(const CalibrationFit& f, const std::vector<AllreduceTimeFit>& fits, double bytes)
-{
-  std::vector<int> nodes;
-  std::vector<double> excess_s;
-  for (const AllreduceTimeFit& a : fits) {
-    nodes.push_back(a.nodes);
-    excess_s.push_back(std::max(0.0, excess_over_network_s(f, a, bytes)));
-  }
-  return excess_per_step_s(nodes, excess_s);
-}
-
-double step_excess_s(const CalibrationFit& f, const AllreduceTimeFit& a, double bytes)
-{
-  return excess_over_network_s(f, a, bytes) / (2.0 * (a.nodes - 1));
-}
-
-StepCostFit fit_step_cost(const std::vector<CommMeasurement>& m, const std::string& source)
-{
-  // Weighted means of K - 1 and T within each size (weights (t_min / T)^2: relative errors, scaled so that none
-  // overflows), then the pooled slope.
-  double t_min = 0;
-  for (const CommMeasurement& x : m)
-    t_min = t_min == 0 ? x.time_s : std::min(t_min, x.time_s);
-  auto weight = [t_min](double time_s) { return (t_min / time_s) * (t_min / time_s); };
-  struct Size {
-    double w = 0, wx = 0, wt = 0; // sums of the weights, of w (K - 1), of w T
-    std::set<int> nodes;
-  };
-  std::map<double, Size> by_size;
-  std::set<int> node_counts;
-  for (const CommMeasurement& x : m) {
-    const double w = weight(x.time_s);
-    Size& g        = by_size[x.bytes];
-    g.w += w;
-    g.wx += w * (x.nodes - 1);
-    g.wt += w * x.time_s;
-    g.nodes.insert(x.nodes);
-    node_counts.insert(x.nodes);
-  }
-  double sxy = 0, sxx = 0;
-  for (const CommMeasurement& x : m) {
-    const Size& g = by_size[x.bytes];
-    // A size at one node count says nothing about the slope (its weighted mean of K - 1 may differ from K - 1 by a
-    // rounding), nor one whose every weight underflowed.
-    if (g.nodes.size() < 2 || g.w <= 0)
-      continue;
-    const double w  = weight(x.time_s);
-    const double dx = (x.nodes - 1) - g.wx / g.w;
-    sxy += w * dx * (x.time_s - g.wt / g.w);
-    sxx += w * dx * dx;
-  }
-  if (m.empty() || !(sxx > 0) || !std::isfinite(sxy / sxx))
-    throw InputError(source, 0,
-                     "the node series has " + std::to_string(m.size()) +
-                         " row(s) and no size measured at two node counts or more: the cost of a ring step is read "
-                         "off how the time grows with the node count at a given size");
-  StepCostFit f;
-  f.step_s      = sxy / sxx;
-  f.node_counts = static_cast<int>(node_counts.size());
-  f.rows        = static_cast<int>(m.size());
-  for (const CommMeasurement& x : m) {
-    const Size& g = by_size[x.bytes];
-    f.fitted_s.push_back(g.w > 0 ? g.wt / g.w + f.step_s * ((x.nodes - 1) - g.wx / g.w) : x.time_s);
-  }
   return f;
 }
 
