@@ -1,5 +1,6 @@
 // src/platform/least_squares.hpp: weighted least squares of up to 3 parameters by their normal equations, for
-// sgdsim calibrate's fits (calibration.cpp, allreduce_fits.cpp).
+// sgdsim calibrate's linear fit and eq. (37) (calibration.cpp; allreduce_fits.cpp reaches eq. (37) through
+// calibration_internal.hpp's fit_piecewise).
 #pragma once
 
 #include <algorithm>
