@@ -3,6 +3,8 @@ provenance every result file carries, sizes and the results CSV. measure.py's co
 
 import ctypes
 import datetime
+import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -17,12 +19,30 @@ import probe  # noqa: E402  (the machine's CPU costs, recorded in every provenan
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-try:
-    import torch
-    import torch.distributed as dist
-except ImportError:  # pragma: no cover - measure.py reports it as a clear error
-    torch = None
-    dist = None
+
+
+class LazyModule:
+    """A module imported when one of its attributes is first read. PyTorch takes over a second to import, and
+    measure.py's usage errors, which need none of it, come back at once; torch_installed() says whether it is there
+    without importing it."""
+
+    def __init__(self, name):
+        self._name = name
+        self._module = None
+
+    def __getattr__(self, attr):
+        if self._module is None:
+            self._module = importlib.import_module(self._name)
+        return getattr(self._module, attr)
+
+
+torch = LazyModule("torch")
+dist = LazyModule("torch.distributed")
+
+
+def torch_installed():
+    """Whether this interpreter can import PyTorch (measure.py reports its absence as a usage error)."""
+    return importlib.util.find_spec("torch") is not None
 
 KIB = 1024
 MIB = 1024 * 1024

@@ -18,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from incast import cmd_incast  # noqa: E402  (the commands, each in a module next to this file)
 from kit import (MeasureError, dist, pace_reference_given, record_machine, set_timer_slack, size_arg,  # noqa: E402
-                 torch)
+                 torch, torch_installed)
 from microbench import cmd_allreduce, cmd_concurrency, cmd_p2p  # noqa: E402
 from train import cmd_train  # noqa: E402
 from plan import PACE_SLOW, PACE_WAIT_S  # noqa: E402
@@ -184,11 +184,9 @@ def main(argv):
     args = parser.parse_args(argv)
 
     try:
-        if torch is None:
+        if not torch_installed():
             raise MeasureError("PyTorch is not installed for this interpreter (Debian: apt-get install "
                                "python3-torch; run /usr/bin/python3)")
-        if not dist.is_gloo_available():
-            raise MeasureError("this PyTorch has no Gloo backend")
         if sum(bool(getattr(args, a, 0)) for a in ("queued", "beside", "after", "among")) > 1:
             raise MeasureError("--queued, --beside, --after and --among: give one at most")
         if getattr(args, "among", "") and getattr(args, "among_calls", 64) < 2:
@@ -218,6 +216,9 @@ def main(argv):
             raise MeasureError(f"--gloo-threads {args.gloo_threads}: 1 or more (0: torch's own group)")
         if args.command == "train" and not (args.workers or args.workers_list):
             raise MeasureError("train: give --workers K or --workers-list")
+        # PyTorch is imported from here on (kit.LazyModule): the checks above need none of it.
+        if not dist.is_gloo_available():
+            raise MeasureError("this PyTorch has no Gloo backend")
         missing = [v for v in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE") if v not in os.environ]
         if missing:
             raise MeasureError(f"{', '.join(missing)} not set: run under torchrun or tools/measure/launch")
