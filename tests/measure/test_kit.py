@@ -268,6 +268,30 @@ class AllreduceSettings(unittest.TestCase):
                                *args, "--out", os.path.join(tempfile.gettempdir(), "never-written.csv")],
                               capture_output=True, text=True)
 
+    def test_usage_errors_import_no_pytorch(self):
+        # A torch whose import fails loudly, found first on the path: a usage error must come back without importing
+        # it (kit.LazyModule imports PyTorch on first use; the import takes over a second).
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "torch"))
+            with open(os.path.join(d, "torch", "__init__.py"), "w") as f:
+                f.write("raise SystemExit(99)\n")
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "measure", "measure.py"), "allreduce",
+                                "--with", "4KiB", "--out", os.path.join(d, "never-written.csv")],
+                               capture_output=True, text=True, env={**os.environ, "PYTHONPATH": d})
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: --with needs --queued N (the groups "
+                                                         "launched together)"])
+
+    def test_without_pytorch_one_line(self):
+        # Without site-packages (python3 -S) PyTorch cannot be imported: one line, exit 2.
+        r = subprocess.run([sys.executable, "-S", os.path.join(ROOT, "tools", "measure", "measure.py"), "p2p",
+                            "--out", os.path.join(tempfile.gettempdir(), "never-written.csv")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["measure.py: error: PyTorch is not installed for this "
+                                                         "interpreter (Debian: apt-get install python3-torch; run "
+                                                         "/usr/bin/python3)"])
+
     def test_among_excludes_the_other_concurrent_modes(self):
         r = self.run_measure("--among", "4KiB", "--after", "1MiB")
         self.assertEqual(r.returncode, 2, r.stderr)
