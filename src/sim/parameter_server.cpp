@@ -9,7 +9,6 @@
 #include "sim/ps_rules.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <deque>
 #include <functional>
@@ -129,11 +128,12 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     pass_receive_thread(ps_thread, ctx.scenario.receive_s_per_byte, bytes);
     land(grad, sg4::Engine::get_clock());
   };
-  // Without software costs a stream connection's receive is always posted: the latency never holds the wire (as a
-  // socket's buffer takes the next bytes). With one latency for all of this PS's clients the gradients, handed over
-  // as their last bytes come in, arrive in that order; with several they are held and handed over in arrival order
-  // (ArrivalOrder). With software costs one receive is posted ahead while the previous gradient waits for its arrival
-  // and pays its cost.
+  // A stream connection's receive is always posted: neither the latency nor the process's software costs hold the
+  // wire, as a socket's buffer takes the next bytes while the last are in flight or being handled. Without software
+  // costs, with one latency for all of this PS's clients the gradients, handed over as their last bytes come in,
+  // arrive in that order; with several they are held and handed over in arrival order (ArrivalOrder). With software
+  // costs each receiver's gradients wait for their arrival and pay their costs in order on an actor of their own
+  // (the process handles them one at a time).
   bool pipelined     = stream && !ps_thread;
   double min_latency = stream ? ctx.stream_latency(rank, 0) : 0.0, max_latency = min_latency;
   for (int c = 0; c < ctx.ps_clients() && pipelined; c++) {
@@ -157,7 +157,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
       }
     })->daemonize();
   }
-  auto receiver = [&ctx, rank, deliver, land, stream, pipelined, shared](sg4::Mailbox* mb) {
+  auto receiver = [&ctx, rank, deliver, land, stream, pipelined, shared, host](sg4::Mailbox* mb) {
     // Each receive posted is shown to the ACK coupling (a no-op without it), which counts the flow once both ends
     // are there.
     auto post = [rank, mb](TensorMsg** slot) {
@@ -186,19 +186,33 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
           land(grad, arrival_s);
       }
     }
-    std::array<TensorMsg*, 2> slot{nullptr, nullptr};
-    std::size_t cur   = 0;
-    sg4::CommPtr comm = post(&slot[cur]);
+    // Software costs on a stream: the gradients received, in order, with their arrival dates, for the actor that
+    // handles them. (Until 2026-12-06 this receiver handled each itself with one receive posted ahead, so that a
+    // connection carried two messages per route latency: docs/models.md §10.5.)
+    struct Backlog {
+      std::deque<std::pair<TensorMsg*, double>> grads;
+      sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
+    };
+    auto backlog = std::make_shared<Backlog>();
+    sg4::Actor::create(mb->get_name() + "-handle", host, [backlog, deliver] {
+      for (;;) {
+        backlog->ready->acquire();
+        const auto [grad, arrival_s] = backlog->grads.front();
+        backlog->grads.pop_front();
+        if (arrival_s > sg4::Engine::get_clock())
+          sg4::this_actor::sleep_until(arrival_s);
+        deliver(grad);
+      }
+    })->daemonize();
+    TensorMsg* slot   = nullptr;
+    sg4::CommPtr comm = post(&slot);
     for (;;) {
       comm->wait();
-      const double bytes_end_s = comm->get_finish_time();
-      TensorMsg* grad          = slot[cur];
-      cur ^= 1;
-      comm                   = post(&slot[cur]);
-      const double arrival_s = bytes_end_s + ctx.stream_latency(rank, grad->worker);
-      if (arrival_s > sg4::Engine::get_clock())
-        sg4::this_actor::sleep_until(arrival_s);
-      deliver(grad);
+      TensorMsg* grad        = slot;
+      const double arrival_s = comm->get_finish_time() + ctx.stream_latency(rank, grad->worker);
+      comm                   = post(&slot);
+      backlog->grads.emplace_back(grad, arrival_s);
+      backlog->ready->release();
     }
   };
   if (ctx.scenario.sharing == Sharing::FCFS) {

@@ -289,6 +289,27 @@ TEST(PsScenario, StreamConnectionsPayTheRouteLatencyOncePerBurst)
   EXPECT_NEAR(on - no_latency, 2 * 100e-6, 1e-9) << "stream on " << on << " s, no latency " << no_latency << " s";
 }
 
+TEST(PsScenario, StreamReceiverHandlesGradientsWithoutHoldingTheWire)
+{
+  // One worker, no overlap, 16 layers of one 1 kB tensor on 1 GB/s NICs, 1 ms per link (2 ms per route), and a
+  // software cost of 100 us per message: the PS's sender pays it before each parameter, its receiver after each
+  // gradient. On a stream the socket's buffer takes the next gradients while the PS handles one (docs/models.md
+  // §10.5), so the cost adds 16 x 100 us on each side and the route's latency nothing more, less the 15 gradients'
+  // bytes (1 us each) that now pass while the PS handles the one before: 3.2 - 0.015 ms. (Until
+  // 2026-12-06 the receiver posted one receive ahead and handled each gradient itself: a connection carried two
+  // gradients per latency, and the cost added 16.5 ms.)
+  auto step_s = [](double overhead_s) {
+    Scenario sc           = tiny::scenario(Arch::PS_SYNC, 1, Sharing::FAIR, false, 4, 2);
+    sc.message_overhead_s = overhead_s;
+    return simulate_isolated(tiny::inputs(tiny::star_platform(2, "1GBps", "1ms"),
+                                          tiny::layered_workload(16, "1kB", "1ms", "2ms"), sc))
+        .step_time_mean_s;
+  };
+  const double with = step_s(100e-6), without = step_s(0);
+  EXPECT_NEAR(with - without, 2 * 16 * 100e-6 - 15 * 1e-6, 1e-9)
+      << "with the cost " << with << " s, without " << without << " s";
+}
+
 TEST(PsScenario, FlowSpreadSharesUnequallyButKeepsTheLinkFull)
 {
   // docs/models.md §10.6. Sync-PS, 2 workers, one 100 MB tensor, no compute, overlap off, 1 GB/s NICs. Fair: both
