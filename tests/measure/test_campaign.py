@@ -108,6 +108,17 @@ class Settings(unittest.TestCase):
         self.assertNotIn(" incast ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ps-async:1", INCAST="0").stdout)
 
+    def test_stream_row_only_with_a_parameter_server(self):
+        # The PS cases' per-message cost comes from it (make_cases.py: calibrate --stream, since 2026-12-06g); the row
+        # carries the sizes and the messages per stream to the launch.
+        row = [line.split() for line in plan(ARCHS="ps-sync:1").stdout.splitlines() if " p2p-stream " in line]
+        self.assertEqual(len(row), 1)
+        self.assertEqual(row[0][3:5], ["256,1024,4096,16384,65536,262144,1048576,4194304", "64"])
+        self.assertIn(" p2p-stream ", plan(ARCHS="ring:ddp ps-async:1").stdout)
+        self.assertNotIn(" p2p-stream ", plan(ARCHS="ring:ddp").stdout)
+        self.assertNotIn(" p2p-stream ", plan(ARCHS="ps-sync:1", STREAM="0").stdout)
+        self.assertEqual(plan(ARCHS="ps-sync:1", STREAM="2").returncode, 2)
+
     def test_microbenchmarks_again_after_the_trainings(self):
         # AGAIN (default p2p and all-reduce) measures again, after the rate's last training, those it measured before;
         # a microbenchmark the rate does not measure (the back-to-back one without a ring) is not measured again.

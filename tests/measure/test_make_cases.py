@@ -165,6 +165,46 @@ class AllreduceLatency(unittest.TestCase):
         self.assertEqual(calls[0][calls[0].index("--latency") + 1], "33.6us")
 
 
+class Stream(unittest.TestCase):
+    def test_the_ps_recipe_takes_the_per_message_cost_from_the_stream_where_measured(self):
+        # campaign.sh STREAM (since 2026-12-06g): p2p-stream.csv's p2p_stream rows join p2p.csv's in a derived file
+        # (its own rows left out: calibrate reads op=p2p from p2p.csv's), read with calibrate --stream.
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "p2p.csv"), "w", encoding="utf-8") as f:
+                f.write("op,nodes,size_bytes,time_s\np2p,2,1048576,0.0084\npingpong,2,4,3.36e-05\n")
+            with open(os.path.join(d, "p2p-stream.csv"), "w", encoding="utf-8") as f:
+                f.write("op,nodes,size_bytes,time_s\np2p,2,256,9e-05\np2p_stream,2,256,0.0001\n"
+                        "p2p_stream,2,4096,0.00011\n")
+            calls = []
+            real = make_cases.calibrate
+            make_cases.calibrate = lambda sgdsim, args, log: calls.append(args)
+            try:
+                make_cases.calibrate_p2p("sgdsim", d, os.path.join(d, "w.xml"), "1gbit", os.path.join(d, "p.xml"))
+                with open(os.path.join(d, "p2p.stream.csv"), encoding="utf-8") as f:
+                    merged = f.read().splitlines()
+                os.remove(os.path.join(d, "p2p-stream.csv"))
+                make_cases.calibrate_p2p("sgdsim", d, os.path.join(d, "w.xml"), "1gbit", os.path.join(d, "q.xml"))
+            finally:
+                make_cases.calibrate = real
+        self.assertEqual(merged, ["op,nodes,size_bytes,time_s", "p2p,2,1048576,0.0084", "pingpong,2,4,3.36e-05",
+                                  "p2p_stream,2,256,0.0001", "p2p_stream,2,4096,0.00011"])
+        with_stream, without = calls
+        self.assertEqual(with_stream[with_stream.index("--stream") + 1], "op=p2p_stream")
+        self.assertTrue(with_stream[with_stream.index("--measurements") + 1].endswith("p2p.stream.csv"))
+        self.assertEqual(with_stream[with_stream.index("--latency") + 1], "33.6us")
+        self.assertNotIn("--stream", without)
+        self.assertTrue(without[without.index("--measurements") + 1].endswith("p2p.csv"))
+
+    def test_a_stream_file_without_stream_rows_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name in ("p2p.csv", "p2p-stream.csv"):
+                with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                    f.write("op,nodes,size_bytes,time_s\np2p,2,256,9e-05\n")
+            with self.assertRaisesRegex(SystemExit, "p2p-stream.csv: no p2p_stream row"):
+                make_cases.with_stream(os.path.join(d, "p2p.csv"), os.path.join(d, "p2p-stream.csv"),
+                                       os.path.join(d, "p2p.stream.csv"))
+
+
 class SharedCores(unittest.TestCase):
     def write(self, ranks):
         path = os.path.join(self.tmp.name, "allreduce.csv.json")

@@ -33,6 +33,10 @@
 #   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
+#   STREAM   1: the small messages' stream when    [1] (0: not measured; p2p --sizes 256B..4MiB --stream 64 between 2
+#            ARCHS has a PS                             hosts into RATE/p2p-stream.csv: make_cases.py takes the PS
+#                                                       platforms' per-message cost from it, calibrate --stream;
+#                                                       docs/models.md §10.5; since 2026-12-06g)
 #   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
 #            microbenchmarks' sizes up to 1 MiB         measures every size, the others MIN_SIZE..1MiB into
 #            (one at a time and back to back, in       RATE/small/ (..512KiB and without the long queue before
@@ -100,6 +104,7 @@ QUEUED=${QUEUED:-16}
 QUEUED_LONG=${QUEUED_LONG:-128}
 FEEDCHECK=${FEEDCHECK:-1}
 INCAST=${INCAST:-1}
+STREAM=${STREAM:-1}
 PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}
@@ -138,6 +143,10 @@ esac
 case $INCAST in
   0|1) ;;
   *) echo "campaign.sh: INCAST='$INCAST': 0 or 1" >&2; exit 2 ;;
+esac
+case $STREAM in
+  0|1) ;;
+  *) echo "campaign.sh: STREAM='$STREAM': 0 or 1" >&2; exit 2 ;;
 esac
 [ "$AGAIN" = none ] && AGAIN=
 for m in $AGAIN; do
@@ -185,7 +194,7 @@ SMALL_ALONE_MAX_BYTES=$(size_bytes SMALL_ALONE_MAX "$SMALL_ALONE_MAX" 1048576 1M
 # per launch, one attempt per row and configuration, overlap ignored. Not a bound: the waits for the machine's
 # pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST AGAIN=$AGAIN \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST STREAM=$STREAM AGAIN=$AGAIN \
   SMALL_LAUNCHES=$SMALL_LAUNCHES SMALL_ALONE_MAX_BYTES=$SMALL_ALONE_MAX_BYTES \
   $python - "$src" <<'EOF'
 import os, sys
@@ -217,6 +226,12 @@ for rate in env["RATES"].split():
         queued_too = queued > 0 and any(a.startswith("ring:") for a in env["ARCHS"].split())
         ar = alone_s(ar_sizes)
         micro.append(f"p2p - - {p2p:.0f}")
+        if env["STREAM"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()):
+            # Each size alone and STREAM_MESSAGES back to back, 2 + 5 times (microbench.py p2p --stream), 10 s to
+            # start; the row carries the sizes and the messages to the launch below.
+            n = plan.STREAM_MESSAGES
+            stream = sum(7 * (n + 1) * (s / B + 1e-4) for s in plan.STREAM_SIZES_BYTES) + 10
+            micro.append(f"p2p-stream {','.join(map(str, plan.STREAM_SIZES_BYTES))} {n} {stream:.0f}")
         micro.append(f"allreduce {min_size} - {ar:.0f}")
         if queued_too:
             q = queued_s([s for s in ar_sizes if s <= 32 * 2 ** 20])
@@ -325,6 +340,12 @@ for rate in $RATES; do
       [ "$model" = again ] && mdir="$rdir/again" && mkdir -p "$mdir"
       if [ "$name" = p2p ]; then
         "$here/launch" $pin $rt $yield --hosts 2 --logs "$rdir/logs" -- p2p --out "$mdir/p2p.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
+      elif [ "$name" = p2p-stream ]; then
+        # Small messages back to back on one connection: each one's time beyond the first is the per-message cost
+        # a PS's connection pays (make_cases.py: calibrate --stream, docs/models.md §10.5).
+        # The plan's row gives the sizes (param) and the messages per stream (its overlap column).
+        "$here/launch" $pin $rt $yield --hosts 2 --logs "$rdir/logs" -- p2p --sizes "$param" --stream "$overlap" \
+          --out "$mdir/p2p-stream.csv" --force --repeats 5 < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce ]; then
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --out "$mdir/allreduce.csv" --force \
           --min-size "$param" --repeats 5 < /dev/null >> "$log" 2>&1

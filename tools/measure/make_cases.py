@@ -195,12 +195,31 @@ def main():
     return 0
 
 
+def with_stream(p2p_csv, stream_csv, out):
+    """P2P_CSV's rows and STREAM_CSV's p2p_stream rows in one file, OUT (calibrate --stream reads both from one)."""
+    with open(p2p_csv, newline="") as f:
+        reader = csv.DictReader(f)
+        fields, rows = reader.fieldnames, list(reader)
+    with open(stream_csv, newline="") as f:
+        stream = [r for r in csv.DictReader(f) if r["op"] == "p2p_stream"]
+    if not stream:
+        raise SystemExit(f"make_cases: {stream_csv}: no p2p_stream row")
+    return write_derived_csv(out, fields, rows + stream, p2p_csv, "with_stream",
+                             {"stream": os.path.basename(stream_csv), "rows": len(stream)})
+
+
 def calibrate_p2p(sgdsim, micro_dir, workload, rate, platform):
     """The PS series' platform from MICRO_DIR/p2p.csv: sizes from 1 MiB on, the ping-pong row's one-way time as
-    the route latency."""
+    the route latency; where the campaign measured the small messages' stream (MICRO_DIR/p2p-stream.csv, campaign.sh
+    STREAM, since 2026-12-06g), its per-message cost (calibrate --stream, docs/models.md §10.5)."""
     csv_path = os.path.join(micro_dir, "p2p.csv")
-    calibrate(sgdsim, ["--measurements", rel(csv_path), "--kind", "p2p", "--where", "op=p2p", "--where",
-                       "size_bytes=1048576.."] + latency_args(csv_path)
+    measurements, stream = csv_path, []
+    stream_csv = os.path.join(micro_dir, "p2p-stream.csv")
+    if os.path.exists(stream_csv):
+        measurements = with_stream(csv_path, stream_csv, os.path.join(micro_dir, "p2p.stream.csv"))
+        stream = ["--stream", "op=p2p_stream"]
+    calibrate(sgdsim, ["--measurements", rel(measurements), "--kind", "p2p", "--where", "op=p2p", "--where",
+                       "size_bytes=1048576.."] + stream + latency_args(csv_path)
               + ["--workload", rel(workload), "--nodes", "10", "--line-rate", line_rate(rate), "-o", rel(platform),
                  "--force"], platform + ".log")
 
@@ -241,10 +260,10 @@ def calibrate_allreduce(sgdsim, micro_dir, workload, rate, platform, queued_dir=
 
 def measured_copy(rate_dir, dest, small=True):
     """DEST (made here) with RATE_DIR's microbenchmark CSVs as measured, and their provenance: not the files derived from
-    them here (*.launches.*, *.long.*), not the trainings' folders; small/ (the more launches) only with SMALL. For
+    them here (*.launches.*, *.long.*, *.stream.*), not the trainings' folders; small/ (the more launches) only with SMALL. For
     diagnoses that calibrate again from changed or fewer measurements (validation/testbed/campaign-*)."""
     shutil.copytree(rate_dir, dest, ignore=lambda d, names: [
-        n for n in names if ".launches." in n or ".long." in n
+        n for n in names if ".launches." in n or ".long." in n or ".stream." in n
         or (os.path.isdir(os.path.join(d, n)) and (n != SMALL or not small))])
     return dest
 
