@@ -83,7 +83,7 @@ class Settings(unittest.TestCase):
         self.assertEqual(rows(), [["micro", "allreduce-small", "4096", "queued+long"]])
         self.assertEqual(rows(QUEUED_LONG="0"), [["micro", "allreduce-small", "4096", "queued"]])
         self.assertEqual(rows(QUEUED="0"), [["micro", "allreduce-small", "4096", "-"]])
-        self.assertEqual(rows(ARCHS="ps-sync:1"), [["micro", "allreduce-small", "4096", "-"]])
+        self.assertEqual(rows(ARCHS="ps-sync:1"), [])  # no all-reduce without a ring (since 2026-12-06g)
         self.assertEqual(rows(SMALL_LAUNCHES="1"), [])
         self.assertEqual(rows(MIN_SIZE="2MiB"), [["micro", "allreduce-small", "2097152", "-"]])  # 2-4 MiB alone
         self.assertEqual(rows(MIN_SIZE="8MiB"), [])
@@ -118,6 +118,14 @@ class Settings(unittest.TestCase):
         self.assertNotIn(" p2p-stream ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" p2p-stream ", plan(ARCHS="ps-sync:1", STREAM="0").stdout)
         self.assertEqual(plan(ARCHS="ps-sync:1", STREAM="2").returncode, 2)
+
+    def test_allreduce_rows_only_with_a_ring(self):
+        # A PS's cases read the p2p, stream and incast microbenchmarks only (since 2026-12-06g).
+        names = [line.split()[2] for line in plan(ARCHS="ps-sync:1").stdout.splitlines()[2:]]
+        self.assertEqual([n for n in names if n.startswith("allreduce")], [])
+        names = [line.split()[2] for line in plan(ARCHS="ring:layer ps-sync:1").stdout.splitlines()[2:]]
+        self.assertIn("allreduce", names)
+        self.assertIn("allreduce-small", names)
 
     def test_microbenchmarks_again_after_the_trainings(self):
         # AGAIN (default p2p and all-reduce) measures again, after the rate's last training, those it measured before;
