@@ -179,14 +179,18 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
     if (!vm.count(name))
       continue;
     *field = vm[name].as<double>();
-    if (!(*field > 0 && *field <= Scenario::kMaxAckCoupling))
+    // 0 for one direction: the flows the other way do not slow it (campaign 2026-12-06g's incast-mixed under CUBIC,
+    // docs/models.md §10.6); both 0 would be no coupling at all, which leaving both out says (SimGrid's own).
+    if (!(*field >= 0 && *field <= Scenario::kMaxAckCoupling))
       throw InputError(std::string("--") + name + " " + std::to_string(*field) +
-                       ": must be in (0, 4] (a flow's slowdown per flow the other way; 0 is not a coupling: leave "
-                       "both options out for SimGrid's own)");
+                       ": must be in [0, 4] (a flow's slowdown per flow the other way; 0: none)");
     if (sc.gpus_per_node > 1)
       throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
                        std::to_string(sc.gpus_per_node) + "): the relays' flows are not counted");
   }
+  if (vm.count("ack-coupling-in") && sc.ack_coupling_in == 0 && sc.ack_coupling_out == 0)
+    throw InputError("--ack-coupling-in 0 --ack-coupling-out 0: neither direction coupled; leave both options out for "
+                     "SimGrid's own ACK traffic");
   for (auto [name, field] : {std::pair{"ack-coupling-exponent-in", &sc.ack_coupling_exponent_in},
                              {"ack-coupling-exponent-out", &sc.ack_coupling_exponent_out}}) {
     if (!vm.count(name))

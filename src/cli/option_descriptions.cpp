@@ -148,7 +148,7 @@ po::options_description scenario_options()
      "(G x the flows out of that PS at the moment), G from tools/measure/fit_incast.py on outcast-mixed (default: "
      "SimGrid's ACK traffic; docs/models.md §10.6)")
     ("ack-coupling-out", po::value<double>(),
-     "ps-*: the same for a flow out of a PS beside the flows into it, G from incast-mixed")
+     "ps-*: the same for a flow out of a PS beside the flows into it, G from incast-mixed (0: not slowed; not both 0)")
     ("ack-coupling-exponent-in", po::value<double>(),
      "ps-*, with --ack-coupling-in/out: n flows into a PS beside m out of it are slowed max(1, G m / n^E), E in "
      "[0, 1] from tools/measure/fit_incast.py on incast-duplex (default 1: each flow bound as a lone flow would "

@@ -195,6 +195,30 @@ class Stream(unittest.TestCase):
         self.assertNotIn("--stream", without)
         self.assertTrue(without[without.index("--measurements") + 1].endswith("p2p.csv"))
 
+    def test_a_campaigns_stream_is_copied_and_calibrated_with(self):
+        # make_cases.py CAMPAIGN copies the rate's p2p-stream.csv beside p2p.csv into the case data (its first run on
+        # 2026-12-06g left it out, and the PS platform took no per-message cost).
+        with tempfile.TemporaryDirectory() as d:
+            rate = os.path.join(d, "campaign", "1gbit")
+            os.makedirs(os.path.join(rate, "m"))
+            for name, text in (("p2p.csv", "op,nodes,size_bytes,time_s\npingpong,2,4,3.36e-05\n"),
+                               ("p2p-stream.csv", "op,nodes,size_bytes,time_s\np2p_stream,2,256,0.0001\n"),
+                               ("m/ps-sync-ps1-overlap-on.jsonl", json.dumps(series_line(1, "ps-sync", 5)) + "\n")):
+                with open(os.path.join(rate, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+            calls = []
+            saved = make_cases.calibrate, make_cases.write_case, sys.argv
+            make_cases.calibrate = lambda sgdsim, args, log: calls.append(args)
+            make_cases.write_case = lambda *args, **kwargs: None
+            sys.argv = ["make_cases.py", os.path.join(d, "campaign"), "--out", os.path.join(d, "out")]
+            try:
+                make_cases.main()
+            finally:
+                make_cases.calibrate, make_cases.write_case, sys.argv = saved
+            data = os.path.join(d, "out", "data", "1gbit")
+            self.assertTrue(os.path.exists(os.path.join(data, "p2p-stream.csv")))
+            self.assertEqual(calls[0][calls[0].index("--stream") + 1], "op=p2p_stream")
+
     def test_a_stream_file_without_stream_rows_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
             for name in ("p2p.csv", "p2p-stream.csv"):

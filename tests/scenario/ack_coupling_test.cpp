@@ -179,6 +179,20 @@ TEST(AckCoupling, AFlowIntoTheHubBesideFlowsOutOfIt)
   EXPECT_NEAR(ends[0], 0.3, 1e-9);
 }
 
+TEST(AckCoupling, ACouplingOfZeroLeavesThatDirectionAlone)
+{
+  // G_out 0 (campaign 2026-12-06g's incast-mixed under CUBIC: the flows out kept their rate beside up to 7 flows
+  // in): the flow out of the hub beside two flows in runs at C and ends at 0.1 s, as without a coupling, while
+  // G_in 0.5 x 1 flow out leaves the flows in alone (0.2 s); and G_in 0.5 still holds a flow in beside three out.
+  const std::vector<double> ends =
+      end_dates({{1, true, 100 * kMB}, {2, true, 100 * kMB}, {3, false, 100 * kMB}}, 0.5, 0);
+  EXPECT_NEAR(ends[2], 0.1, 1e-9);
+  EXPECT_NEAR(ends[0], 0.2, 1e-9);
+  const std::vector<double> in =
+      end_dates({{1, false, 100 * kMB}, {2, false, 100 * kMB}, {3, false, 100 * kMB}, {4, true, 100 * kMB}}, 0.5, 0);
+  EXPECT_NEAR(in[3], 0.15, 1e-9);
+}
+
 TEST(AckCoupling, TheBoundFollowsTheFlowsAsTheyEnd)
 {
   // Two flows in (50 and 100 MB) and 100 MB out, G_out 0.8. Until the 50 MB flow ends at 0.1 s the flow out runs at

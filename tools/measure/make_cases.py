@@ -145,7 +145,7 @@ def main():
             continue
         data = os.path.join(data_root, rate)
         os.makedirs(data, exist_ok=True)
-        for name in ("p2p.csv", "p2p.csv.json", "allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv",
+        for name in ("p2p.csv", "p2p.csv.json", "p2p-stream.csv", "p2p-stream.csv.json", "allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv",
                      "allreduce-queued.csv.json", "allreduce-queued-long.csv", "allreduce-queued-long.csv.json",
                      "feedcheck/feedcheck.csv"):
             if os.path.exists(os.path.join(src, name)):
@@ -516,7 +516,10 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                        + (f"; campaign {campaign_name}: its microbenchmarks and training series measured together "
                           f"(validation/testbed/README.md)" if campaign_name else ""),
         "prediction_uses": ("the p2p microbenchmark of the same emulated cluster (sizes from 1 MiB; the ping-pong "
-                            "row's one-way time as latency) through sgdsim calibrate -o, "
+                            "row's one-way time as latency"
+                            + ("; each message's cost from the small messages sent back to back, p2p-stream.csv, "
+                               "calibrate --stream" if "--stream" in (calibrate_command(p2p_platform) or []) else "")
+                            + ") through sgdsim calibrate -o, "
                             + ("the incast microbenchmark of the same cluster (flow spreads and, where it has "
                                "outcast-mixed, the coupling of the two directions; where it has incast-duplex, the "
                                "coupling's exponents) through "
