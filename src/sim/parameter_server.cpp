@@ -27,10 +27,31 @@ namespace sg4 = simgrid::s4u;
 namespace sgdsim {
 
 namespace {
+/** Gradients received, in order, with their arrival dates, for one actor that takes each once it has arrived. */
+struct ArrivalQueue {
+  std::deque<std::pair<TensorMsg*, double>> grads;
+  sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
+
+  void push(TensorMsg* grad, double arrival_s)
+  {
+    grads.emplace_back(grad, arrival_s);
+    ready->release();
+  }
+  // The next gradient, once the clock has reached its arrival date.
+  TensorMsg* take()
+  {
+    ready->acquire();
+    const auto [grad, arrival_s] = grads.front();
+    grads.pop_front();
+    if (arrival_s > sg4::Engine::get_clock())
+      sg4::this_actor::sleep_until(arrival_s);
+    return grad;
+  }
+};
+
 /** State shared by a PS's actors, which all run on the PS host (no simulated cost to share it). */
 struct PsShared {
-  std::deque<std::pair<TensorMsg*, double>> arrivals; // gradients received, not yet applied, and their arrival dates
-  sg4::SemaphorePtr arrivals_ready = sg4::Semaphore::create(0);
+  ArrivalQueue arrivals;                  // gradients received, not yet applied
   std::vector<sg4::SemaphorePtr> send_to; // fair: one per worker, released when its parameters are due
   std::deque<int> fcfs_queue;             // fcfs: workers whose parameters are due, in order
   sg4::SemaphorePtr fcfs_ready = sg4::Semaphore::create(0);
@@ -115,8 +136,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
       shared->apply_inline(grad, arrival_s);
       return;
     }
-    shared->arrivals.emplace_back(grad, arrival_s);
-    shared->arrivals_ready->release();
+    shared->arrivals.push(grad, arrival_s);
   };
   const sg4::MutexPtr ps_thread =
       ctx.ps_receive_thread.empty() ? nullptr : ctx.ps_receive_thread[static_cast<std::size_t>(rank)];
@@ -189,20 +209,10 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
     // Software costs on a stream: the gradients received, in order, with their arrival dates, for the actor that
     // handles them. (Until 2026-12-06 this receiver handled each itself with one receive posted ahead, so that a
     // connection carried two messages per route latency: docs/models.md §10.5.)
-    struct Backlog {
-      std::deque<std::pair<TensorMsg*, double>> grads;
-      sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
-    };
-    auto backlog = std::make_shared<Backlog>();
+    auto backlog = std::make_shared<ArrivalQueue>();
     sg4::Actor::create(mb->get_name() + "-handle", host, [backlog, deliver] {
-      for (;;) {
-        backlog->ready->acquire();
-        const auto [grad, arrival_s] = backlog->grads.front();
-        backlog->grads.pop_front();
-        if (arrival_s > sg4::Engine::get_clock())
-          sg4::this_actor::sleep_until(arrival_s);
-        deliver(grad);
-      }
+      for (;;)
+        deliver(backlog->take());
     })->daemonize();
     TensorMsg* slot   = nullptr;
     sg4::CommPtr comm = post(&slot);
@@ -211,8 +221,7 @@ void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<Ps
       TensorMsg* grad        = slot;
       const double arrival_s = comm->get_finish_time() + ctx.stream_latency(rank, grad->worker);
       comm                   = post(&slot);
-      backlog->grads.emplace_back(grad, arrival_s);
-      backlog->ready->release();
+      backlog->push(grad, arrival_s);
     }
   };
   if (ctx.scenario.sharing == Sharing::FCFS) {
@@ -370,15 +379,11 @@ void run_parameter_server(const SimContext& ctx, StepRecorder& recorder, int ran
     // Nothing here blocks: the receivers apply each gradient as it arrives, in the order they deliver them, which is
     // the order this actor would take them from the queue. This actor's state must outlive them: it waits forever.
     shared->apply_inline = apply;
-    shared->arrivals_ready->acquire(); // never released
+    shared->arrivals.ready->acquire(); // never released
     return;
   }
   for (;;) {
-    shared->arrivals_ready->acquire();
-    const auto [grad, arrival_s] = shared->arrivals.front();
-    shared->arrivals.pop_front();
-    if (arrival_s > sg4::Engine::get_clock())
-      sg4::this_actor::sleep_until(arrival_s);
+    const TensorMsg* grad = shared->arrivals.take();
     apply(grad, sg4::Engine::get_clock());
   }
 }

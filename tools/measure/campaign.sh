@@ -226,10 +226,11 @@ for rate in env["RATES"].split():
         # The all-reduce microbenchmarks where a ring is to be predicted (a PS's cases read p2p's and incast's only:
         # make_cases.py; before 2026-12-06g every campaign measured them).
         ring = any(a.startswith("ring:") for a in env["ARCHS"].split())
+        ps = any(a.startswith("ps-") for a in env["ARCHS"].split())
         queued_too = queued > 0 and ring
         ar = alone_s(ar_sizes)
         micro.append(f"p2p - - {p2p:.0f}")
-        if env["STREAM"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()):
+        if env["STREAM"] == "1" and ps:
             # Each size alone and STREAM_MESSAGES back to back, 2 + 5 times (microbench.py p2p --stream), 10 s to
             # start; the row carries the sizes and the messages to the launch below.
             n = plan.STREAM_MESSAGES
@@ -258,7 +259,7 @@ for rate in env["RATES"].split():
             which = "queued+long" if long_too else "queued" if small_queued else "-"
             micro.append(f"allreduce-small {min_size} {which} {extra * one:.0f}")
         incast_nodes = plan.incast_nodes(k_max)
-        if env["INCAST"] == "1" and any(a.startswith("ps-") for a in env["ARCHS"].split()) and incast_nodes:
+        if env["INCAST"] == "1" and ps and incast_nodes:
             # Five patterns, each 1 + 5 repeats of N flows of each size (both ways at once for incast-duplex); the
             # row carries the client counts and the sizes to the launch below.
             inc = sum(6 * 5 * n * m * 2 ** 20 / B + 6 * 5 * 0.5 for n in incast_nodes

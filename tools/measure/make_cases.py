@@ -145,8 +145,8 @@ def main():
             continue
         data = os.path.join(data_root, rate)
         os.makedirs(data, exist_ok=True)
-        for name in ("p2p.csv", "p2p.csv.json", "p2p-stream.csv", "p2p-stream.csv.json", "allreduce.csv", "allreduce.csv.json", "allreduce-queued.csv",
-                     "allreduce-queued.csv.json", "allreduce-queued-long.csv", "allreduce-queued-long.csv.json",
+        for name in ("p2p.csv", "p2p.csv.json", "p2p-stream.csv", "p2p-stream.csv.json", "allreduce.csv",
+                     "allreduce.csv.json", "allreduce-queued.csv", "allreduce-queued.csv.json", "allreduce-queued-long.csv", "allreduce-queued-long.csv.json",
                      "feedcheck/feedcheck.csv"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, os.path.basename(name)))
