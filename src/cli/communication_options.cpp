@@ -5,13 +5,17 @@
 
 #include "common/frameworks.hpp"
 #include "common/input_error.hpp"
+#include "common/limits.hpp"
 #include "common/paths.hpp"
 #include "common/units.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/platform_costs.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace po = boost::program_options;
 
@@ -124,6 +128,56 @@ void parse_start_order_coupling(const po::variables_map& vm, Scenario& sc)
 
 // The software costs of messages and calls (docs/models.md §10.5, §10.7), the PS's stream and release quantum, and
 // the flow weights' spreads (§10.6).
+namespace {
+// --first-pull-weight: one weight (every K), or K:W pairs with K ascending (docs/models.md §10.6, "The first pull").
+std::vector<std::pair<int, double>> parse_first_pull_weights(const std::string& text)
+{
+  const std::string what = "--first-pull-weight '" + text + "'";
+  auto weight            = [&](const std::string& s) {
+    std::size_t used = 0;
+    double w         = 0;
+    try {
+      w = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || s.empty() || !(w >= 1 && w <= Scenario::kMaxFirstPullWeight))
+      throw InputError(what + ": weight '" + s +
+                                  "' must be in [1, 8] (the first pull's sharing weight against the later ones; 1: none)");
+    return w;
+  };
+  std::vector<std::pair<int, double>> table;
+  if (text.find(':') == std::string::npos) {
+    table.emplace_back(1, weight(text));
+    return table;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end   = std::min(text.find(',', start), text.size());
+    const std::string item  = text.substr(start, end - start);
+    const std::size_t colon = item.find(':');
+    int k                   = 0;
+    try {
+      std::size_t used = 0;
+      k                = colon == std::string::npos ? 0 : std::stoi(item.substr(0, colon), &used);
+      if (used != colon)
+        k = 0;
+    } catch (const std::exception&) {
+      k = 0;
+    }
+    if (k < 1 || k > kMaxWorkers)
+      throw InputError(what + ": '" + item + "' must be K:W, K a number of workers in [1, " +
+                       std::to_string(kMaxWorkers) + "]");
+    if (!table.empty() && k <= table.back().first)
+      throw InputError(what + ": the numbers of workers must ascend (" + std::to_string(k) + " after " +
+                       std::to_string(table.back().first) + ")");
+    table.emplace_back(k, weight(item.substr(colon + 1)));
+    start = end + 1;
+  }
+  return table;
+}
+} // namespace
+
 void parse_software_costs(const po::variables_map& vm, Scenario& sc)
 {
   if (vm.count("message-overhead"))
@@ -169,6 +223,25 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
     if (*field > 0 && sc.gpus_per_node > 1)
       throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
                        std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
+  }
+  if (vm.count("first-pull-weight")) {
+    sc.first_pull_weights = parse_first_pull_weights(vm["first-pull-weight"].as<std::string>());
+    const bool weighs     = std::any_of(sc.first_pull_weights.begin(), sc.first_pull_weights.end(),
+                                        [](const auto& kw) { return kw.second != 1; });
+    if (!weighs)
+      sc.first_pull_weights.clear();
+    if (weighs && !sc.stream)
+      throw InputError("--first-pull-weight: needs --stream on (the weight rides on the links' latencies, which "
+                       "streams leave free)");
+    if (weighs && sc.gpus_per_node > 1)
+      throw InputError("--first-pull-weight: not with hierarchical PS (--gpus-per-node " +
+                       std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
+    if (weighs && sc.ps_reads_per_variable)
+      throw InputError("--first-pull-weight: applies to --ps-reads shard (a pull is the shard sent at once), not to "
+                       "per-variable reads");
+    if (weighs && sc.sharing != Sharing::FAIR)
+      throw InputError("--first-pull-weight: needs --sharing fair, not " + std::string(to_string(sc.sharing)) +
+                       " (FCFS sends one pull at a time)");
   }
   if (vm.count("ack-coupling-in") != vm.count("ack-coupling-out"))
     throw InputError(std::string("--") + (vm.count("ack-coupling-in") ? "ack-coupling-in" : "ack-coupling-out") +

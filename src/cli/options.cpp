@@ -203,9 +203,10 @@ RunOptions parse_run_options(const std::vector<std::string>& args, const std::st
   // Options of one family of architectures are errors with the other, never silently ignored.
   for (const char* ps_only :
        {"sharing", "ps-split", "release-quantum", "stream", "ps-reads", "message-overhead-per-byte",
-        "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "ack-coupling-in", "ack-coupling-out",
-        "ack-coupling-exponent-in", "ack-coupling-exponent-out", "ack-coupling-late-in", "ack-coupling-late-out",
-        "ack-coupling-established-in", "ack-coupling-established-out", "ack-coupling-offered-load"})
+        "receive-overhead-per-byte", "flow-spread-in", "flow-spread-out", "first-pull-weight", "ack-coupling-in",
+        "ack-coupling-out", "ack-coupling-exponent-in", "ack-coupling-exponent-out", "ack-coupling-late-in",
+        "ack-coupling-late-out", "ack-coupling-established-in", "ack-coupling-established-out",
+        "ack-coupling-offered-load"})
     if (!sc.is_ps() && vm.count(ps_only) && !vm[ps_only].defaulted())
       throw InputError(std::string("--") + ps_only + ": applies to ps-sync and ps-async, not to --arch " +
                        to_string(sc.arch));

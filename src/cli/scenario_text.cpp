@@ -41,6 +41,8 @@ std::string scenario_file_text(const RunOptions& opts)
       out << "flow-spread-in = " << sc.flow_spread_in << "\n";
     if (sc.flow_spread_out != 0)
       out << "flow-spread-out = " << sc.flow_spread_out << "\n";
+    if (sc.first_pull_weight() != 1)
+      out << "first-pull-weight = " << sc.first_pull_weight() << "\n";
     if (sc.ack_coupled())
       out << "ack-coupling-in = " << sc.ack_coupling_in << "\nack-coupling-out = " << sc.ack_coupling_out << "\n";
     if (sc.ack_coupling_exponent_in != 1)

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sgdsim {
@@ -81,6 +82,33 @@ struct Scenario {
    *  (tools/measure/fit_incast.py). */
   double flow_spread_in  = 0;
   double flow_spread_out = 0;
+  /** Whether the workers' connections carry sharing weights (spreads or the first pull's weight). */
+  [[nodiscard]] bool weighs_flows() const
+  {
+    return flow_spread_in > 0 || flow_spread_out > 0 || first_pull_weight() != 1;
+  }
+  /** ps-* with shard reads: a PS's pull (a worker's parameters) that starts while the PS sends no other keeps this
+   *  sharing weight against the pulls started after it, until it ends (docs/models.md §10.6, "The first pull"): a
+   *  TCP flow that had the link alone keeps a larger window. Per number of workers (K, weight), K ascending: the
+   *  weight at `workers` is interpolated linearly in K, the first or last beyond them; empty: 1, none. Fitted by
+   *  tools/measure/fit_incast.py on incast-out of the workload's tensors (--flow-tensors). */
+  std::vector<std::pair<int, double>> first_pull_weights;
+  static constexpr double kMaxFirstPullWeight = 8;
+  [[nodiscard]] double first_pull_weight() const
+  {
+    if (first_pull_weights.empty())
+      return 1;
+    if (workers <= first_pull_weights.front().first)
+      return first_pull_weights.front().second;
+    for (std::size_t i = 1; i < first_pull_weights.size(); i++) {
+      const auto [k1, w1] = first_pull_weights[i];
+      if (workers <= k1) {
+        const auto [k0, w0] = first_pull_weights[i - 1];
+        return w0 + (w1 - w0) * (workers - k0) / (k1 - k0);
+      }
+    }
+    return first_pull_weights.back().second;
+  }
   /** The largest spread: weights from exp(-2) to exp(2), 55x apart (the testbed's fit is 0.45). */
   static constexpr double kMaxFlowSpread = 2;
   /** ps-*: the coupling of a PS NIC's two directions as measured (docs/models.md §10.6): SimGrid's ACK traffic off,

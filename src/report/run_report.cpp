@@ -254,7 +254,7 @@ std::string header(const RunReport& rep)
              rep.background_path.empty() ? "" : (", background " + rep.background_path).c_str());
   out += network_line(rep);
   if (rep.has_simulation)
-    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s%s%s%s\n", sc.steps, sc.warmup,
+    out += fmt("  run       %d steps measured after %d warm-up, seed %llu, %s%s%s%s%s%s%s\n", sc.steps, sc.warmup,
                static_cast<unsigned long long>(sc.seed),
                !sc.is_ps() ? measured_note(sc).c_str()
                : sc.stream ? "PS connections as streams, "
@@ -264,6 +264,7 @@ std::string header(const RunReport& rep)
                sc.flow_spread_in > 0 || sc.flow_spread_out > 0
                    ? fmt("flow weights' spread %.3g in, %.3g out, ", sc.flow_spread_in, sc.flow_spread_out).c_str()
                    : "",
+               sc.first_pull_weight() != 1 ? fmt("first pull's weight %.3g, ", sc.first_pull_weight()).c_str() : "",
                sc.ack_coupled() ? ack_coupling_text(sc).c_str() : "", cfg_list(sc.simgrid_cfg).c_str());
   return out;
 }

@@ -37,12 +37,16 @@ void make_streams(sg4::Engine& engine, const Placement& placement, SimContext& c
 void find_weight_links(sg4::Engine& engine, const Placement& placement, SimContext& ctx, const std::string& platform)
 {
   std::map<sg4::Link*, int> owner; // link -> worker
+  const Scenario& sc = ctx.scenario;
+  auto option        = [&](const char* dir) {
+    return sc.flow_spread_in > 0 || sc.flow_spread_out > 0 ? std::string("--flow-spread-") + dir
+                                                                  : std::string("--first-pull-weight");
+  };
   auto own = [&](sg4::Link* link, int w, const char* dir) {
     auto [it, fresh] = owner.emplace(link, w);
     if (!fresh && it->second != w)
       throw InputError(platform, 0,
-                       std::string("--flow-spread-") + dir +
-                           " needs a link of its own per worker, next to it on its routes to the PS: link '" +
+                       option(dir) + " needs a link of its own per worker, next to it on its routes to the PS: link '" +
                            link->get_name() + "' is on those of workers " + std::to_string(it->second) + " and " +
                            std::to_string(w));
   };
@@ -56,7 +60,7 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
       ps->route_to(me, down, nullptr);
       if (up.empty() || down.empty())
         throw InputError(platform, 0,
-                         "--flow-spread-in/out: worker " + std::to_string(w) + " is on the host of a PS (" + h +
+                         option("in/out") + ": worker " + std::to_string(w) + " is on the host of a PS (" + h +
                              "): its connection to it crosses no link to weigh");
       own(up.front(), w, "in");
       own(down.back(), w, "out");

@@ -120,12 +120,12 @@ Prepared prepare(const SimInputs& in, bool warnings)
       throw InputError("--cfg '" + item + "': " + cfg_error(item, e.what()));
     }
   }
-  if (sc.flow_spread_in > 0 || sc.flow_spread_out > 0) {
+  if (sc.weighs_flows()) {
     // The weights ride on the routes' latencies, which are a flow's whole sharing penalty only without weight-S
     // (docs/models.md §10.6).
     if (const char* weight_s = cfg_value(sc.simgrid_cfg, "network/weight-S"))
       throw InputError(std::string("--cfg 'network/weight-S:") + weight_s +
-                       "': --flow-spread-in/out set network/weight-S to 0 themselves");
+                       "': --flow-spread-in/out set network/weight-S to 0 themselves (so does --first-pull-weight)");
     sg4::Engine::set_config("network/weight-S:0");
   }
   if (sc.ack_coupled()) {

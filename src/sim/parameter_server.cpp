@@ -66,6 +66,7 @@ struct PsShared {
   // in arrival order (ArrivalOrder), by an actor that `held_more` wakes when a receiver adds one.
   std::optional<ArrivalOrder<TensorMsg*>> held;
   sg4::SemaphorePtr held_more = sg4::Semaphore::create(0);
+  int pulls_sending           = 0; // shard reads: the workers whose parameters this PS is sending now
 };
 
 // A message of `bytes` passes through the receiving process's one receive thread (--receive-overhead-per-byte,
@@ -109,13 +110,29 @@ void send_shard(const SimContext& ctx, int rank, int w)
     send_tensor(ctx, rank, w, t);
 }
 
-// The sender of worker `w`'s parameters waits until they are due, then sends them.
-void send_when_due(const SimContext& ctx, int rank, int w, const PsShared& shared)
+// Multiplies the sharing weight of worker `w`'s connections out of its PS (the latency of its weight links is the
+// inverse of the weight, docs/models.md §10.6).
+void scale_pull_weight(const SimContext& ctx, int w, double factor)
+{
+  for (sg4::Link* link : ctx.weight_links_out[static_cast<std::size_t>(w)])
+    link->set_latency(link->get_latency() / factor);
+}
+
+// The sender of worker `w`'s parameters waits until they are due, then sends them. A pull that starts while the PS
+// sends no other keeps --first-pull-weight against those started after it until it ends (docs/models.md §10.6, "The
+// first pull"); the senders of one release start in the workers' order, as the PS posts them.
+void send_when_due(const SimContext& ctx, int rank, int w, PsShared& shared)
 {
   const double due_s = shared.due_s[static_cast<std::size_t>(w)];
   if (due_s > sg4::Engine::get_clock())
     sg4::this_actor::sleep_until(due_s);
+  const double weight = shared.pulls_sending++ == 0 ? ctx.scenario.first_pull_weight() : 1;
+  if (weight != 1)
+    scale_pull_weight(ctx, w, weight);
   send_shard(ctx, rank, w);
+  if (weight != 1)
+    scale_pull_weight(ctx, w, 1 / weight);
+  shared.pulls_sending--;
 }
 
 void spawn_connections(const SimContext& ctx, int rank, const std::shared_ptr<PsShared>& shared)

@@ -110,7 +110,7 @@ SimResult simulate(const SimInputs& in)
   ctx.recv_sink.assign(static_cast<std::size_t>(scenario.workers), nullptr);
   for (const std::string& h : placement.worker_hosts)
     ctx.worker_host_ptrs.push_back(engine.host_by_name(h));
-  if (scenario.is_ps() && (scenario.flow_spread_in > 0 || scenario.flow_spread_out > 0))
+  if (scenario.is_ps() && scenario.weighs_flows())
     find_weight_links(engine, placement, ctx, in.platform_path); // before any actor: an input error exits cleanly
   // Steps-mode rings run through the ring dispatcher where it applies (ring_driver.hpp), otherwise the workers'
   // actors exchange the chunks through their inboxes; a sliced run (docs/models.md §10.10) through the sliced ring's

@@ -231,3 +231,68 @@ class Main(unittest.TestCase):
         self.assertIn("--ack-coupling-late-in", "\n".join(printed[:-1]))
         self.assertNotIn("late", printed[-1])
         self.assertIn("--ack-coupling-in 0.50", printed[-1])
+
+
+class FirstPull(unittest.TestCase):
+    """--first-pull (docs/models.md §10.6, "The first pull"): the first flow's weight against the others'."""
+
+    def test_weight_inverts_the_closed_form(self):
+        # n flows, the first at weight W: it ends at (W + n - 1) / W, the others together at n (S / C = 1).
+        for n in (2, 4, 8):
+            for w in (1.0, 1.5, 3.0):
+                ratio = n / ((w + n - 1) / w)
+                self.assertAlmostEqual(fit_incast.first_flow_weight(n, ratio), w)
+        # The closed form against the fluid sharing the spread's fit simulates (weighted_spread).
+        self.assertAlmostEqual(fit_incast.first_flow_weight(4, fit_incast.weighted_spread([2.0, 1.0, 1.0, 1.0])), 2.0)
+        self.assertEqual(fit_incast.first_flow_weight(4, 0.9), 1.0)  # client 1 last: no advantage
+        self.assertEqual(fit_incast.first_flow_weight(4, 4.0), fit_incast.MAX_FIRST_WEIGHT)
+
+    def test_per_client_count_from_the_first_posted_client(self):
+        def rec(n, times, tensors=True):
+            r = {"pattern": "incast-out", "clients": n, "size_bytes": 8, "times_s": times,
+                 "ranks": list(range(1, n + 1)), "roles": ["out"] * n}
+            if tensors:
+                r["flow_tensors"] = {"workload": "w.xml", "messages": 3}
+            return r
+        # N = 3, W = 2: client 1 ends at 2, clients 2 and 3 at 3 (ratio 1.5); a bulk repeat is not read.
+        weights, others = fit_incast.first_pull([rec(3, [2.0, 3.0, 3.0]), rec(3, [2.0, 3.0, 3.0]),
+                                                 rec(3, [1.0, 9.0, 9.0], tensors=False)])
+        self.assertAlmostEqual(weights[3], 2.0)
+        self.assertEqual(others, {(2, 8): 1.0})
+        # The weight is client 1's, even where another client ends first.
+        weights, _ = fit_incast.first_pull([rec(2, [3.0, 2.0])])
+        self.assertEqual(weights[2], 1.0)
+
+    def test_options_line(self):
+        import contextlib
+        import io
+        import tempfile
+        lines = [{"pattern": "incast-out", "clients": n, "size_bytes": 8, "times_s": [2.0] + [3.0] * (n - 1),
+                  "ranks": list(range(1, n + 1)), "roles": ["out"] * n,
+                  "flow_tensors": {"workload": "w.xml", "messages": 3}} for n in (3, 4)]
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write("".join(json.dumps(r) + "\n" for r in lines))
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(fit_incast.main([f.name, "--first-pull"]), 0)
+        finally:
+            os.unlink(f.name)
+        # N = 4, ratio 1.5: W = 1.5 x 3 / 2.5 = 1.8; the others end together: no spread.
+        self.assertEqual(out.getvalue().strip().splitlines()[-1],
+                         "--flow-spread-out 0.00 --first-pull-weight 3:2.00,4:1.80")
+
+    def test_no_tensor_flows_is_an_error(self):
+        import contextlib
+        import io
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write(json.dumps({"pattern": "incast-out", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.1],
+                                "ranks": [1, 2], "roles": ["out", "out"]}) + "\n")
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(fit_incast.main([f.name, "--first-pull"]), 2)
+        finally:
+            os.unlink(f.name)
+        self.assertIn("no incast-out repeat with --flow-tensors", err.getvalue())

@@ -12,6 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 import incast  # noqa: E402
+import plan  # noqa: E402
 from kit import MeasureError  # noqa: E402
 
 
@@ -174,6 +175,37 @@ class SplitBounds(unittest.TestCase):
         self.assertEqual(incast.split_bounds(10, 10), [(0, 10)])
         self.assertEqual(incast.split_bounds(10, 64), [(0, 10)])
 
+    def test_tensor_sizes(self):
+        # --flow-tensors: the workload's tensors in turn; what they leave of the buffer goes as one more message.
+        self.assertEqual(incast.split_bounds(10, [3, 3]), [(0, 3), (3, 6), (6, 10)])
+        self.assertEqual(incast.split_bounds(10, [3, 7]), [(0, 3), (3, 10)])
+        self.assertEqual(incast.split_bounds(10, [4, 4, 4]), [(0, 4), (4, 8), (8, 10)])
+
+
+class FlowTensors(unittest.TestCase):
+    WORKLOAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tiny-workload.xml")
+
+    def args(self, patterns="incast-out", flow_message="", sizes=incast.SIZES_DEFAULT, tensors=None):
+        return types.SimpleNamespace(patterns=patterns, flow_message=flow_message, sizes=sizes,
+                                     flow_tensors=self.WORKLOAD if tensors is None else tensors)
+
+    def test_the_workloads_tensors_make_the_flow(self):
+        wl = plan.parse_workload(self.WORKLOAD)
+        counts, total = incast.flow_tensors(self.args())
+        self.assertEqual(counts, [plan.elements(t.bytes) for t in wl.tensors])
+        self.assertEqual(total, 4 * sum(counts))
+        self.assertEqual(incast.flow_tensors(self.args(tensors="")), ([], 0))
+
+    def test_refused_with_another_cut_other_sizes_or_no_pattern(self):
+        with self.assertRaisesRegex(MeasureError, "not with --flow-message 64KiB"):
+            incast.flow_tensors(self.args(flow_message="64KiB"))
+        with self.assertRaisesRegex(MeasureError, "not --sizes 1MiB"):
+            incast.flow_tensors(self.args(sizes="1MiB"))
+        with self.assertRaisesRegex(MeasureError, "applies to incast-in, incast-out"):
+            incast.flow_tensors(self.args(patterns="incast-mixed"))
+        with self.assertRaisesRegex(MeasureError, "--flow-tensors /nonexistent.xml"):
+            incast.flow_tensors(self.args(tensors="/nonexistent.xml"))
+
 
 class MessageOptions(unittest.TestCase):
     def args(self, patterns, lone="", flow=""):
@@ -186,8 +218,10 @@ class MessageOptions(unittest.TestCase):
         self.assertEqual(incast.message_sizes(self.args("incast-in")), (0, 0))
 
     def test_option_without_its_patterns(self):
-        with self.assertRaisesRegex(MeasureError, "--flow-message 1MiB: applies to incast-duplex"):
-            incast.message_sizes(self.args("incast-in,incast-mixed", flow="1MiB"))
+        with self.assertRaisesRegex(MeasureError, "--flow-message 1MiB: applies to incast-in, incast-out, incast-duplex"):
+            incast.message_sizes(self.args("incast-mixed,outcast-mixed", flow="1MiB"))
+        # Since 2026-12-07 incast-in and incast-out take it too.
+        self.assertEqual(incast.message_sizes(self.args("incast-out", flow="64KiB")), (0, 64 << 10))
         with self.assertRaisesRegex(MeasureError, "--lone-message 128KiB: applies to incast-mixed"):
             incast.message_sizes(self.args("incast-duplex", lone="128KiB"))
 

@@ -20,7 +20,7 @@ def series_line(k, arch="ps-async", steps=20):
 
 
 class WriteCase(unittest.TestCase):
-    def write(self, out, campaign_name, series, lines, spreads=(), held_out=None):
+    def write(self, out, campaign_name, series, lines, spreads=(), held_out=None, pulls=()):
         mdir = os.path.join(make_cases.campaign_data_root(out, campaign_name), "1gbit", "m")
         os.makedirs(mdir, exist_ok=True)
         jsonl = os.path.join(mdir, series + ".jsonl")
@@ -28,7 +28,31 @@ class WriteCase(unittest.TestCase):
             f.writelines(json.dumps(d) + "\n" for d in lines)
         make_cases.write_case(out, campaign_name, "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
                               os.path.join(mdir, "platform-p2p.xml"), os.path.join(mdir, "platform-allreduce.xml"),
-                              spreads, held_out)
+                              spreads, held_out, pulls)
+
+    def test_first_pull_reaches_sync_ps_with_one_ps_reading_its_shard_only(self):
+        # The pulls' incast replaces the bulk incast's spread out and adds the first pull's weight (docs/models.md
+        # §10.6, "The first pull"), for the series it was decided on only: Sync-PS, one PS, shard reads.
+        spreads = ["--flow-spread-in", "0.54", "--flow-spread-out", "0.56", "--ack-coupling-in", "0.44"]
+        pulls = ["--flow-spread-out", "0.03", "--first-pull-weight", "2:1.20,8:1.90"]
+
+        def run(series, arch, **extra):
+            with tempfile.TemporaryDirectory() as out:
+                self.write(out, "x", series, [dict(series_line(k, arch=arch), **extra) for k in (1, 2)], spreads,
+                           pulls=pulls)
+                with open(os.path.join(out, "cases", f"1gbit-m-{series}-x", "case.json"), encoding="utf-8") as f:
+                    return json.load(f)
+        case = run("ps-sync-ps1-overlap-on", "ps-sync")
+        args = case["run"][case["run"].index("--ps") + 2:]
+        self.assertEqual(args, ["--flow-spread-in", "0.54", "--flow-spread-out", "0.03", "--ack-coupling-in", "0.44",
+                                "--first-pull-weight", "2:1.20,8:1.90"])
+        self.assertIn("fit_incast.py --first-pull", case["prediction_uses"])
+        for series, arch, extra in (("ps-async-ps1-overlap-on", "ps-async", {}),
+                                    ("ps-sync-ps2-overlap-on", "ps-sync", {"ps": 2}),
+                                    ("ps-sync-ps1-per-variable-overlap-on", "ps-sync", {"ps_reads": "per-variable"})):
+            case = run(series, arch, **extra)
+            self.assertNotIn("--first-pull-weight", case["run"], series)
+            self.assertEqual(case["run"][case["run"].index("--flow-spread-out") + 1], "0.56", series)
 
     def test_later_campaign_is_suffixed_and_points_at_its_own_data(self):
         with tempfile.TemporaryDirectory() as out:

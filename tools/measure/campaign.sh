@@ -37,6 +37,15 @@
 #            ARCHS has a PS                             hosts into RATE/p2p-stream.csv: make_cases.py takes the PS
 #                                                       platforms' per-message cost from it, calibrate --stream;
 #                                                       docs/models.md §10.5; since 2026-12-06g)
+#   TENSORS  1: the pulls' incast when ARCHS has  [1] (0: not measured; per model, the hub sends N clients the
+#            a PS                                       workload's tensors as a PS releases its shard, client 1's
+#                                                       first: incast-out --flow-tensors, into RATE/MODEL/incast-
+#                                                       tensors.csv; make_cases.py takes the ps-sync cases' --first-
+#                                                       pull-weight and --flow-spread-out from it, fit_incast.py
+#                                                       --first-pull; docs/models.md §10.6 "The first pull";
+#                                                       since 2026-12-07)
+#   TENSORS_REPEATS measured repeats of the     [10] (1-99; a first flow's weight scatters more over 5 repeats
+#            pulls' incast per N                        than the bulk flows' spread)
 #   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
 #            microbenchmarks' sizes up to 1 MiB         measures every size, the others MIN_SIZE..1MiB into
 #            (one at a time and back to back, in       RATE/small/ (..512KiB and without the long queue before
@@ -105,6 +114,8 @@ QUEUED_LONG=${QUEUED_LONG:-128}
 FEEDCHECK=${FEEDCHECK:-1}
 INCAST=${INCAST:-1}
 STREAM=${STREAM:-1}
+TENSORS=${TENSORS:-1}
+TENSORS_REPEATS=${TENSORS_REPEATS:-10}
 PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}
@@ -143,6 +154,14 @@ esac
 case $INCAST in
   0|1) ;;
   *) echo "campaign.sh: INCAST='$INCAST': 0 or 1" >&2; exit 2 ;;
+esac
+case $TENSORS_REPEATS in
+  [1-9]|[1-9][0-9]) ;;
+  *) echo "campaign.sh: TENSORS_REPEATS='$TENSORS_REPEATS': 1 to 99" >&2; exit 2 ;;
+esac
+case $TENSORS in
+  0|1) ;;
+  *) echo "campaign.sh: TENSORS='$TENSORS': 0 or 1" >&2; exit 2 ;;
 esac
 case $STREAM in
   0|1) ;;
@@ -194,7 +213,7 @@ SMALL_ALONE_MAX_BYTES=$(size_bytes SMALL_ALONE_MAX "$SMALL_ALONE_MAX" 1048576 1M
 # per launch, one attempt per row and configuration, overlap ignored. Not a bound: the waits for the machine's
 # pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST STREAM=$STREAM AGAIN=$AGAIN \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST STREAM=$STREAM TENSORS=$TENSORS TENSORS_REPEATS=$TENSORS_REPEATS AGAIN=$AGAIN \
   SMALL_LAUNCHES=$SMALL_LAUNCHES SMALL_ALONE_MAX_BYTES=$SMALL_ALONE_MAX_BYTES \
   $python - "$src" <<'EOF'
 import os, sys
@@ -266,6 +285,14 @@ for rate in env["RATES"].split():
                       for m in plan.INCAST_SIZES_MIB) + 10
             micro.append(f"incast {','.join(map(str, incast_nodes))} "
                          f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
+        if env["TENSORS"] == "1" and ps and incast_nodes:
+            # Per model, incast-out of its tensors: 1 + TENSORS_REPEATS repeats of N flows of the model's bytes;
+            # the row carries the client counts and the model to the launch below.
+            for model in env["MODELS"].split():
+                path = model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml")
+                mb = plan.parse_workload(path).model_bytes()
+                t = sum((1 + int(env["TENSORS_REPEATS"])) * (n * mb / B + 0.5) for n in incast_nodes) + 10
+                micro.append(f"incast-tensors {','.join(map(str, incast_nodes))} {model} {t:.0f}")
     for row in micro:
         print(f"{rate} micro {row}")
     for model in env["MODELS"].split():
@@ -390,6 +417,14 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
           --nodes "$param" --sizes "$overlap" --out "$mdir/incast.csv" --force < /dev/null >> "$log" 2>&1
+      elif [ "$name" = incast-tensors ]; then
+        # The pulls as a PS sends them (docs/models.md §10.6, "The first pull"): the hub sends N clients the model's
+        # tensors, client 1's first; the row gives the client counts (param) and the model (its overlap column).
+        case $overlap in *.xml) wfile=$overlap; tmodel=$(basename "$overlap" .xml) ;; *) wfile="$src/workloads/$overlap.xml"; tmodel=$overlap ;; esac
+        mkdir -p "$mdir/$tmodel"
+        "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast --patterns incast-out \
+          --nodes "$param" --flow-tensors "$wfile" --repeats "$TENSORS_REPEATS" \
+          --out "$mdir/$tmodel/incast-tensors.csv" --force < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce-queued-long ]; then
         # As many calls launched together as a step queues, up to 4 MiB (docs/measure.md §2, "A longer queue").
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED_LONG" \

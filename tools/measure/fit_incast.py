@@ -98,6 +98,62 @@ def fit(spreads, seed=1):
     return best[1], math.sqrt(best[0] / max(1, len(spreads)))
 
 
+MAX_FIRST_WEIGHT = 8  # sgdsim's bound on --first-pull-weight
+
+
+def first_flow_weight(n, ratio):
+    """The weight W of the first of n equal flows out of one link against the other n - 1 (weight 1) whose last
+    flow ends `ratio` times later than the first: the first ends at S (W + n - 1) / (W C), the others together at
+    n S / C, so ratio = n W / (W + n - 1) and W = ratio (n - 1) / (n - ratio). Bounded to [1, 8]: a ratio of n or
+    more (the first flow as if alone) gives the bound."""
+    if ratio <= 1:
+        return 1.0
+    if ratio >= n:
+        return float(MAX_FIRST_WEIGHT)
+    return min(float(MAX_FIRST_WEIGHT), max(1.0, ratio * (n - 1) / (n - ratio)))
+
+
+def first_pull(lines):
+    """From incast-out repeats whose flows are a workload's tensors (--flow-tensors: the hub posts client 1's messages
+    first, then client 2's, ..., as a PS releases its shard): per N, the median over repeats of the first client's
+    weight (first_flow_weight of the median of the other clients' times over client 1's), and per N >= 3 the median
+    spread (slowest / fastest) among the other clients. Returns ({n: W}, {(n - 1, size): spread})."""
+    weights, others = {}, {}
+    for rec in lines:
+        if rec.get("pattern") != "incast-out" or not rec.get("flow_tensors") or rec["clients"] < 2:
+            continue
+        by_rank = dict(zip(rec["ranks"], rec["times_s"]))
+        first, rest = by_rank.get(1), [t for r, t in by_rank.items() if r != 1]
+        if not first or first <= 0 or not rest or min(rest) <= 0:
+            continue
+        n = rec["clients"]
+        weights.setdefault(n, []).append(first_flow_weight(n, statistics.median(rest) / first))
+        if len(rest) >= 2:
+            others.setdefault((n - 1, rec["size_bytes"]), []).append(max(rest) / min(rest))
+    return ({n: statistics.median(v) for n, v in sorted(weights.items())},
+            {k: statistics.median(v) for k, v in sorted(others.items())})
+
+
+def print_first_pull(path, lines):
+    """--first-pull: prints the weights and the other flows' spread, then sgdsim's options. Returns the exit code."""
+    weights, others = first_pull(lines)
+    if not weights:
+        print(f"fit_incast.py: error: {path}: no incast-out repeat with --flow-tensors and 2 clients or more",
+              file=sys.stderr)
+        return 2
+    for n, w in weights.items():
+        print(f"incast-out of tensors N={n}: first flow's weight {w:.2f}")
+    options = ["--first-pull-weight", ",".join(f"{n}:{w:.2f}" for n, w in weights.items())]
+    if others:
+        s, rms = fit(others)
+        for (n, size), m in others.items():
+            print(f"incast-out of tensors, the {n} flows after the first, {size:>10} B: measured spread {m:.3f}")
+        print(f"incast-out of tensors, after the first: --flow-spread-out {s:.2f} (rms log error {rms:.3f})")
+        options = ["--flow-spread-out", f"{s:.2f}"] + options
+    print(" ".join(options))
+    return 0
+
+
 def maxmin_duplex(n_in, m_out, ack=0.05):
     """SimGrid's max-min with ACK traffic (LV08, network/crosstraffic: each flow loads its reverse route with `ack`
     of its rate) on one hub whose NIC has n_in flows in and m_out flows out, every flow alone on its other links:
@@ -374,6 +430,10 @@ def main(argv):
     parser.add_argument("--roles", action="store_true",
                         help="only print each file's mean slowdown by role of incast-duplex, duplex-late-in and "
                              "duplex-late-out (N = 1 included; validation/testbed/README.md, 2026-11-27g)")
+    parser.add_argument("--first-pull", action="store_true",
+                        help="fit the first pull's weight per N and the spread out of the flows after it on incast-out "
+                             "of a workload's tensors (measure.py incast --flow-tensors; docs/models.md §10.6, \"The "
+                             "first pull\"); prints sgdsim's --flow-spread-out and --first-pull-weight")
     parser.add_argument("--coupling", metavar="G_IN,G_OUT",
                         help="the lone-flow couplings, where the files do not measure them (outcast-mixed, "
                              "incast-mixed)")
@@ -388,6 +448,8 @@ def main(argv):
             return 2
     if args.roles:
         return max(print_roles(path, run) for path, run in zip(args.flows, runs))
+    if args.first_pull:
+        return print_first_pull(" ".join(args.flows), [rec for run in runs for rec in run])
     given = {}
     if args.coupling:
         try:

@@ -2,6 +2,7 @@
 coupling of the two directions; its pure parts are unit-tested (tests/measure/test_incast.py)."""
 
 import functools
+import itertools
 import json
 import os
 import sys
@@ -20,6 +21,9 @@ def staggered_clients(n, established=0, late=0):
 
 
 # Column layout of one repeat of each pattern, for N clients: (role, client rank) of each flow timed.
+SIZES_DEFAULT = "16MiB,64MiB"  # bytes per flow of each pattern unless --sizes or --flow-tensors says otherwise
+
+
 def incast_flows(pattern, n, established=0, late=0):
     """The flows one repeat of `pattern` times with N = n clients, as (role, client rank): `in` client -> hub, `out`
     hub -> client, `reverse` hub -> client n while clients 1..n-1 send to the hub, `alone` the same flow alone;
@@ -116,29 +120,38 @@ def completion_times(works, t0):
     return done
 
 
-def incast_in(rank, n, bufs, group):
-    """Clients 1..n isend to the hub at once; the hub times each of its irecvs from the end of the barrier."""
+def incast_in(rank, n, bufs, group, message_elements=0):
+    """Clients 1..n isend to the hub at once; the hub times each flow from the end of the barrier. Each flow goes as
+    messages of `message_elements` floats back to back (0: one message), as a worker pushes its gradients."""
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        return completion_times([dist.irecv(bufs["in"][c - 1], src=c) for c in range(1, n + 1)], t0)
-    dist.isend(bufs["own"], dst=0).wait()
+        return flows_received([flow_recv(bufs["in"][c - 1], c, message_elements) for c in range(1, n + 1)], t0)
+    wait_all(flow_send(bufs["own"], 0, message_elements))
     return []
 
 
-def incast_out(rank, n, bufs, group):
-    """The hub isends to clients 1..n at once; each client times its recv from the end of the barrier."""
+def incast_out(rank, n, bufs, group, message_elements=0):
+    """The hub isends to clients 1..n at once (every message of client 1's flow, then client 2's, ...: as a PS
+    releases its shard to each worker in turn); each client times its flow from the end of the barrier. Each flow
+    goes as messages of `message_elements` floats back to back (0: one message)."""
     dist.barrier(group=group)
     t0 = now()
     if rank == 0:
-        wait_all([dist.isend(bufs["out"], dst=c) for c in range(1, n + 1)])
+        wait_all(send_flows(bufs["out"], range(1, n + 1), message_elements))
         return []
-    dist.recv(bufs["own"], src=0)
+    wait_all(flow_recv(bufs["own"], 0, message_elements))
     return [now() - t0]
 
 
 def split_bounds(elements, message_elements):
-    """[start, end) of each message of a buffer of `elements` sent as messages of `message_elements` (0: one)."""
+    """[start, end) of each message of a buffer of `elements` sent as messages of `message_elements` (0: one; a
+    list: messages of those sizes in turn, as a PS sends a workload's tensors, --flow-tensors, and the rest, if any,
+    as one more)."""
+    if isinstance(message_elements, (list, tuple)):
+        ends = list(itertools.accumulate(m for m in message_elements if m > 0))
+        ends = [e for e in ends if e < elements] + [elements]
+        return list(zip([0] + ends[:-1], ends))
     step = message_elements if 0 < message_elements < elements else elements
     return [(i, min(i + step, elements)) for i in range(0, elements, step)]
 
@@ -449,6 +462,8 @@ LATE = ("late-in", "late-out")
 # Late flows start --late-fraction of a time alone later.
 DELAYED = LATE + DUPLEX_LATE + STAGGERED
 MIXED = ("incast-mixed", "outcast-mixed")  # a lone flow beside N-1 the other way, then alone
+# Whose every flow --flow-message splits into messages.
+FLOW_MESSAGES = ("incast-in", "incast-out") + DUPLEX
 # Rows named pattern-role.
 BOTH_WAYS = MIXED + ("incast-half", "incast-duplex") + DUPLEX_LATE + STAGGERED
 
@@ -473,8 +488,10 @@ def incast_run(args, pattern, n, size, bufs, group):
         extra = {"fraction": args.late_fraction} if pattern in DELAYED else {}
         if pattern in MIXED:
             extra = {"message_elements": plan.elements(args.lone_message_size) if args.lone_message_size else 0}
+        if pattern in FLOW_MESSAGES:
+            extra["message_elements"] = (args.flow_tensor_elements or
+                                         (plan.elements(args.flow_message_size) if args.flow_message_size else 0))
         if pattern in DUPLEX:
-            extra["message_elements"] = plan.elements(args.flow_message_size) if args.flow_message_size else 0
             extra["message_gap_s"] = args.message_gap_s
             extra["hub_gap_s"] = args.hub_message_gap_s
         if pattern in STAGGERED:
@@ -503,8 +520,10 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["established_flows"], rec["late_flows"] = len(est), len(lt)
             if pattern in MIXED and args.lone_message_size:
                 rec["lone_message_bytes"] = args.lone_message_size
-            if pattern in DUPLEX and args.flow_message_size:
+            if pattern in FLOW_MESSAGES and args.flow_message_size:
                 rec["flow_message_bytes"] = args.flow_message_size
+            if pattern in FLOW_MESSAGES and args.flow_tensor_elements:
+                rec["flow_tensors"] = {"workload": args.flow_tensors, "messages": len(args.flow_tensor_elements)}
             if pattern in DUPLEX and args.message_gap_s:
                 rec["message_gap_s"] = args.message_gap_s
             if pattern in DUPLEX and args.hub_message_gap_s:
@@ -578,12 +597,35 @@ def message_sizes(args):
     """--lone-message's and --flow-message's bytes (0: one message per flow); each needs one of its patterns."""
     sizes = []
     for option, text, kinds in (("--lone-message", args.lone_message, MIXED),
-                                ("--flow-message", args.flow_message, DUPLEX)):
+                                ("--flow-message", args.flow_message, FLOW_MESSAGES)):
         size = size_arg(text) if text else 0
         if size and not any(p in kinds for p in args.patterns.split(",")):
             raise MeasureError(f"{option} {text}: applies to {', '.join(kinds)}, none of --patterns {args.patterns}")
         sizes.append(size)
     return tuple(sizes)
+
+
+def flow_tensors(args):
+    """--flow-tensors WORKLOAD: every flow of FLOW_MESSAGES is the workload's tensors in forward order, one message
+    each, as a PS sends a worker its shard (train.py); returns their float counts and the flow's bytes (their sum),
+    which replaces --sizes; ([], 0) without it."""
+    if not getattr(args, "flow_tensors", ""):
+        return [], 0
+    if args.flow_message:
+        raise MeasureError(f"--flow-tensors {args.flow_tensors}: not with --flow-message {args.flow_message} (one "
+                           "way to cut a flow)")
+    if not any(p in FLOW_MESSAGES for p in args.patterns.split(",")):
+        raise MeasureError(f"--flow-tensors {args.flow_tensors}: applies to {', '.join(FLOW_MESSAGES)}, none of "
+                           f"--patterns {args.patterns}")
+    if args.sizes != SIZES_DEFAULT:
+        raise MeasureError(f"--flow-tensors {args.flow_tensors}: the flow is the model's tensors, not --sizes "
+                           f"{args.sizes}")
+    try:
+        wl = plan.parse_workload(args.flow_tensors)
+    except (OSError, plan.WorkloadError) as e:
+        raise MeasureError(f"--flow-tensors {args.flow_tensors}: {e}") from None
+    counts = [plan.elements(t.bytes) for t in wl.tensors]
+    return counts, 4 * sum(counts)
 
 
 def message_gap(args, option="--message-gap", whose="a client's"):
@@ -592,7 +634,7 @@ def message_gap(args, option="--message-gap", whose="a client's"):
     gap_ms = getattr(args, option[2:].replace("-", "_"))
     if gap_ms < 0 or gap_ms != gap_ms:
         raise MeasureError(f"{option} {gap_ms}: milliseconds between {whose} messages, 0 or more")
-    if gap_ms and not args.flow_message:
+    if gap_ms and not (args.flow_message or getattr(args, "flow_tensors", "")):
         raise MeasureError(f"{option} {gap_ms}: paces the messages of --flow-message, which is not given")
     return gap_ms / 1e3
 
@@ -621,6 +663,9 @@ def cmd_incast(args):
     ns = client_counts(args.nodes, args.patterns.split(","), world)
     sizes = [size_arg(s) for s in args.sizes.split(",")]
     args.lone_message_size, args.flow_message_size = message_sizes(args)
+    args.flow_tensor_elements, tensor_bytes = flow_tensors(args)
+    if tensor_bytes:
+        sizes = [tensor_bytes]
     args.message_gap_s = message_gap(args)
     args.hub_message_gap_s = message_gap(args, "--hub-message-gap", "the hub's")
     for option in ("established_flows", "late_flows"):

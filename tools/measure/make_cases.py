@@ -165,10 +165,16 @@ def main():
         spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
         for model in sorted(os.listdir(src)):
             mdir = os.path.join(src, model)
-            if not os.path.isdir(mdir) or not any(f.endswith(".jsonl") for f in os.listdir(mdir)):
+            if not os.path.isdir(mdir) or not any(is_series(f) for f in os.listdir(mdir)):
                 continue
             workload = os.path.join(ROOT, "workloads", model + ".xml")
             os.makedirs(os.path.join(data, model), exist_ok=True)
+            # The pulls' incast (campaign.sh TENSORS): the Sync-PS cases' first pull and spread out.
+            for name, to in ((TENSORS + ".csv", TENSORS + ".csv"), (TENSORS + ".csv.json", TENSORS + ".csv.json"),
+                             (TENSORS + ".csv.flows.jsonl", TENSORS + ".flows.jsonl")):
+                if os.path.exists(os.path.join(mdir, name)):
+                    shutil.copy(os.path.join(mdir, name), os.path.join(data, model, to))
+            pulls = first_pull(os.path.join(data, model, TENSORS + ".flows.jsonl"))
             p2p_platform = os.path.join(data, model, "platform-p2p.xml")
             ar_platform = os.path.join(data, model, "platform-allreduce.xml")
             calibrate_p2p(a.sgdsim, data, workload, rate, p2p_platform)
@@ -184,15 +190,45 @@ def main():
                 calibrate_allreduce(a.sgdsim, again, workload, rate, drift.again_platform(ar_platform),
                                     queued_dir=data)
             for fname in sorted(os.listdir(mdir)):
-                if not fname.endswith(".jsonl"):
+                if not is_series(fname):
                     continue
                 shutil.copy(os.path.join(mdir, fname), os.path.join(data, model, fname))
                 prov = os.path.join(mdir, fname + ".provenance.json")
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
                 write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
-                           p2p_platform, ar_platform, spreads, a.held_out)
+                           p2p_platform, ar_platform, spreads, a.held_out, pulls)
     return 0
+
+
+TENSORS = "incast-tensors"  # the pulls' incast in a model's folder (campaign.sh TENSORS)
+
+
+def is_series(fname):
+    """A training series' JSON lines in a model's folder (not the pulls' incast flows)."""
+    return fname.endswith(".jsonl") and not fname.startswith(TENSORS)
+
+
+def first_pull(flows_jsonl):
+    """--flow-spread-out and --first-pull-weight fitted to the model's pulls' incast (fit_incast.py --first-pull), or
+    [] without one."""
+    if not os.path.exists(flows_jsonl):
+        return []
+    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), "--first-pull", flows_jsonl],
+                         check=True, capture_output=True, text=True).stdout
+    return out.strip().splitlines()[-1].split()
+
+
+def with_first_pull(spreads, pulls):
+    """The rate's incast options with the pulls' incast's in place of its --flow-spread-out (docs/models.md §10.6, "The
+    first pull": a PS's pulls start one after the other, as that microbenchmark's flows do, not at once)."""
+    options = dict(zip(pulls[::2], pulls[1::2]))
+    out = []
+    for option, value in zip(spreads[::2], spreads[1::2]):
+        out += [option, options.pop(option, value)]
+    for option, value in options.items():
+        out += [option, value]
+    return out
 
 
 def with_stream(p2p_csv, stream_csv, out):
@@ -469,7 +505,7 @@ HELD_OUT = "; held out: "
 
 
 def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=(),
-               held_out=None):
+               held_out=None, pulls=()):
     with open(jsonl, encoding="utf-8") as f:
         lines = [json.loads(line) for line in f]
     first = lines[0]
@@ -489,8 +525,11 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
             queued_calls = json.load(f)["queued_calls"]
     run = case_run(ring and ar_platform or p2p_platform, workload, arch, overlap, first["steps"], first["warmup"],
                    first["granularity"] if ring else None)
+    # The first pull (--first-pull-weight) applies to Sync-PS with one PS reading its shard: the only series it was
+    # decided on (validation/testbed/README.md, 2026-12-07).
+    pulls = list(pulls) if arch == "ps-sync" and first["ps"] == 1 and first.get("ps_reads") != "per-variable" else []
     if not ring:
-        run += ["--ps", str(first["ps"])] + list(spreads)
+        run += ["--ps", str(first["ps"])] + (with_first_pull(list(spreads), pulls) if pulls else list(spreads))
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
             run += ["--ps-reads", "per-variable"]
     points = []
@@ -524,7 +563,11 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                                "outcast-mixed, the coupling of the two directions; where it has incast-duplex, the "
                                "coupling's exponents) through "
                                "tools/measure/fit_incast.py ("
-                               + " ".join(spreads) + "), " if spreads else "") + "and the workload file"
+                               + " ".join(spreads) + "), " if spreads else "")
+                            + ("the pulls' incast of the same cluster (the hub sends N clients the model's tensors, "
+                               "client 1's first: incast-out --flow-tensors, incast-tensors.flows.jsonl) through "
+                               "tools/measure/fit_incast.py --first-pull (" + " ".join(pulls) + "), "
+                               if pulls else "") + "and the workload file"
                             if not ring else
                             "the all-reduce microbenchmark of the same emulated cluster (every node count and size"
                             + (f"; one call at a time and {queued_calls} launched back to back" if queued_calls

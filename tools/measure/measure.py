@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from incast import cmd_incast  # noqa: E402  (the commands, each in a module next to this file)
+from incast import cmd_incast, SIZES_DEFAULT  # noqa: E402  (the commands, each in a module next to this file)
 from kit import (MeasureError, dist, pace_reference_given, record_machine, set_timer_slack, size_arg,  # noqa: E402
                  torch, torch_installed)
 from microbench import cmd_allreduce, cmd_concurrency, cmd_p2p  # noqa: E402
@@ -111,7 +111,7 @@ def main(argv):
     p.add_argument("--force", action="store_true", help="overwrite --out")
     p.add_argument("--nodes", default="", help="comma-separated client counts N (default 2..WORLD_SIZE-1; 1 only "
                                                "when every pattern is incast-duplex, duplex-late-* or staggered-*)")
-    p.add_argument("--sizes", default="16MiB,64MiB", help="comma-separated bytes per flow (default 16MiB,64MiB)")
+    p.add_argument("--sizes", default=SIZES_DEFAULT, help=f"comma-separated bytes per flow (default {SIZES_DEFAULT})")
     p.add_argument("--warmup", type=int, default=1, help="unmeasured repeats per pattern and size (default 1)")
     p.add_argument("--repeats", type=int, default=5, help="measured repeats per pattern and size (default 5)")
     p.add_argument("--patterns", default="incast-in,incast-out,incast-mixed,incast-half,outcast-mixed",
@@ -121,9 +121,13 @@ def main(argv):
                    help="incast-mixed, outcast-mixed: send the lone flow as messages of this size back to back, "
                         "e.g. 128KiB, as a PS sends a shard of tensors (default: one message)")
     p.add_argument("--flow-message", default="",
-                   help="incast-duplex, duplex-late-in/out, staggered-in/out: send every flow as messages of this "
-                        "size back to back, all receives posted at once, e.g. 1MiB, as training sends a step's "
-                        "tensors (default: one message)")
+                   help="incast-in, incast-out, incast-duplex, duplex-late-in/out, staggered-in/out: send every "
+                        "flow as messages of this size back to back, all receives posted at once, e.g. 1MiB, as "
+                        "training sends a step's tensors (default: one message)")
+    p.add_argument("--flow-tensors", default="", metavar="WORKLOAD",
+                   help="incast-in, incast-out, incast-duplex, duplex-late-in/out, staggered-in/out: every flow is "
+                        "this workload file's tensors in forward order, one message each, as a PS sends a worker its "
+                        "shard (replaces --sizes and --flow-message)")
     p.add_argument("--message-gap", type=float, default=0.0,
                    help="with --flow-message: each client posts its messages into the hub this many milliseconds "
                         "apart instead of all at once, as a worker's pushes follow its backward (default 0)")

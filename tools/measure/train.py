@@ -108,6 +108,7 @@ def ps_worker(cfg, w, start, rng):
     active = list(range(len(cfg.shards)))
     clock = Clock(start)
     ends = []
+    pull_ends = []  # overlap, shard reads: when the forward last waited for a parameter (None: it never waited)
     step = 0
     ahead = {}
     while True:
@@ -152,8 +153,12 @@ def ps_worker(cfg, w, start, rng):
                     for t in reversed(wl.layers[i].tensors):
                         send(t)
         elif cfg.overlap:
+            pulled = None
             for i, layer in enumerate(wl.layers):
-                clock.run(fwd[i] * scale, ready=wait_all([recvs[t] for t in layer.tensors if t in recvs]))
+                ready = wait_all([recvs[t] for t in layer.tensors if t in recvs])
+                pulled = ready if ready is not None else pulled
+                clock.run(fwd[i] * scale, ready=ready)
+            pull_ends.append(pulled)
             for i in range(len(wl.layers) - 1, -1, -1):
                 clock.run(bwd[i] * scale)
                 for t in reversed(wl.layers[i].tensors):
@@ -170,7 +175,7 @@ def ps_worker(cfg, w, start, rng):
         ends.append(now())
         clock.sync(ends[-1])
         step += 1
-    return {"step_ends": ends, "clock": clock.stats()}
+    return {"step_ends": ends, "clock": clock.stats(), **({"pull_ends": pull_ends} if pull_ends else {})}
 
 
 def parameter_server(cfg, p, start, buffer_limit):
@@ -545,7 +550,10 @@ def train_record(args, cfg, wl, sha, gathered):
                         **({"max_queued_allreduces": g["max_queued_allreduces"],
                             "wait_after_backward_mean_s": g["wait_after_backward_mean_s"]}
                            if cfg.arch == "ring" else {}),
-                        **({"call_times": g["call_times"]} if "call_times" in g else {})}
+                        **({"call_times": g["call_times"]} if "call_times" in g else {}),
+                        **({"pull_ends_s": [None if t is None else t - g["start"] for t in g["pull_ends"]],
+                            "step_ends_s": [t - g["start"] for t in g["step_ends"]]}
+                           if "pull_ends" in g else {})}
                        for i, g in enumerate(workers)],
     }
     if cfg.m:
