@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace sgdsim;
 using tiny::inputs;
@@ -359,6 +363,50 @@ TEST(PsScenario, FlowSpreadSharesUnequallyButKeepsTheLinkFull)
   for (const auto& w : b.per_worker)
     last_end = std::max(last_end, w.step_time_mean_s);
   EXPECT_NEAR(last_end, eb[0] + 0.2, 3e-5) << "the first worker's uplink overlaps the other's downlink";
+}
+
+TEST(PsScenario, FirstPullKeepsItsWeightUntilItEnds)
+{
+  // docs/models.md §10.6, "The first pull". Sync-PS, 3 workers, one 100 MB tensor, no compute, overlap off, 1 GB/s
+  // NICs, no ACK traffic. The PS releases worker 0 first, into an idle NIC: with weight W = 2 its pull takes half the
+  // NIC (0.5 GB/s) and ends at 0.2 s, when the other two have 50 MB each left; they end together when the NIC has
+  // sent 300 MB, at 0.3 s. Without the weight all three end at 0.3 s. W comes from the K:W table, linear in K:
+  // 2 at K = 3 between 1 at K = 2 and 3 at K = 4.
+  auto pull_ends = [](const std::vector<std::pair<int, double>>& weights) {
+    SimInputs in = inputs(tiny::star_platform(4, "1GBps"), tiny::one_tensor_workload("100MB", "0s", "0s"),
+                          scenario(Arch::PS_SYNC, 3, Sharing::FAIR, false));
+    in.timeline  = true;
+    in.scenario.simgrid_cfg.push_back("network/crosstraffic:0");
+    in.scenario.warmup             = 0;
+    in.scenario.steps              = 2; // the weight is given again at the second release, and taken back between
+    in.scenario.first_pull_weights = weights;
+    const SimResult r              = simulate_isolated(in);
+    std::map<std::pair<int, std::string>, double>
+        ends; // (step, worker track) -> its downlink's end from the step's start
+    std::map<int, double> starts;
+    for (const TimelineEvent& e : r.timeline)
+      if (e.track.rfind("worker", 0) == 0) {
+        auto [it, fresh] = starts.emplace(e.step, e.start_s);
+        it->second       = std::min(it->second, e.start_s);
+      }
+    for (const TimelineEvent& e : r.timeline)
+      if (e.track.rfind("worker", 0) == 0 && e.resource == "downlink")
+        ends[{e.step, e.track}] = e.end_s - starts[e.step];
+    return ends;
+  };
+  const auto fair     = pull_ends({});
+  const auto weighted = pull_ends({{2, 1.0}, {4, 3.0}});
+  ASSERT_EQ(fair.size(), 6u);
+  ASSERT_EQ(weighted.size(), 6u);
+  int first_track = 0;
+  for (const auto& [key, end_s] : fair)
+    EXPECT_NEAR(end_s, 0.3, 2e-5) << key.second << " step " << key.first << ": fair, every pull ends at 0.3 s";
+  for (const auto& [key, end_s] : weighted) {
+    const bool first = key.second == "worker 0"; // released first
+    first_track += first;
+    EXPECT_NEAR(end_s, first ? 0.2 : 0.3, 2e-5) << key.second << " step " << key.first;
+  }
+  EXPECT_EQ(first_track, 2) << "worker 0's pull, once per step";
 }
 
 TEST(PsScenario, FlowSpreadDesynchronizesAsyncWorkersDeterministically)
