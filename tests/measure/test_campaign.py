@@ -108,7 +108,7 @@ class Settings(unittest.TestCase):
         self.assertNotIn(" incast ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ps-async:1", INCAST="0").stdout)
 
-    def test_pulls_incast_row_per_model_only_with_a_parameter_server(self):
+    def test_pulls_incast_row_per_model_only_with_sync_ps_reading_its_shard(self):
         # The Sync-PS cases' first pull comes from it (make_cases.py, fit_incast.py --first-pull, since 2026-12-07);
         # the row carries the client counts and the model to the launch.
         rows = [line.split() for line in plan(ARCHS="ps-sync:1", MODELS="resnet18-k80-b32 googlenet-k80-b32")
@@ -116,6 +116,7 @@ class Settings(unittest.TestCase):
         self.assertEqual([r[4] for r in rows], ["resnet18-k80-b32", "googlenet-k80-b32"])
         self.assertEqual(rows[0][3], "2,3,4,6,8")
         self.assertNotIn(" incast-tensors ", plan(ARCHS="ring:ddp").stdout)
+        self.assertNotIn(" incast-tensors ", plan(ARCHS="ps-async:1 ps-sync-pv:1").stdout)  # no case would read it
         self.assertNotIn(" incast-tensors ", plan(ARCHS="ps-sync:1", TENSORS="0").stdout)
         self.assertEqual(plan(ARCHS="ps-sync:1", TENSORS="2").returncode, 2)
         self.assertEqual(plan(ARCHS="ps-sync:1", TENSORS_REPEATS="0").returncode, 2)

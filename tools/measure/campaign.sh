@@ -38,7 +38,7 @@
 #                                                       platforms' per-message cost from it, calibrate --stream;
 #                                                       docs/models.md §10.5; since 2026-12-06g)
 #   TENSORS  1: the pulls' incast when ARCHS has  [1] (0: not measured; per model, the hub sends N clients the
-#            a PS                                       workload's tensors as a PS releases its shard, client 1's
+#            ps-sync                                    workload's tensors as a PS releases its shard, client 1's
 #                                                       first: incast-out --flow-tensors, into RATE/MODEL/incast-
 #                                                       tensors.csv; make_cases.py takes the ps-sync cases' --first-
 #                                                       pull-weight and --flow-spread-out from it, fit_incast.py
@@ -285,7 +285,8 @@ for rate in env["RATES"].split():
                       for m in plan.INCAST_SIZES_MIB) + 10
             micro.append(f"incast {','.join(map(str, incast_nodes))} "
                          f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
-        if env["TENSORS"] == "1" and ps and incast_nodes:
+        # Only the Sync-PS series reading their shard take the first pull (make_cases.py).
+        if env["TENSORS"] == "1" and any(a.startswith("ps-sync:") for a in env["ARCHS"].split()) and incast_nodes:
             # Per model, incast-out of its tensors: 1 + TENSORS_REPEATS repeats of N flows of the model's bytes;
             # the row carries the client counts and the model to the launch below.
             for model in env["MODELS"].split():
