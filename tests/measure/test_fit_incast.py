@@ -1,13 +1,30 @@
 """tools/measure/fit_incast.py: the weighted-sharing spread and the fit (docs/models.md §10.6)."""
 
+import contextlib
+import io
 import json
 import os
 import random
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools", "measure"))
 import fit_incast  # noqa: E402
+
+
+def run_main(lines, args, flows_first=True):
+    """fit_incast.main on a flows file of `lines` and `args` (the file before them, or after with flows_first
+    False): (exit code, stdout, stderr)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.write("".join(json.dumps(r) + "\n" for r in lines))
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = fit_incast.main([f.name] + args if flows_first else args + [f.name])
+    finally:
+        os.unlink(f.name)
+    return rc, out.getvalue(), err.getvalue()
 
 
 class WeightedSpread(unittest.TestCase):
@@ -160,21 +177,12 @@ class Roles(unittest.TestCase):
         self.assertEqual(fit_incast.role_slowdowns(lines), {})
 
     def test_roles_option_prints_the_table_alone(self):
-        import contextlib
-        import io
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write("".join(json.dumps(r) + "\n" for r in self.run_of_one_client()))
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                self.assertEqual(fit_incast.main(["--roles", f.name]), 0)
-        finally:
-            os.unlink(f.name)
-        self.assertIn("N=1          8 B: 1.50 1.00 1.20 1.50 1.30 1.00", out.getvalue())
-        self.assertIn("mean, N = 1: 1.50 (1.50-1.50)", out.getvalue())
-        self.assertNotIn("--flow-spread", out.getvalue())
-        self.assertNotIn("offer", out.getvalue(), "flows not paced: no load")
+        rc, out, _ = run_main(self.run_of_one_client(), ["--roles"], flows_first=False)
+        self.assertEqual(rc, 0)
+        self.assertIn("N=1          8 B: 1.50 1.00 1.20 1.50 1.30 1.00", out)
+        self.assertIn("mean, N = 1: 1.50 (1.50-1.50)", out)
+        self.assertNotIn("--flow-spread", out)
+        self.assertNotIn("offer", out, "flows not paced: no load")
 
     def test_a_paced_run_gives_what_its_clients_offer_together(self):
         # Two clients, 1 MiB every 50 ms each at 1 Gbit/s: 2 x 8388608 bit / (0.05 s x 1e9 bit/s) = 33.6%; 500 Mbit/s
@@ -192,25 +200,13 @@ class Roles(unittest.TestCase):
 
 class Main(unittest.TestCase):
     def test_a_bad_coupling_is_refused(self):
-        import contextlib
-        import io
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write(json.dumps({"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.2],
-                                "roles": ["in", "in"]}) + "\n")
-        err = io.StringIO()
-        try:
-            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(fit_incast.main([f.name, "--coupling", "0.5"]), 2)
-        finally:
-            os.unlink(f.name)
-        self.assertIn("--coupling 0.5", err.getvalue())
+        rc, _, err = run_main([{"pattern": "incast-in", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.2],
+                                "roles": ["in", "in"]}], ["--coupling", "0.5"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--coupling 0.5", err)
 
     def test_start_order_options_stay_off_the_options_line(self):
         # make_cases.py takes the last line as the cases' options; the start-order laws are printed apart.
-        import contextlib
-        import io
-        import tempfile
         rec = {"pattern": "staggered-in", "clients": 2, "size_bytes": 8, "late_flows": 2, "established_flows": 2,
                "late_fraction": 0.5, "times_s": [2.0, 2.0, 2.0, 2.0, 2.6, 2.6, 5.0, 5.0],
                "roles": ["alone-in", "alone-in", "alone-out", "alone-out", "late-in", "late-in", "established-out",
@@ -219,15 +215,9 @@ class Main(unittest.TestCase):
                        "roles": ["in", "in"]},
                  {"pattern": "incast-out", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.1],
                   "roles": ["out", "out"]}]
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write("".join(json.dumps(r) + "\n" for r in lines))
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                self.assertEqual(fit_incast.main([f.name, "--coupling", "0.5,0.7"]), 0)
-        finally:
-            os.unlink(f.name)
-        printed = out.getvalue().strip().splitlines()
+        rc, out, _ = run_main(lines, ["--coupling", "0.5,0.7"])
+        self.assertEqual(rc, 0)
+        printed = out.strip().splitlines()
         self.assertIn("--ack-coupling-late-in", "\n".join(printed[:-1]))
         self.assertNotIn("late", printed[-1])
         self.assertIn("--ack-coupling-in 0.50", printed[-1])
@@ -264,35 +254,17 @@ class FirstPull(unittest.TestCase):
         self.assertEqual(weights[2], 1.0)
 
     def test_options_line(self):
-        import contextlib
-        import io
-        import tempfile
         lines = [{"pattern": "incast-out", "clients": n, "size_bytes": 8, "times_s": [2.0] + [3.0] * (n - 1),
                   "ranks": list(range(1, n + 1)), "roles": ["out"] * n,
                   "flow_tensors": {"workload": "w.xml", "messages": 3}} for n in (3, 4)]
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write("".join(json.dumps(r) + "\n" for r in lines))
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                self.assertEqual(fit_incast.main([f.name, "--first-pull"]), 0)
-        finally:
-            os.unlink(f.name)
+        rc, out, _ = run_main(lines, ["--first-pull"])
+        self.assertEqual(rc, 0)
         # N = 4, ratio 1.5: W = 1.5 x 3 / 2.5 = 1.8; the others end together: no spread.
-        self.assertEqual(out.getvalue().strip().splitlines()[-1],
+        self.assertEqual(out.strip().splitlines()[-1],
                          "--flow-spread-out 0.00 --first-pull-weight 3:2.00,4:1.80")
 
     def test_no_tensor_flows_is_an_error(self):
-        import contextlib
-        import io
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write(json.dumps({"pattern": "incast-out", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.1],
-                                "ranks": [1, 2], "roles": ["out", "out"]}) + "\n")
-        err = io.StringIO()
-        try:
-            with contextlib.redirect_stderr(err):
-                self.assertEqual(fit_incast.main([f.name, "--first-pull"]), 2)
-        finally:
-            os.unlink(f.name)
-        self.assertIn("no incast-out repeat with --flow-tensors", err.getvalue())
+        rc, _, err = run_main([{"pattern": "incast-out", "clients": 2, "size_bytes": 8, "times_s": [1.0, 1.1],
+                                "ranks": [1, 2], "roles": ["out", "out"]}], ["--first-pull"])
+        self.assertEqual(rc, 2)
+        self.assertIn("no incast-out repeat with --flow-tensors", err)
