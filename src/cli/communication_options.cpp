@@ -176,6 +176,19 @@ std::vector<std::pair<int, double>> parse_first_pull_weights(const std::string& 
   }
   return table;
 }
+
+// The connections' sharing weights (--flow-spread-in/out, --first-pull-weight) ride on the latency of a link only the
+// worker's connections cross (docs/models.md §10.6): they need streams, which leave the links' latencies free, and
+// no relay inside a node, whose flows have no such link.
+void refuse_unweighable(const std::string& option, const Scenario& sc)
+{
+  if (!sc.stream)
+    throw InputError(option +
+                     ": needs --stream on (the weights ride on the links' latencies, which streams leave free)");
+  if (sc.gpus_per_node > 1)
+    throw InputError(option + ": not with hierarchical PS (--gpus-per-node " + std::to_string(sc.gpus_per_node) +
+                     "): the relays' flows inside a node have no weight");
+}
 } // namespace
 
 void parse_software_costs(const po::variables_map& vm, Scenario& sc)
@@ -216,13 +229,8 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
     if (!(*field >= 0 && *field <= Scenario::kMaxFlowSpread))
       throw InputError(std::string("--") + name + " " + std::to_string(*field) +
                        ": must be in [0, 2] (weights from exp(-spread) to exp(spread))");
-    if (*field > 0 && !sc.stream)
-      throw InputError(std::string("--") + name +
-                       ": needs --stream on (the weights ride on the links' latencies, "
-                       "which streams leave free)");
-    if (*field > 0 && sc.gpus_per_node > 1)
-      throw InputError(std::string("--") + name + ": not with hierarchical PS (--gpus-per-node " +
-                       std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
+    if (*field > 0)
+      refuse_unweighable(std::string("--") + name, sc);
   }
   if (vm.count("first-pull-weight")) {
     sc.first_pull_weights = parse_first_pull_weights(vm["first-pull-weight"].as<std::string>());
@@ -230,12 +238,8 @@ void parse_software_costs(const po::variables_map& vm, Scenario& sc)
                                         [](const auto& kw) { return kw.second != 1; });
     if (!weighs)
       sc.first_pull_weights.clear();
-    if (weighs && !sc.stream)
-      throw InputError("--first-pull-weight: needs --stream on (the weight rides on the links' latencies, which "
-                       "streams leave free)");
-    if (weighs && sc.gpus_per_node > 1)
-      throw InputError("--first-pull-weight: not with hierarchical PS (--gpus-per-node " +
-                       std::to_string(sc.gpus_per_node) + "): the relays' flows inside a node have no weight");
+    if (weighs)
+      refuse_unweighable("--first-pull-weight", sc);
     if (weighs && sc.ps_reads_per_variable)
       throw InputError("--first-pull-weight: applies to --ps-reads shard (a pull is the shard sent at once), not to "
                        "per-variable reads");
