@@ -212,11 +212,7 @@ def is_series(fname):
 def first_pull(flows_jsonl):
     """--flow-spread-out and --first-pull-weight fitted to the model's pulls' incast (fit_incast.py --first-pull), or
     [] without one."""
-    if not os.path.exists(flows_jsonl):
-        return []
-    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), "--first-pull", flows_jsonl],
-                         check=True, capture_output=True, text=True).stdout
-    return out.strip().splitlines()[-1].split()
+    return fitted_options(flows_jsonl, "--first-pull")
 
 
 def with_first_pull(spreads, pulls):
@@ -439,9 +435,14 @@ def write_derived_csv(out_csv, fields, rows, source_csv, how, record):
 def flow_spreads(flows_jsonl):
     """--flow-spread-in/out fitted to the rate's incast microbenchmark (tools/measure/fit_incast.py), or [] without
     one."""
+    return fitted_options(flows_jsonl)
+
+
+def fitted_options(flows_jsonl, *fit_args):
+    """The sgdsim options fit_incast.py prints last for FLOWS_JSONL (with `fit_args`), or [] without the file."""
     if not os.path.exists(flows_jsonl):
         return []
-    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), flows_jsonl], check=True,
+    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), *fit_args, flows_jsonl], check=True,
                          capture_output=True, text=True).stdout
     return out.strip().splitlines()[-1].split()
 
