@@ -112,9 +112,15 @@ class Settings(unittest.TestCase):
         # The Sync-PS cases' first pull comes from it (make_cases.py, fit_incast.py --first-pull, since 2026-12-07);
         # the row carries the client counts and the model to the launch.
         rows = [line.split() for line in plan(ARCHS="ps-sync:1", MODELS="resnet18-k80-b32 googlenet-k80-b32")
-                .stdout.splitlines() if " incast-tensors " in line]
-        self.assertEqual([r[4] for r in rows], ["resnet18-k80-b32", "googlenet-k80-b32"])
+                .stdout.splitlines() if " incast-tensors" in line]
+        # TENSORS_HUB both (the default): the hub only sending, then posting each client's receives first.
+        self.assertEqual([(r[2], r[4]) for r in rows], [(n, m) for m in ("resnet18-k80-b32", "googlenet-k80-b32")
+                                                        for n in ("incast-tensors", "incast-tensors-recvs")])
         self.assertEqual(rows[0][3], "2,3,4,6,8")
+        for hub, names in (("sends", ["incast-tensors"]), ("recvs", ["incast-tensors-recvs"])):
+            self.assertEqual([line.split()[2] for line in plan(ARCHS="ps-sync:1", TENSORS_HUB=hub).stdout.splitlines()
+                              if " incast-tensors" in line], names)
+        self.assertEqual(plan(ARCHS="ps-sync:1", TENSORS_HUB="all").returncode, 2)
         self.assertNotIn(" incast-tensors ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" incast-tensors ", plan(ARCHS="ps-async:1 ps-sync-pv:1").stdout)  # no case would read it
         self.assertNotIn(" incast-tensors ", plan(ARCHS="ps-sync:1", TENSORS="0").stdout)

@@ -327,6 +327,59 @@ class PacedSend(unittest.TestCase):
         self.assertEqual([w.waits for w in paced_works + works], [1] * 16)
 
 
+class HubRecvs(unittest.TestCase):
+    """--hub-recvs: the hub posts a client's receives before its sends to it, as train.py's PS releases a worker."""
+
+    def run_rank(self, rank, hub_recvs, n=2, elements=10, message_elements=4):
+        calls = []
+
+        def work(*call):
+            calls.append(call)
+            return FakeWork()
+        fake = types.SimpleNamespace(
+            isend=lambda buf, dst: work("isend", dst, len(buf)), irecv=lambda buf, src: work("irecv", src, len(buf)),
+            barrier=lambda group: calls.append(("barrier",)))
+        bufs = {"out": FakeBuffer(range(elements)), "own": FakeBuffer(range(elements if rank else 1))}
+        saved = incast.dist
+        incast.dist = fake
+        try:
+            times = incast.incast_out(rank, n, bufs, None, message_elements, hub_recvs=hub_recvs)
+        finally:
+            incast.dist = saved
+        return calls, times
+
+    def test_the_hub_posts_each_clients_receives_before_its_sends(self):
+        calls, times = self.run_rank(0, True)
+        self.assertEqual(times, [])
+        flow = [("isend", c, n) for c in (1, 2) for n in (4, 4, 2)]
+        answers = [("irecv", c, 1) for c in (1, 2) for _ in range(3)]  # one float per message of the flow
+        self.assertEqual(calls, [("barrier",)] + answers[:3] + flow[:3] + answers[3:] + flow[3:] + [("barrier",)])
+
+    def test_a_client_answers_after_the_second_barrier(self):
+        calls, times = self.run_rank(1, True)
+        self.assertEqual(len(times), 1)
+        self.assertEqual(calls, [("barrier",)] + [("irecv", 0, n) for n in (4, 4, 2)] + [("barrier",)] +
+                         [("isend", 0, 1)] * 3)
+
+    def test_without_it_no_receive_and_no_second_barrier(self):
+        calls, _ = self.run_rank(0, False)
+        self.assertEqual(calls, [("barrier",)] + [("isend", c, n) for c in (1, 2) for n in (4, 4, 2)])
+        calls, _ = self.run_rank(2, False)
+        self.assertEqual(calls, [("barrier",)] + [("irecv", 0, n) for n in (4, 4, 2)])
+
+    def test_needs_incast_out_and_a_flow_cut_into_messages(self):
+        def args(**kw):
+            return types.SimpleNamespace(**{"hub_recvs": True, "patterns": "incast-out", "flow_message": "",
+                                            "flow_tensors": "w.xml", **kw})
+        self.assertTrue(incast.check_hub_recvs(args()))
+        self.assertFalse(incast.check_hub_recvs(args(hub_recvs=False, patterns="incast-in")))
+        with self.assertRaisesRegex(MeasureError, "--hub-recvs: applies to incast-out, not in --patterns incast-in"):
+            incast.check_hub_recvs(args(patterns="incast-in"))
+        with self.assertRaisesRegex(MeasureError, "--hub-recvs: posts one receive per message of a flow"):
+            incast.check_hub_recvs(args(flow_tensors=""))
+        self.assertTrue(incast.check_hub_recvs(args(flow_tensors="", flow_message="64KiB")))
+
+
 class EstablishedShare(unittest.TestCase):
     # T = 1 s alone; the late flow starts at f = 0.5 s, when half of the first flow's bytes have gone.
     def test_fair_sharing_is_one_half(self):

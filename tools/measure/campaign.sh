@@ -44,6 +44,12 @@
 #                                                       pull-weight and --flow-spread-out from it, fit_incast.py
 #                                                       --first-pull; docs/models.md §10.6 "The first pull";
 #                                                       since 2026-12-07)
+#   TENSORS_HUB how the hub of the pulls'       [both] (sends: it only sends, as before 2026-12-07, into
+#            incast posts: sends, recvs or both        incast-tensors.csv; recvs: before its sends to a client it
+#                                                       posts that client's receives, one per tensor, as a PS posts a
+#                                                       worker's gradient receives before its parameters (measure.py
+#                                                       incast --hub-recvs), into incast-tensors-recvs.csv; both:
+#                                                       one after the other; make_cases.py takes recvs' where there)
 #   TENSORS_REPEATS measured repeats of the     [10] (1-99; a first flow's weight scatters more over 5 repeats
 #            pulls' incast per N                        than the bulk flows' spread)
 #   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
@@ -116,6 +122,7 @@ INCAST=${INCAST:-1}
 STREAM=${STREAM:-1}
 TENSORS=${TENSORS:-1}
 TENSORS_REPEATS=${TENSORS_REPEATS:-10}
+TENSORS_HUB=${TENSORS_HUB:-both}
 PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}
@@ -162,6 +169,10 @@ esac
 case $TENSORS in
   0|1) ;;
   *) echo "campaign.sh: TENSORS='$TENSORS': 0 or 1" >&2; exit 2 ;;
+esac
+case $TENSORS_HUB in
+  sends|recvs|both) ;;
+  *) echo "campaign.sh: TENSORS_HUB='$TENSORS_HUB': sends, recvs or both" >&2; exit 2 ;;
 esac
 case $STREAM in
   0|1) ;;
@@ -213,7 +224,7 @@ SMALL_ALONE_MAX_BYTES=$(size_bytes SMALL_ALONE_MAX "$SMALL_ALONE_MAX" 1048576 1M
 # per launch, one attempt per row and configuration, overlap ignored. Not a bound: the waits for the machine's
 # pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST STREAM=$STREAM TENSORS=$TENSORS TENSORS_REPEATS=$TENSORS_REPEATS AGAIN=$AGAIN \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST STREAM=$STREAM TENSORS=$TENSORS TENSORS_REPEATS=$TENSORS_REPEATS TENSORS_HUB=$TENSORS_HUB AGAIN=$AGAIN \
   SMALL_LAUNCHES=$SMALL_LAUNCHES SMALL_ALONE_MAX_BYTES=$SMALL_ALONE_MAX_BYTES \
   $python - "$src" <<'EOF'
 import os, sys
@@ -293,7 +304,10 @@ for rate in env["RATES"].split():
                 path = model if model.endswith(".xml") else os.path.join(src, "workloads", model + ".xml")
                 mb = plan.parse_workload(path).model_bytes()
                 t = sum((1 + int(env["TENSORS_REPEATS"])) * (n * mb / B + 0.5) for n in incast_nodes) + 10
-                micro.append(f"incast-tensors {','.join(map(str, incast_nodes))} {model} {t:.0f}")
+                hub = env["TENSORS_HUB"]
+                for name in (["incast-tensors"] if hub != "recvs" else []) + \
+                        (["incast-tensors-recvs"] if hub != "sends" else []):
+                    micro.append(f"{name} {','.join(map(str, incast_nodes))} {model} {t:.0f}")
     for row in micro:
         print(f"{rate} micro {row}")
     for model in env["MODELS"].split():
@@ -418,14 +432,17 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
           --nodes "$param" --sizes "$overlap" --out "$mdir/incast.csv" --force < /dev/null >> "$log" 2>&1
-      elif [ "$name" = incast-tensors ]; then
+      elif [ "$name" = incast-tensors ] || [ "$name" = incast-tensors-recvs ]; then
         # The pulls as a PS sends them (docs/models.md §10.6, "The first pull"): the hub sends N clients the model's
-        # tensors, client 1's first; the row gives the client counts (param) and the model (its overlap column).
+        # tensors, client 1's first (incast-tensors-recvs: each client's receives posted before its sends, as the
+        # PS does); the row gives the client counts (param) and the model (its overlap column).
         case $overlap in *.xml) wfile=$overlap; tmodel=$(basename "$overlap" .xml) ;; *) wfile="$src/workloads/$overlap.xml"; tmodel=$overlap ;; esac
         mkdir -p "$mdir/$tmodel"
+        recvs=
+        [ "$name" = incast-tensors-recvs ] && recvs=--hub-recvs
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast --patterns incast-out \
-          --nodes "$param" --flow-tensors "$wfile" --repeats "$TENSORS_REPEATS" \
-          --out "$mdir/$tmodel/incast-tensors.csv" --force < /dev/null >> "$log" 2>&1
+          --nodes "$param" --flow-tensors "$wfile" --repeats "$TENSORS_REPEATS" $recvs \
+          --out "$mdir/$tmodel/$name.csv" --force < /dev/null >> "$log" 2>&1
       elif [ "$name" = allreduce-queued-long ]; then
         # As many calls launched together as a step queues, up to 4 MiB (docs/measure.md §2, "A longer queue").
         "$here/launch" $pin $rt $yield --hosts "$WORKERS" --logs "$rdir/logs" -- allreduce --queued "$QUEUED_LONG" \

@@ -131,17 +131,38 @@ def incast_in(rank, n, bufs, group, message_elements=0):
     return []
 
 
-def incast_out(rank, n, bufs, group, message_elements=0):
+def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False):
     """The hub isends to clients 1..n at once (every message of client 1's flow, then client 2's, ...: as a PS
     releases its shard to each worker in turn); each client times its flow from the end of the barrier. Each flow
-    goes as messages of `message_elements` floats back to back (0: one message)."""
+    goes as messages of `message_elements` floats back to back (0: one message).
+
+    hub_recvs (--hub-recvs): before its sends to a client, the hub posts one receive from it per message of the flow,
+    as a PS posts the receives of a worker's gradients before it sends that worker its parameters (train.py's
+    release), so that client c + 1's first message leaves after client c's sends and client c + 1's receives were
+    posted, not after client c's sends alone. Each client answers them with one-float messages after a second
+    barrier, once every flow is in, so that the answers do not load the hub while it sends."""
     dist.barrier(group=group)
     t0 = now()
+    messages = len(split_bounds((bufs["out"] if rank == 0 else bufs["own"]).numel(), message_elements))
+    answer = torch.zeros(messages if hub_recvs else 0, dtype=torch.float32)  # one float per message
     if rank == 0:
-        wait_all(send_flows(bufs["out"], range(1, n + 1), message_elements))
+        works, answers = [], []
+        for c in range(1, n + 1):
+            if hub_recvs:
+                received = torch.zeros(messages, dtype=torch.float32)
+                answers += [dist.irecv(received[i:i + 1], src=c) for i in range(messages)]
+            works += flow_send(bufs["out"], c, message_elements)
+        wait_all(works)
+        if hub_recvs:
+            dist.barrier(group=group)
+            wait_all(answers)
         return []
     wait_all(flow_recv(bufs["own"], 0, message_elements))
-    return [now() - t0]
+    took = now() - t0
+    if hub_recvs:
+        dist.barrier(group=group)
+        wait_all([dist.isend(answer[i:i + 1], dst=0) for i in range(messages)])
+    return [took]
 
 
 def split_bounds(elements, message_elements):
@@ -491,6 +512,8 @@ def incast_run(args, pattern, n, size, bufs, group):
         if pattern in FLOW_MESSAGES:
             extra["message_elements"] = (args.flow_tensor_elements or
                                          (plan.elements(args.flow_message_size) if args.flow_message_size else 0))
+        if pattern == "incast-out" and getattr(args, "hub_recvs", False):
+            extra["hub_recvs"] = True
         if pattern in DUPLEX:
             extra["message_gap_s"] = args.message_gap_s
             extra["hub_gap_s"] = args.hub_message_gap_s
@@ -524,6 +547,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["flow_message_bytes"] = args.flow_message_size
             if pattern in FLOW_MESSAGES and args.flow_tensor_elements:
                 rec["flow_tensors"] = {"workload": args.flow_tensors, "messages": len(args.flow_tensor_elements)}
+            if pattern == "incast-out" and getattr(args, "hub_recvs", False):
+                rec["hub_recvs"] = True
             if pattern in DUPLEX and args.message_gap_s:
                 rec["message_gap_s"] = args.message_gap_s
             if pattern in DUPLEX and args.hub_message_gap_s:
@@ -628,6 +653,19 @@ def flow_tensors(args):
     return counts, 4 * sum(counts)
 
 
+def check_hub_recvs(args):
+    """--hub-recvs: incast-out's hub posts a client's receives before its sends (incast_out); it needs incast-out and
+    a flow cut into messages (--flow-tensors or --flow-message), whose count it posts."""
+    if not getattr(args, "hub_recvs", False):
+        return False
+    if "incast-out" not in args.patterns.split(","):
+        raise MeasureError(f"--hub-recvs: applies to incast-out, not in --patterns {args.patterns}")
+    if not (args.flow_message or getattr(args, "flow_tensors", "")):
+        raise MeasureError("--hub-recvs: posts one receive per message of a flow; give --flow-tensors or "
+                           "--flow-message")
+    return True
+
+
 def message_gap(args, option="--message-gap", whose="a client's"):
     """--message-gap (--hub-message-gap: option, whose) in seconds: it paces the messages of --flow-message, which
     it needs; 0 or more."""
@@ -666,6 +704,7 @@ def cmd_incast(args):
     args.flow_tensor_elements, tensor_bytes = flow_tensors(args)
     if tensor_bytes:
         sizes = [tensor_bytes]
+    args.hub_recvs = check_hub_recvs(args)
     args.message_gap_s = message_gap(args)
     args.hub_message_gap_s = message_gap(args, "--hub-message-gap", "the hub's")
     for option in ("established_flows", "late_flows"):

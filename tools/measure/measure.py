@@ -128,6 +128,10 @@ def main(argv):
                    help="incast-in, incast-out, incast-duplex, duplex-late-in/out, staggered-in/out: every flow is "
                         "this workload file's tensors in forward order, one message each, as a PS sends a worker its "
                         "shard (replaces --sizes and --flow-message)")
+    p.add_argument("--hub-recvs", action="store_true",
+                   help="incast-out with --flow-tensors or --flow-message: before its sends to a client, the hub "
+                        "posts one receive from it per message, which the client answers once every flow is in, as "
+                        "a PS posts a worker's gradient receives before sending it its parameters")
     p.add_argument("--message-gap", type=float, default=0.0,
                    help="with --flow-message: each client posts its messages into the hub this many milliseconds "
                         "apart instead of all at once, as a worker's pushes follow its backward (default 0)")
