@@ -54,6 +54,30 @@ class WriteCase(unittest.TestCase):
             self.assertNotIn("--first-pull-weight", case["run"], series)
             self.assertEqual(case["run"][case["run"].index("--flow-spread-out") + 1], "0.56", series)
 
+    def test_the_first_pull_comes_from_the_hub_posting_receives_where_measured(self):
+        # 2026-12-07's held-out rule (validation/testbed/README.md): incast-tensors-recvs where a campaign has it.
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS)
+            open(os.path.join(d, make_cases.TENSORS + ".flows.jsonl"), "w").close()
+            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS)
+            open(os.path.join(d, make_cases.TENSORS_RECVS + ".flows.jsonl"), "w").close()
+            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS_RECVS)
+            self.assertEqual(make_cases.pulls_source(d, "sends"), make_cases.TENSORS)
+        pulls = ["--flow-spread-out", "0.03", "--first-pull-weight", "2:1.20,8:1.90"]
+        for source, says in ((make_cases.TENSORS, "--flow-tensors, incast-tensors.flows.jsonl"),
+                             (make_cases.TENSORS_RECVS, "--flow-tensors --hub-recvs, incast-tensors-recvs.flows.jsonl")):
+            with tempfile.TemporaryDirectory() as out:
+                mdir = os.path.join(make_cases.campaign_data_root(out, "x"), "1gbit", "m")
+                os.makedirs(mdir)
+                jsonl = os.path.join(mdir, "ps-sync-ps1-overlap-on.jsonl")
+                with open(jsonl, "w", encoding="utf-8") as f:
+                    f.writelines(json.dumps(series_line(k, arch="ps-sync")) + "\n" for k in (1, 2))
+                make_cases.write_case(out, "x", "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
+                                      os.path.join(mdir, "platform-p2p.xml"), None, ["--flow-spread-out", "0.5"],
+                                      None, pulls, source)
+                with open(os.path.join(out, "cases", "1gbit-m-ps-sync-ps1-overlap-on-x", "case.json")) as f:
+                    self.assertIn(says, json.load(f)["prediction_uses"])
+
     def test_later_campaign_is_suffixed_and_points_at_its_own_data(self):
         with tempfile.TemporaryDirectory() as out:
             self.write(out, "2026-11-26b", "ps-async-ps1-overlap-on", [series_line(1), series_line(2)],

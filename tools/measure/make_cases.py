@@ -129,6 +129,10 @@ def main():
     ap.add_argument("--campaign-name", metavar="NAME",
                     help="a campaign beside the first one: its data go to OUT/campaign-NAME/data/ and its cases "
                          "are named RATE-MODEL-SERIES-NAME (nothing of an earlier campaign is replaced)")
+    ap.add_argument("--pulls-hub", choices=("recvs", "sends"), default="recvs",
+                    help="the pulls' incast that gives the Sync-PS cases' first pull: recvs (the hub posted each "
+                         "client's receives before its sends, incast-tensors-recvs, where measured; default) or "
+                         "sends (the hub only sent, incast-tensors)")
     ap.add_argument("--held-out", metavar="TEXT",
                     help="how the campaign's series were held out (when measured, against which model and recipe): "
                          "ends each new case's description as '; held out: TEXT' (a case made again keeps its own)")
@@ -169,12 +173,14 @@ def main():
                 continue
             workload = os.path.join(ROOT, "workloads", model + ".xml")
             os.makedirs(os.path.join(data, model), exist_ok=True)
-            # The pulls' incast (campaign.sh TENSORS): the Sync-PS cases' first pull and spread out.
-            for name, to in ((TENSORS + ".csv", TENSORS + ".csv"), (TENSORS + ".csv.json", TENSORS + ".csv.json"),
-                             (TENSORS + ".csv.flows.jsonl", TENSORS + ".flows.jsonl")):
-                if os.path.exists(os.path.join(mdir, name)):
-                    shutil.copy(os.path.join(mdir, name), os.path.join(data, model, to))
-            pulls = first_pull(os.path.join(data, model, TENSORS + ".flows.jsonl"))
+            # The pulls' incast (campaign.sh TENSORS, TENSORS_HUB): the Sync-PS cases' first pull and spread out.
+            for base in (TENSORS, TENSORS_RECVS):
+                for name, to in ((base + ".csv", base + ".csv"), (base + ".csv.json", base + ".csv.json"),
+                                 (base + ".csv.flows.jsonl", base + ".flows.jsonl")):
+                    if os.path.exists(os.path.join(mdir, name)):
+                        shutil.copy(os.path.join(mdir, name), os.path.join(data, model, to))
+            pulls_from = pulls_source(os.path.join(data, model), a.pulls_hub)
+            pulls = first_pull(os.path.join(data, model, pulls_from + ".flows.jsonl"))
             p2p_platform = os.path.join(data, model, "platform-p2p.xml")
             ar_platform = os.path.join(data, model, "platform-allreduce.xml")
             calibrate_p2p(a.sgdsim, data, workload, rate, p2p_platform)
@@ -197,11 +203,21 @@ def main():
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
                 write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
-                           p2p_platform, ar_platform, spreads, a.held_out, pulls)
+                           p2p_platform, ar_platform, spreads, a.held_out, pulls, pulls_from)
     return 0
 
 
 TENSORS = "incast-tensors"  # the pulls' incast in a model's folder (campaign.sh TENSORS)
+TENSORS_RECVS = "incast-tensors-recvs"  # the same with the hub posting each client's receives first (TENSORS_HUB)
+
+
+def pulls_source(model_dir, hub="recvs"):
+    """Which pulls' incast of MODEL_DIR gives the first pull: TENSORS_RECVS (the hub posts each client's receives
+    before its sends, as the PS of train.py does) where the campaign measured it and `hub` is "recvs" (the default,
+    since 2026-12-07's held-out rule, validation/testbed/README.md), else TENSORS (the hub only sends)."""
+    if hub == "recvs" and os.path.exists(os.path.join(model_dir, TENSORS_RECVS + ".flows.jsonl")):
+        return TENSORS_RECVS
+    return TENSORS
 
 
 def is_series(fname):
@@ -506,7 +522,7 @@ HELD_OUT = "; held out: "
 
 
 def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=(),
-               held_out=None, pulls=()):
+               held_out=None, pulls=(), pulls_from=TENSORS):
     with open(jsonl, encoding="utf-8") as f:
         lines = [json.loads(line) for line in f]
     first = lines[0]
@@ -566,7 +582,11 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                                "tools/measure/fit_incast.py ("
                                + " ".join(spreads) + "), " if spreads else "")
                             + ("the pulls' incast of the same cluster (the hub sends N clients the model's tensors, "
-                               "client 1's first: incast-out --flow-tensors, incast-tensors.flows.jsonl) through "
+                               "client 1's first" + (", each client's receives posted before its sends as the PS "
+                                                     "posts a worker's gradient receives: incast-out --flow-tensors "
+                                                     "--hub-recvs" if pulls_from == TENSORS_RECVS else
+                                                     ": incast-out --flow-tensors")
+                               + f", {pulls_from}.flows.jsonl) through "
                                "tools/measure/fit_incast.py --first-pull (" + " ".join(pulls) + "), "
                                if pulls else "") + "and the workload file"
                             if not ring else
