@@ -113,11 +113,11 @@ class Settings(unittest.TestCase):
         # the row carries the client counts and the model to the launch.
         rows = [line.split() for line in plan(ARCHS="ps-sync:1", MODELS="resnet18-k80-b32 googlenet-k80-b32")
                 .stdout.splitlines() if " incast-tensors" in line]
-        # TENSORS_HUB both (the default): the hub only sending, then posting each client's receives first.
-        self.assertEqual([(r[2], r[4]) for r in rows], [(n, m) for m in ("resnet18-k80-b32", "googlenet-k80-b32")
-                                                        for n in ("incast-tensors", "incast-tensors-recvs")])
+        # TENSORS_HUB sends (the default): the hub only sending; both: then posting each client's receives first.
+        self.assertEqual([(r[2], r[4]) for r in rows], [("incast-tensors", m) for m in ("resnet18-k80-b32",
+                                                                                         "googlenet-k80-b32")])
         self.assertEqual(rows[0][3], "2,3,4,6,8")
-        for hub, names in (("sends", ["incast-tensors"]), ("recvs", ["incast-tensors-recvs"])):
+        for hub, names in (("both", ["incast-tensors", "incast-tensors-recvs"]), ("recvs", ["incast-tensors-recvs"])):
             self.assertEqual([line.split()[2] for line in plan(ARCHS="ps-sync:1", TENSORS_HUB=hub).stdout.splitlines()
                               if " incast-tensors" in line], names)
         self.assertEqual(plan(ARCHS="ps-sync:1", TENSORS_HUB="all").returncode, 2)

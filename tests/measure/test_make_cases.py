@@ -54,15 +54,15 @@ class WriteCase(unittest.TestCase):
             self.assertNotIn("--first-pull-weight", case["run"], series)
             self.assertEqual(case["run"][case["run"].index("--flow-spread-out") + 1], "0.56", series)
 
-    def test_the_first_pull_comes_from_the_hub_posting_receives_where_measured(self):
-        # 2026-12-07's held-out rule (validation/testbed/README.md): incast-tensors-recvs where a campaign has it.
+    def test_the_first_pull_comes_from_the_hub_only_sending_unless_asked(self):
+        # 2026-12-07's held-out rule (validation/testbed/README.md) kept the hub only sending; the hub posting
+        # receives first only when asked and measured.
         with tempfile.TemporaryDirectory() as d:
-            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS)
+            self.assertEqual(make_cases.pulls_source(d, "recvs"), make_cases.TENSORS)
             open(os.path.join(d, make_cases.TENSORS + ".flows.jsonl"), "w").close()
-            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS)
             open(os.path.join(d, make_cases.TENSORS_RECVS + ".flows.jsonl"), "w").close()
-            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS_RECVS)
-            self.assertEqual(make_cases.pulls_source(d, "sends"), make_cases.TENSORS)
+            self.assertEqual(make_cases.pulls_source(d), make_cases.TENSORS)
+            self.assertEqual(make_cases.pulls_source(d, "recvs"), make_cases.TENSORS_RECVS)
         pulls = ["--flow-spread-out", "0.03", "--first-pull-weight", "2:1.20,8:1.90"]
         for source, says in ((make_cases.TENSORS, "--flow-tensors, incast-tensors.flows.jsonl"),
                              (make_cases.TENSORS_RECVS, "--flow-tensors --hub-recvs, incast-tensors-recvs.flows.jsonl")):

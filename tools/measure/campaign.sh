@@ -44,12 +44,13 @@
 #                                                       pull-weight and --flow-spread-out from it, fit_incast.py
 #                                                       --first-pull; docs/models.md §10.6 "The first pull";
 #                                                       since 2026-12-07)
-#   TENSORS_HUB how the hub of the pulls'       [both] (sends: it only sends, as before 2026-12-07, into
-#            incast posts: sends, recvs or both        incast-tensors.csv; recvs: before its sends to a client it
+#   TENSORS_HUB how the hub of the pulls'       [sends] (sends: it only sends, into incast-tensors.csv, which
+#            incast posts: sends, recvs or both        make_cases.py takes; recvs: before its sends to a client it
 #                                                       posts that client's receives, one per tensor, as a PS posts a
 #                                                       worker's gradient receives before its parameters (measure.py
 #                                                       incast --hub-recvs), into incast-tensors-recvs.csv; both:
-#                                                       one after the other; make_cases.py takes recvs' where there)
+#                                                       one after the other. recvs predicted 2026-12-07's two cases
+#                                                       worse, 5.02% mean against 4.16%, validation/testbed/README.md)
 #   TENSORS_REPEATS measured repeats of the     [10] (1-99; a first flow's weight scatters more over 5 repeats
 #            pulls' incast per N                        than the bulk flows' spread)
 #   SMALL_LAUNCHES launches of the all-reduce      [3] (1: one launch, as before 2026-12-01r; the first launch
@@ -122,7 +123,7 @@ INCAST=${INCAST:-1}
 STREAM=${STREAM:-1}
 TENSORS=${TENSORS:-1}
 TENSORS_REPEATS=${TENSORS_REPEATS:-10}
-TENSORS_HUB=${TENSORS_HUB:-both}
+TENSORS_HUB=${TENSORS_HUB:-sends}
 PIN=${PIN:-1}
 RT=${RT:-0}
 YIELD=${YIELD:-1}

@@ -129,10 +129,10 @@ def main():
     ap.add_argument("--campaign-name", metavar="NAME",
                     help="a campaign beside the first one: its data go to OUT/campaign-NAME/data/ and its cases "
                          "are named RATE-MODEL-SERIES-NAME (nothing of an earlier campaign is replaced)")
-    ap.add_argument("--pulls-hub", choices=("recvs", "sends"), default="recvs",
-                    help="the pulls' incast that gives the Sync-PS cases' first pull: recvs (the hub posted each "
-                         "client's receives before its sends, incast-tensors-recvs, where measured; default) or "
-                         "sends (the hub only sent, incast-tensors)")
+    ap.add_argument("--pulls-hub", choices=("sends", "recvs"), default="sends",
+                    help="the pulls' incast that gives the Sync-PS cases' first pull: sends (the hub only sent, "
+                         "incast-tensors; default, validation/testbed/README.md 2026-12-07) or recvs (the hub posted "
+                         "each client's receives before its sends, incast-tensors-recvs, where measured)")
     ap.add_argument("--held-out", metavar="TEXT",
                     help="how the campaign's series were held out (when measured, against which model and recipe): "
                          "ends each new case's description as '; held out: TEXT' (a case made again keeps its own)")
@@ -211,10 +211,10 @@ TENSORS = "incast-tensors"  # the pulls' incast in a model's folder (campaign.sh
 TENSORS_RECVS = "incast-tensors-recvs"  # the same with the hub posting each client's receives first (TENSORS_HUB)
 
 
-def pulls_source(model_dir, hub="recvs"):
-    """Which pulls' incast of MODEL_DIR gives the first pull: TENSORS_RECVS (the hub posts each client's receives
-    before its sends, as the PS of train.py does) where the campaign measured it and `hub` is "recvs" (the default,
-    since 2026-12-07's held-out rule, validation/testbed/README.md), else TENSORS (the hub only sends)."""
+def pulls_source(model_dir, hub="sends"):
+    """Which pulls' incast of MODEL_DIR gives the first pull: TENSORS (the hub only sends; the default: 2026-12-07's
+    held-out rule kept it, validation/testbed/README.md), or with `hub` "recvs" TENSORS_RECVS (the hub posts each
+    client's receives before its sends, as the PS of train.py does) where the campaign measured it."""
     if hub == "recvs" and os.path.exists(os.path.join(model_dir, TENSORS_RECVS + ".flows.jsonl")):
         return TENSORS_RECVS
     return TENSORS
