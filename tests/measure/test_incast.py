@@ -330,7 +330,7 @@ class PacedSend(unittest.TestCase):
 class HubRecvs(unittest.TestCase):
     """--hub-recvs: the hub posts a client's receives before its sends to it, as train.py's PS releases a worker."""
 
-    def run_rank(self, rank, hub_recvs, n=2, elements=10, message_elements=4):
+    def run_rank(self, rank, hub_recvs, n=2, elements=10, message_elements=4, early_recvs=False):
         calls = []
 
         def work(*call):
@@ -343,7 +343,8 @@ class HubRecvs(unittest.TestCase):
         saved = incast.dist
         incast.dist = fake
         try:
-            times = incast.incast_out(rank, n, bufs, None, message_elements, hub_recvs=hub_recvs)
+            times = incast.incast_out(rank, n, bufs, None, message_elements, hub_recvs=hub_recvs,
+                                      early_recvs=early_recvs)
         finally:
             incast.dist = saved
         return calls, times
@@ -366,6 +367,23 @@ class HubRecvs(unittest.TestCase):
         self.assertEqual(calls, [("barrier",)] + [("isend", c, n) for c in (1, 2) for n in (4, 4, 2)])
         calls, _ = self.run_rank(2, False)
         self.assertEqual(calls, [("barrier",)] + [("irecv", 0, n) for n in (4, 4, 2)])
+
+    def test_early_receives_are_posted_before_the_barrier(self):
+        # --early-recvs: a client's receives before the barrier that starts the repeat; the hub is unchanged.
+        calls, times = self.run_rank(1, False, early_recvs=True)
+        self.assertEqual(len(times), 1)
+        self.assertEqual(calls, [("irecv", 0, n) for n in (4, 4, 2)] + [("barrier",)])
+        calls, _ = self.run_rank(1, True, early_recvs=True)
+        self.assertEqual(calls, [("irecv", 0, n) for n in (4, 4, 2)] + [("barrier",)] * 2 + [("isend", 0, 1)] * 3)
+        self.assertEqual(self.run_rank(0, False, early_recvs=True)[0], self.run_rank(0, False)[0])
+
+    def test_early_receives_need_incast_out(self):
+        def args(patterns):
+            return types.SimpleNamespace(early_recvs=True, patterns=patterns)
+        self.assertTrue(incast.check_early_recvs(args("incast-in,incast-out")))
+        self.assertFalse(incast.check_early_recvs(types.SimpleNamespace(patterns="incast-in")))
+        with self.assertRaisesRegex(MeasureError, "--early-recvs: applies to incast-out, not in --patterns incast-in"):
+            incast.check_early_recvs(args("incast-in"))
 
     def test_needs_incast_out_and_a_flow_cut_into_messages(self):
         def args(**kw):

@@ -131,7 +131,7 @@ def incast_in(rank, n, bufs, group, message_elements=0):
     return []
 
 
-def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False):
+def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False, early_recvs=False):
     """The hub isends to clients 1..n at once (every message of client 1's flow, then client 2's, ...: as a PS
     releases its shard to each worker in turn); each client times its flow from the end of the barrier. Each flow
     goes as messages of `message_elements` floats back to back (0: one message).
@@ -140,7 +140,14 @@ def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False):
     as a PS posts the receives of a worker's gradients before it sends that worker its parameters (train.py's
     release), so that client c + 1's first message leaves after client c's sends and client c + 1's receives were
     posted, not after client c's sends alone. Each client answers them with one-float messages after a second
-    barrier, once every flow is in, so that the answers do not load the hub while it sends."""
+    barrier, once every flow is in, so that the answers do not load the hub while it sends.
+
+    early_recvs (--early-recvs): each client posts its flow's receives before the first barrier, as a training worker
+    posts its parameters' receives when its step starts, long before the PS releases them. Gloo's TCP transport sends
+    a message only once the receiver's notice that its receive is posted has arrived, so with the receives posted
+    after the barrier each flow waits for its client's posting, which the clients, sharing the cores, do at
+    different times."""
+    early = flow_recv(bufs["own"], 0, message_elements) if rank and early_recvs else None
     dist.barrier(group=group)
     t0 = now()
     messages = len(split_bounds((bufs["out"] if rank == 0 else bufs["own"]).numel(), message_elements))
@@ -157,7 +164,7 @@ def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False):
             dist.barrier(group=group)
             wait_all(answers)
         return []
-    wait_all(flow_recv(bufs["own"], 0, message_elements))
+    wait_all(early if early is not None else flow_recv(bufs["own"], 0, message_elements))
     took = now() - t0
     if hub_recvs:
         dist.barrier(group=group)
@@ -514,6 +521,8 @@ def incast_run(args, pattern, n, size, bufs, group):
                                          (plan.elements(args.flow_message_size) if args.flow_message_size else 0))
         if pattern == "incast-out" and getattr(args, "hub_recvs", False):
             extra["hub_recvs"] = True
+        if pattern == "incast-out" and getattr(args, "early_recvs", False):
+            extra["early_recvs"] = True
         if pattern in DUPLEX:
             extra["message_gap_s"] = args.message_gap_s
             extra["hub_gap_s"] = args.hub_message_gap_s
@@ -549,6 +558,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["flow_tensors"] = {"workload": args.flow_tensors, "messages": len(args.flow_tensor_elements)}
             if pattern == "incast-out" and getattr(args, "hub_recvs", False):
                 rec["hub_recvs"] = True
+            if pattern == "incast-out" and getattr(args, "early_recvs", False):
+                rec["early_recvs"] = True
             if pattern in DUPLEX and args.message_gap_s:
                 rec["message_gap_s"] = args.message_gap_s
             if pattern in DUPLEX and args.hub_message_gap_s:
@@ -653,6 +664,15 @@ def flow_tensors(args):
     return counts, 4 * sum(counts)
 
 
+def check_early_recvs(args):
+    """--early-recvs: incast-out's clients post their receives before the barrier (incast_out); incast-out only."""
+    if not getattr(args, "early_recvs", False):
+        return False
+    if "incast-out" not in args.patterns.split(","):
+        raise MeasureError(f"--early-recvs: applies to incast-out, not in --patterns {args.patterns}")
+    return True
+
+
 def check_hub_recvs(args):
     """--hub-recvs: incast-out's hub posts a client's receives before its sends (incast_out); it needs incast-out and
     a flow cut into messages (--flow-tensors or --flow-message), whose count it posts."""
@@ -705,6 +725,7 @@ def cmd_incast(args):
     if tensor_bytes:
         sizes = [tensor_bytes]
     args.hub_recvs = check_hub_recvs(args)
+    args.early_recvs = check_early_recvs(args)
     args.message_gap_s = message_gap(args)
     args.hub_message_gap_s = message_gap(args, "--hub-message-gap", "the hub's")
     for option in ("established_flows", "late_flows"):

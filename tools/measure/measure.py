@@ -128,6 +128,10 @@ def main(argv):
                    help="incast-in, incast-out, incast-duplex, duplex-late-in/out, staggered-in/out: every flow is "
                         "this workload file's tensors in forward order, one message each, as a PS sends a worker its "
                         "shard (replaces --sizes and --flow-message)")
+    p.add_argument("--early-recvs", action="store_true",
+                   help="incast-out: each client posts its receives before the barrier that starts a repeat, as a "
+                        "worker posts its parameters' receives long before the PS releases them (Gloo sends a message "
+                        "only once the receiver has posted its receive)")
     p.add_argument("--hub-recvs", action="store_true",
                    help="incast-out with --flow-tensors or --flow-message: before its sends to a client, the hub "
                         "posts one receive from it per message, which the client answers once every flow is in, as "
