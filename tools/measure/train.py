@@ -224,6 +224,7 @@ def parameter_server(cfg, p, start, buffer_limit):
         th.start()
     sends = []
     releases_late = []
+    releases = []  # per release: step, worker, when its receives' posting began and when its last send was posted
     go, stop = torch.tensor([CONTINUE]), torch.tensor([STOP])
     store = dist.distributed_c10d._get_default_store() if cfg.async_ else None
 
@@ -242,10 +243,12 @@ def parameter_server(cfg, p, start, buffer_limit):
                 sends.append(dist.isend(stop, dst=cfg.worker_rank(w), tag=cfg.tag(CTRL, step, 0)))
                 return False
             sends.append(dist.isend(go, dst=cfg.worker_rank(w), tag=cfg.tag(CTRL, step, 0)))
-        releases_late.append(max(0.0, now() - due))
+        posted = now()
+        releases_late.append(max(0.0, posted - due))
         post_gradient_recvs(w, step)
         for t in shard:
             sends.append(dist.isend(params[t], dst=cfg.worker_rank(w), tag=cfg.tag(DOWN, step, t)))
+        releases.append([step, w, posted - start, now() - start])
         return True
 
     clock = Clock(start)
@@ -331,7 +334,7 @@ def parameter_server(cfg, p, start, buffer_limit):
             "loop_busy_s": busy, "loop_busy_fraction": busy / elapsed if elapsed > 0 else 0.0,
             "arrival_lag_mean_us": 1e6 * plan.mean(lags), "arrival_lag_max_us": 1e6 * max(lags) if lags else 0.0,
             "release_late_mean_us": 1e6 * plan.mean(releases_late),
-            "release_late_max_us": 1e6 * max(releases_late), "per_worker_buffers": per_worker,
+            "release_late_max_us": 1e6 * max(releases_late), "releases_s": releases, "per_worker_buffers": per_worker,
             "bad_markers": bad_markers if per_worker else None, "clock": clock.stats()}
 
 
