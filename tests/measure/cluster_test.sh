@@ -131,6 +131,12 @@ ring = [json.loads(l) for l in open(f"{work}/ring.jsonl")]
 assert [r["workers"] for r in ps] == [1, 2, 3], ps
 assert [r["workers"] for r in pv] == [1, 2, 3], pv
 assert {r["ps_reads"] for r in ps} == {"shard"} and {r["ps_reads"] for r in pv} == {"per-variable"}
+# Shard reads: the PS releases every worker once a step (1 + 3 steps), in worker order, each release's posting
+# beginning before it ends and after the previous one's end (train.py releases_s).
+for r in ps:
+    rel = r["ps_servers"][0]["releases_s"]
+    assert [(s, w) for s, w, _, _ in rel] == [(s, w) for s in range(4) for w in range(r["workers"])], rel
+    assert all(a <= b for _, _, a, b in rel) and all(p[3] <= q[2] for p, q in zip(rel, rel[1:])), rel
 ps += pv
 assert [r["workers"] for r in ring] == [2, 4], ring
 for r in ps + ring:
