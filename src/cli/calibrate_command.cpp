@@ -29,6 +29,11 @@
 namespace po = boost::program_options;
 
 namespace sgdsim {
+namespace {
+// The time per message that tools/measure/microbench.py writes in a p2p_stream row where it measured none (its
+// "nothing measurable"): rows at or below it are left out of --stream's fit.
+constexpr double kStreamNothingMeasurableS = 1e-9;
+} // namespace
 
 int calibrate_command(const std::vector<std::string>& args)
 {
@@ -160,9 +165,20 @@ int calibrate_command(const std::vector<std::string>& args)
   // beyond c'.
   std::optional<CalibrationFit> stream_fit;
   double stream_message_s = 0, stream_latency_s = 0;
+  std::vector<int> stream_floor_lines; // --stream rows at the kit's floor, left out of the fit
   if (!stream_where.empty()) {
-    stream_fit = calibrate(CommKind::P2P, read_comm_measurements(measurements, stream_where, size_column, time_column),
-                           measurements);
+    std::vector<CommMeasurement> stream_rows =
+        read_comm_measurements(measurements, stream_where, size_column, time_column);
+    // tools/measure/microbench.py writes a stream row's time per message as 1 ns where it measured nothing (a noisy
+    // transfer alone as long as the N back to back): not a time. With the least squares' relative weights (1 / T^2)
+    // one such row outweighs the others by 10^10 and leaves the equations singular.
+    std::erase_if(stream_rows, [&](const CommMeasurement& x) {
+      if (x.time_s > kStreamNothingMeasurableS)
+        return false;
+      stream_floor_lines.push_back(x.line);
+      return true;
+    });
+    stream_fit       = calibrate(CommKind::P2P, stream_rows, measurements);
     stream_message_s = std::max(0.0, stream_fit->call_s);
     stream_latency_s = latency_s >= 0 ? latency_s : std::max(0.0, f.call_s - stream_message_s);
   }
@@ -245,6 +261,12 @@ int calibrate_command(const std::vector<std::string>& args)
     // after idle, the transfer's handshake, the benchmark's own synchronization (docs/models.md §10.5).
     o << "  c'         " << fmt("%.4g", stream_message_s * 1e6) << " us per message on a stream (--stream rows; B' "
       << format_Gbps(stream_fit->bandwidth_Bps) << ")\n";
+    if (!stream_floor_lines.empty()) {
+      o << "  (--stream rows left out at the kit's 1 ns, nothing measured: line";
+      for (const int line : stream_floor_lines)
+        o << " " << line;
+      o << ")\n";
+    }
     o << "  c - c' - L " << fmt("%.4g", std::max(0.0, f.call_s - stream_message_s - stream_latency_s) * 1e6)
       << " us per transfer alone, beyond the per-message cost and the latency L = "
       << fmt("%.4g", stream_latency_s * 1e6) << " us" << (latency_s >= 0 ? " (--latency)" : " (c - c')")
