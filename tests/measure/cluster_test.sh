@@ -137,6 +137,10 @@ for r in ps:
     rel = r["ps_servers"][0]["releases_s"]
     assert [(s, w) for s, w, _, _ in rel] == [(s, w) for s in range(4) for w in range(r["workers"])], rel
     assert all(a <= b for _, _, a, b in rel) and all(p[3] <= q[2] for p, q in zip(rel, rel[1:])), rel
+    # And when it saw each worker's first and last gradient of each step arrive (train.py pushes_s): after its release.
+    pushes = r["ps_servers"][0]["pushes_s"]
+    assert [(s, w) for s, w, _, _ in pushes] == [(s, w) for s, w, _, _ in rel], pushes
+    assert all(p[2] <= p[3] and p[2] >= q[3] for p, q in zip(pushes, rel)), (pushes, rel)
 ps += pv
 assert [r["workers"] for r in ring] == [2, 4], ring
 for r in ps + ring:
@@ -166,7 +170,8 @@ for w in one[0]["per_worker"]:
 def paced(c, least):
     p = c["pace_us"]
     assert len(p) >= least and all(0 < x < 1e5 for x in p), c
-    assert c["pace_reference_us"] == float(os.environ["SGDSIM_PACE_REFERENCE_US"]) and c["pace_waited_s"] >= 0, c
+    # The reference given comes down to the lower quartile of 8+ idle readings, never up (kit.lower_reference).
+    assert 0 < c["pace_reference_us"] <= float(os.environ["SGDSIM_PACE_REFERENCE_US"]) and c["pace_waited_s"] >= 0, c
 for r in ps + ring:
     c = r["cpu"]
     assert c["window_s"] > 0 and 0 < c["ranks_s"] and c["outside_s"] >= 0 and c["cpus"] >= 1, c

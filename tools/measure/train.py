@@ -225,6 +225,7 @@ def parameter_server(cfg, p, start, buffer_limit):
     sends = []
     releases_late = []
     releases = []  # per release: step, worker, when its receives' posting began and when its last send was posted
+    pushes = {}  # per step and worker: when the PS saw its first and its last gradient of the step arrive
     go, stop = torch.tensor([CONTINUE]), torch.tensor([STOP])
     store = dist.distributed_c10d._get_default_store() if cfg.async_ else None
 
@@ -271,6 +272,8 @@ def parameter_server(cfg, p, start, buffer_limit):
             arrived, w, s, t = arrivals.get()
             t0 = now()
             lags.append(t0 - arrived)
+            pushed = pushes.setdefault((s, w), [s, w, arrived - start, arrived - start])
+            pushed[3] = arrived - start
             if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
                 bad_markers += 1
             if cfg.per_variable:
@@ -309,6 +312,8 @@ def parameter_server(cfg, p, start, buffer_limit):
             arrived, w, s, t = arrivals.get()
             t0 = now()
             lags.append(t0 - arrived)
+            pushed = pushes.setdefault((s, w), [s, w, arrived - start, arrived - start])
+            pushed[3] = arrived - start
             if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
                 bad_markers += 1
             cpu_free = max(arrived, cpu_free) + update_s[t]
@@ -334,7 +339,8 @@ def parameter_server(cfg, p, start, buffer_limit):
             "loop_busy_s": busy, "loop_busy_fraction": busy / elapsed if elapsed > 0 else 0.0,
             "arrival_lag_mean_us": 1e6 * plan.mean(lags), "arrival_lag_max_us": 1e6 * max(lags) if lags else 0.0,
             "release_late_mean_us": 1e6 * plan.mean(releases_late),
-            "release_late_max_us": 1e6 * max(releases_late), "releases_s": releases, "per_worker_buffers": per_worker,
+            "release_late_max_us": 1e6 * max(releases_late), "releases_s": releases,
+            "pushes_s": sorted(pushes.values()), "per_worker_buffers": per_worker,
             "bad_markers": bad_markers if per_worker else None, "clock": clock.stats()}
 
 
