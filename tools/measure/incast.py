@@ -151,7 +151,6 @@ def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False, early_
     dist.barrier(group=group)
     t0 = now()
     messages = len(split_bounds((bufs["out"] if rank == 0 else bufs["own"]).numel(), message_elements))
-    answer = torch.zeros(messages if hub_recvs else 0, dtype=torch.float32)  # one float per message
     if rank == 0:
         works, answers = [], []
         for c in range(1, n + 1):
@@ -168,6 +167,7 @@ def incast_out(rank, n, bufs, group, message_elements=0, hub_recvs=False, early_
     took = now() - t0
     if hub_recvs:
         dist.barrier(group=group)
+        answer = torch.zeros(messages, dtype=torch.float32)  # one float per message
         wait_all([dist.isend(answer[i:i + 1], dst=0) for i in range(messages)])
     return [took]
 
@@ -519,10 +519,8 @@ def incast_run(args, pattern, n, size, bufs, group):
         if pattern in FLOW_MESSAGES:
             extra["message_elements"] = (args.flow_tensor_elements or
                                          (plan.elements(args.flow_message_size) if args.flow_message_size else 0))
-        if pattern == "incast-out" and getattr(args, "hub_recvs", False):
-            extra["hub_recvs"] = True
-        if pattern == "incast-out" and getattr(args, "early_recvs", False):
-            extra["early_recvs"] = True
+        if pattern == "incast-out":
+            extra.update({flag: True for flag in OUT_FLAGS if getattr(args, flag, False)})
         if pattern in DUPLEX:
             extra["message_gap_s"] = args.message_gap_s
             extra["hub_gap_s"] = args.hub_message_gap_s
@@ -556,10 +554,8 @@ def incast_record(args, out, flows_path, pattern, n, size, table):
                 rec["flow_message_bytes"] = args.flow_message_size
             if pattern in FLOW_MESSAGES and args.flow_tensor_elements:
                 rec["flow_tensors"] = {"workload": args.flow_tensors, "messages": len(args.flow_tensor_elements)}
-            if pattern == "incast-out" and getattr(args, "hub_recvs", False):
-                rec["hub_recvs"] = True
-            if pattern == "incast-out" and getattr(args, "early_recvs", False):
-                rec["early_recvs"] = True
+            if pattern == "incast-out":
+                rec.update({flag: True for flag in OUT_FLAGS if getattr(args, flag, False)})
             if pattern in DUPLEX and args.message_gap_s:
                 rec["message_gap_s"] = args.message_gap_s
             if pattern in DUPLEX and args.hub_message_gap_s:
@@ -664,22 +660,28 @@ def flow_tensors(args):
     return counts, 4 * sum(counts)
 
 
-def check_early_recvs(args):
-    """--early-recvs: incast-out's clients post their receives before the barrier (incast_out); incast-out only."""
-    if not getattr(args, "early_recvs", False):
+OUT_FLAGS = ("hub_recvs", "early_recvs")  # incast_out's options (--hub-recvs, --early-recvs): incast-out only
+
+
+def out_flag(args, flag):
+    """Whether incast-out's option `flag` (one of OUT_FLAGS) is given; refused without incast-out in --patterns."""
+    if not getattr(args, flag, False):
         return False
     if "incast-out" not in args.patterns.split(","):
-        raise MeasureError(f"--early-recvs: applies to incast-out, not in --patterns {args.patterns}")
+        raise MeasureError(f"--{flag.replace('_', '-')}: applies to incast-out, not in --patterns {args.patterns}")
     return True
 
 
+def check_early_recvs(args):
+    """--early-recvs: incast-out's clients post their receives before the barrier (incast_out)."""
+    return out_flag(args, "early_recvs")
+
+
 def check_hub_recvs(args):
-    """--hub-recvs: incast-out's hub posts a client's receives before its sends (incast_out); it needs incast-out and
-    a flow cut into messages (--flow-tensors or --flow-message), whose count it posts."""
-    if not getattr(args, "hub_recvs", False):
+    """--hub-recvs: incast-out's hub posts a client's receives before its sends (incast_out); it needs a flow cut into
+    messages (--flow-tensors or --flow-message), whose count it posts."""
+    if not out_flag(args, "hub_recvs"):
         return False
-    if "incast-out" not in args.patterns.split(","):
-        raise MeasureError(f"--hub-recvs: applies to incast-out, not in --patterns {args.patterns}")
     if not (args.flow_message or getattr(args, "flow_tensors", "")):
         raise MeasureError("--hub-recvs: posts one receive per message of a flow; give --flow-tensors or "
                            "--flow-message")

@@ -226,6 +226,18 @@ def parameter_server(cfg, p, start, buffer_limit):
     releases_late = []
     releases = []  # per release: step, worker, when its receives' posting began and when its last send was posted
     pushes = {}  # per step and worker: when the PS saw its first and its last gradient of the step arrive
+
+    def taken(arrived, w, step, t):
+        """The main loop takes worker w's gradient of tensor t and `step`, arrived at `arrived`: its lag, the first and
+        last arrival of w's step (pushes), its marker; returns when it was taken."""
+        nonlocal bad_markers
+        t0 = now()
+        lags.append(t0 - arrived)
+        pushes.setdefault((step, w), [step, w, arrived - start, arrived - start])[3] = arrived - start
+        if per_worker and grads[w][t][0].item() != cfg.marker(step, t):
+            bad_markers += 1
+        return t0
+
     go, stop = torch.tensor([CONTINUE]), torch.tensor([STOP])
     store = dist.distributed_c10d._get_default_store() if cfg.async_ else None
 
@@ -270,12 +282,7 @@ def parameter_server(cfg, p, start, buffer_limit):
         applied, step = 0, 0
         while step < cfg.total:
             arrived, w, s, t = arrivals.get()
-            t0 = now()
-            lags.append(t0 - arrived)
-            pushed = pushes.setdefault((s, w), [s, w, arrived - start, arrived - start])
-            pushed[3] = arrived - start
-            if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
-                bad_markers += 1
+            t0 = taken(arrived, w, s, t)
             if cfg.per_variable:
                 got[w] += 1
                 if got[w] == len(shard):
@@ -310,12 +317,7 @@ def parameter_server(cfg, p, start, buffer_limit):
         finished = 0
         while finished < k:
             arrived, w, s, t = arrivals.get()
-            t0 = now()
-            lags.append(t0 - arrived)
-            pushed = pushes.setdefault((s, w), [s, w, arrived - start, arrived - start])
-            pushed[3] = arrived - start
-            if per_worker and grads[w][t][0].item() != cfg.marker(s, t):
-                bad_markers += 1
+            t0 = taken(arrived, w, s, t)
             cpu_free = max(arrived, cpu_free) + update_s[t]
             updates += 1
             count[w] += 1
