@@ -33,6 +33,11 @@
 #   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
+#   LATE     1: a lone flow into the hub started  [0] (0: not measured; incast --patterns staggered-in --late-
+#            late beside N established flows out,       flows 1, N = 2, 4, 8, 16 and 64 MiB, into RATE/incast-
+#            when ARCHS has a PS                        late.csv: make_cases.py takes --ack-coupling-late-in from
+#                                                       it, fit_incast.py; a push joining a PS's running pulls,
+#                                                       docs/models.md §10.6 "Start order under CUBIC")
 #   STREAM   1: the small messages' stream when    [1] (0: not measured; p2p --sizes 256B..4MiB --stream 64 between 2
 #            ARCHS has a PS                             hosts into RATE/p2p-stream.csv: make_cases.py takes the PS
 #                                                       platforms' per-message cost from it, calibrate --stream;
@@ -120,6 +125,7 @@ QUEUED=${QUEUED:-16}
 QUEUED_LONG=${QUEUED_LONG:-128}
 FEEDCHECK=${FEEDCHECK:-1}
 INCAST=${INCAST:-1}
+LATE=${LATE:-0}
 STREAM=${STREAM:-1}
 TENSORS=${TENSORS:-1}
 TENSORS_REPEATS=${TENSORS_REPEATS:-10}
@@ -162,6 +168,10 @@ esac
 case $INCAST in
   0|1) ;;
   *) echo "campaign.sh: INCAST='$INCAST': 0 or 1" >&2; exit 2 ;;
+esac
+case $LATE in
+  0|1) ;;
+  *) echo "campaign.sh: LATE='$LATE': 0 or 1" >&2; exit 2 ;;
 esac
 case $TENSORS_REPEATS in
   [1-9]|[1-9][0-9]) ;;
@@ -225,7 +235,7 @@ SMALL_ALONE_MAX_BYTES=$(size_bytes SMALL_ALONE_MAX "$SMALL_ALONE_MAX" 1048576 1M
 # per launch, one attempt per row and configuration, overlap ignored. Not a bound: the waits for the machine's
 # pace and the attempts measured again (docs/measure.md §2) made 2026-12-02h and 2026-12-03 take 3-4 times it.
 plan=$(MODELS=$MODELS RATES=$RATES WORKERS=$WORKERS ARCHS=$ARCHS OVERLAPS=$OVERLAPS STEPS=$STEPS ASYNC_STEPS=$ASYNC_STEPS WARMUP=$WARMUP \
-  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST STREAM=$STREAM TENSORS=$TENSORS TENSORS_REPEATS=$TENSORS_REPEATS TENSORS_HUB=$TENSORS_HUB AGAIN=$AGAIN \
+  REPEAT=$REPEAT SCALE=$SCALE MICRO=$MICRO MIN_SIZE_BYTES=$MIN_SIZE_BYTES QUEUED=$QUEUED QUEUED_LONG=$QUEUED_LONG INCAST=$INCAST LATE=$LATE STREAM=$STREAM TENSORS=$TENSORS TENSORS_REPEATS=$TENSORS_REPEATS TENSORS_HUB=$TENSORS_HUB AGAIN=$AGAIN \
   SMALL_LAUNCHES=$SMALL_LAUNCHES SMALL_ALONE_MAX_BYTES=$SMALL_ALONE_MAX_BYTES \
   $python - "$src" <<'EOF'
 import os, sys
@@ -297,6 +307,14 @@ for rate in env["RATES"].split():
                       for m in plan.INCAST_SIZES_MIB) + 10
             micro.append(f"incast {','.join(map(str, incast_nodes))} "
                          f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
+        late_nodes = [n for n in incast_nodes if n in plan.LATE_NODES or n == k_max]
+        if env["LATE"] == "1" and ps and late_nodes:
+            # staggered-in with one late flow: per N and size, 1 + 5 repeats of the late flow alone (S bytes), the N
+            # established flows alone (2 S each), then both; the row carries the client counts and the sizes.
+            late = sum(6 * (m + 4 * n * m) * 2 ** 20 / B + 6 * 3 * 0.5 for n in late_nodes
+                       for m in plan.INCAST_SIZES_MIB) + 10
+            micro.append(f"incast-late {','.join(map(str, late_nodes))} "
+                         f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {late:.0f}")
         # Only the Sync-PS series reading their shard take the first pull (make_cases.py).
         if env["TENSORS"] == "1" and any(a.startswith("ps-sync:") for a in env["ARCHS"].split()) and incast_nodes:
             # Per model, incast-out of its tensors: 1 + TENSORS_REPEATS repeats of N flows of the model's bytes;
@@ -433,6 +451,12 @@ for rate in $RATES; do
         "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
           --patterns incast-in,incast-out,incast-duplex,incast-mixed,outcast-mixed \
           --nodes "$param" --sizes "$overlap" --out "$mdir/incast.csv" --force < /dev/null >> "$log" 2>&1
+      elif [ "$name" = incast-late ]; then
+        # A lone flow into the hub started late beside N established flows out of it, as a push joins a PS's running
+        # pulls (docs/models.md §10.6 "Start order under CUBIC"); the row gives the client counts and the sizes.
+        "$here/launch" $pin $rt $yield --hosts $((WORKERS + 1)) --logs "$rdir/logs" -- incast \
+          --patterns staggered-in --late-flows 1 --nodes "$param" --sizes "$overlap" --out "$mdir/incast-late.csv" \
+          --force < /dev/null >> "$log" 2>&1
       elif [ "$name" = incast-tensors ] || [ "$name" = incast-tensors-recvs ]; then
         # The pulls as a PS sends them (docs/models.md §10.6, "The first pull"): the hub sends N clients the model's
         # tensors, client 1's first (incast-tensors-recvs: each client's receives posted before its sends, as the

@@ -133,12 +133,20 @@ def main():
                     help="the pulls' incast that gives the Sync-PS cases' first pull: sends (the hub only sent, "
                          "incast-tensors; default, validation/testbed/README.md 2026-12-07) or recvs (the hub posted "
                          "each client's receives before its sends, incast-tensors-recvs, where measured)")
+    ap.add_argument("--late-in", metavar="ARCHS", default="",
+                    help="comma-separated PS architectures (ps-sync, ps-async) whose cases take "
+                         "--ack-coupling-late-in from the rate's late-flow incast (campaign.sh LATE, incast-late.csv) "
+                         "where measured (default: none; docs/models.md \u00a710.6 \"Start order under CUBIC\")")
     ap.add_argument("--held-out", metavar="TEXT",
                     help="how the campaign's series were held out (when measured, against which model and recipe): "
                          "ends each new case's description as '; held out: TEXT' (a case made again keeps its own)")
     a = ap.parse_args()
     if a.guards:
         return set_guards(a.out, a.guards)
+    late_archs = [x for x in a.late_in.split(",") if x]
+    for x in late_archs:
+        if x not in LATE_ARCHS:
+            raise SystemExit(f"make_cases: --late-in '{a.late_in}': '{x}' is not one of {', '.join(LATE_ARCHS)}")
     if a.campaign_name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", a.campaign_name):
         raise SystemExit(f"make_cases: --campaign-name '{a.campaign_name}': letters, digits, '.', '_' and '-' only "
                          "(it names a folder and a suffix of case names)")
@@ -154,7 +162,7 @@ def main():
                      "feedcheck/feedcheck.csv"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, os.path.basename(name)))
-        for name in ("incast.csv", "incast.csv.json"):
+        for name in ("incast.csv", "incast.csv.json", LATE + ".csv", LATE + ".csv.json"):
             if os.path.exists(os.path.join(src, name)):
                 shutil.copy(os.path.join(src, name), os.path.join(data, name))
         # Measured again after the trainings (campaign.sh AGAIN); the small sizes in more launches (SMALL_LAUNCHES).
@@ -166,7 +174,10 @@ def main():
                         shutil.copy(os.path.join(src, sub, name), os.path.join(data, sub, name))
         if os.path.exists(os.path.join(src, "incast.csv.flows.jsonl")):
             shutil.copy(os.path.join(src, "incast.csv.flows.jsonl"), os.path.join(data, "incast.flows.jsonl"))
+        if os.path.exists(os.path.join(src, LATE + ".csv.flows.jsonl")):
+            shutil.copy(os.path.join(src, LATE + ".csv.flows.jsonl"), os.path.join(data, LATE + ".flows.jsonl"))
         spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
+        late = late_in(os.path.join(data, "incast.flows.jsonl"), os.path.join(data, LATE + ".flows.jsonl"))
         for model in sorted(os.listdir(src)):
             mdir = os.path.join(src, model)
             if not os.path.isdir(mdir) or not any(is_series(f) for f in os.listdir(mdir)):
@@ -203,7 +214,8 @@ def main():
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
                 write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
-                           p2p_platform, ar_platform, spreads, a.held_out, pulls, pulls_from)
+                           p2p_platform, ar_platform, spreads, a.held_out, pulls, pulls_from,
+                           late if late_archs else [], late_archs)
     return 0
 
 
@@ -218,6 +230,24 @@ def pulls_source(model_dir, hub="sends"):
     if hub == "recvs" and os.path.exists(os.path.join(model_dir, TENSORS_RECVS + ".flows.jsonl")):
         return TENSORS_RECVS
     return TENSORS
+
+
+LATE = "incast-late"  # a lone flow in started late beside N established flows out (campaign.sh LATE)
+LATE_ARCHS = ("ps-sync", "ps-async")
+
+
+def late_in(incast_jsonl, late_jsonl):
+    """--ack-coupling-late-in G fitted to the rate's late-flow incast (fit_incast.py's start-order line; the rate's
+    incast gives the times of the flows alone), or [] without both files."""
+    if not (os.path.exists(incast_jsonl) and os.path.exists(late_jsonl)):
+        return []
+    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), incast_jsonl, late_jsonl],
+                         check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        m = re.match(r"start order .*(--ack-coupling-late-in) ([0-9.]+)", line)
+        if m:
+            return [m.group(1), m.group(2)]
+    raise SystemExit(f"make_cases: {late_jsonl}: fit_incast.py fitted no --ack-coupling-late-in (no staggered-in rows?)")
 
 
 def is_series(fname):
@@ -522,7 +552,7 @@ HELD_OUT = "; held out: "
 
 
 def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, ar_platform, spreads=(),
-               held_out=None, pulls=(), pulls_from=TENSORS):
+               held_out=None, pulls=(), pulls_from=TENSORS, late=(), late_archs=()):
     with open(jsonl, encoding="utf-8") as f:
         lines = [json.loads(line) for line in f]
     first = lines[0]
@@ -549,6 +579,10 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         run += ["--ps", str(first["ps"])] + (with_first_pull(list(spreads), pulls) if pulls else list(spreads))
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
             run += ["--ps-reads", "per-variable"]
+    # A push joining running pulls (--ack-coupling-late-in), for the architectures asked for, with shard reads.
+    late = list(late) if (not ring and arch in late_archs and first.get("ps_reads") != "per-variable"
+                          and "--ack-coupling-in" in spreads) else []
+    run += late
     points = []
     for d in lines:
         k = d["workers"]
@@ -588,7 +622,11 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
                                                      ": incast-out --flow-tensors")
                                + f", {pulls_from}.flows.jsonl) through "
                                "tools/measure/fit_incast.py --first-pull (" + " ".join(pulls) + "), "
-                               if pulls else "") + "and the workload file"
+                               if pulls else "")
+                            + ("the late-flow incast of the same cluster (one flow into the hub started late beside "
+                               "N established flows out of it: incast --patterns staggered-in --late-flows 1, "
+                               f"{LATE}.flows.jsonl) through tools/measure/fit_incast.py (" + " ".join(late) + "), "
+                               if late else "") + "and the workload file"
                             if not ring else
                             "the all-reduce microbenchmark of the same emulated cluster (every node count and size"
                             + (f"; one call at a time and {queued_calls} launched back to back" if queued_calls

@@ -244,6 +244,9 @@ class GradUnit:
 # campaign.sh's incast microbenchmark (docs/measure.md "Incast"): the flow sizes of the testbed's PS cases since
 # 2026-11-27b, and the client counts there (2, 3, 4, 6, 8) up to the campaign's K, K itself included.
 INCAST_SIZES_MIB = (16, 64)
+# campaign.sh LATE's client counts (as 2026-11-27f's staggered runs and 2026-12-07b's trial): a lone late flow's
+# slowdown grows about in proportion to N, three counts show it.
+LATE_NODES = (2, 4, 8)
 # campaign.sh's stream of small messages (STREAM, for the PS series): the sizes of 2026-11-26d's, whose stream fitted
 # 73 us per message (validation/testbed/README.md 2026-12-06f), and as many messages back to back.
 STREAM_SIZES_BYTES = (256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304)
