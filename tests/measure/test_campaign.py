@@ -23,7 +23,7 @@ class Settings(unittest.TestCase):
                                        ("MIN_SIZE", "0", "1 byte or more"), ("QUEUED", "-1", "0 or more"),
                                        ("QUEUED", "many", "0 or more"), ("QUEUED_LONG", "x", "0 or more"), ("PIN", "yes", "0 or 1"), ("RT", "100", "1 to 99"),
                                        ("RT", "-1", "1 to 99"), ("YIELD", "2", "0 or 1"),
-                                       ("INCAST", "yes", "0 or 1"), ("STEPS", "0", "1 or more"),
+                                       ("INCAST", "yes", "0 or 1"), ("LATE", "2", "0 or 1"), ("STEPS", "0", "1 or more"),
                                        ("ASYNC_STEPS", "ten", "1 or more"), ("ASYNC_STEPS", "-5", "1 or more"),
                                        ("ASYNC_STEPS", "00", "1 or more"), ("AGAIN", "p2p ring", "among p2p"),
                                        ("AGAIN", "all", "none: nothing"), ("SMALL_LAUNCHES", "0", "1 or more"),
@@ -107,6 +107,17 @@ class Settings(unittest.TestCase):
         self.assertIn(" incast ", plan(ARCHS="ring:ddp ps-sync:2").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ring:ddp").stdout)
         self.assertNotIn(" incast ", plan(ARCHS="ps-async:1", INCAST="0").stdout)
+
+    def test_late_flow_incast_row_only_with_sync_ps(self):
+        # The Sync-PS cases' --ack-coupling-late-in comes from it (make_cases.py --late-in, since 2026-12-07b); the row
+        # carries N = 2, 4, 8 and the sizes.
+        rows = [line.split() for line in plan(ARCHS="ps-sync:1").stdout.splitlines() if " incast-late " in line]
+        self.assertEqual([r[3:5] for r in rows], [["2,4,8", "16MiB,64MiB"]])
+        self.assertEqual([line.split()[3] for line in plan(ARCHS="ps-sync:1", WORKERS="6").stdout.splitlines()
+                          if " incast-late " in line], ["2,4,6"])  # the largest K too
+        self.assertNotIn(" incast-late ", plan(ARCHS="ps-sync:1", LATE="0").stdout)
+        self.assertNotIn(" incast-late ", plan(ARCHS="ps-async:1").stdout)  # no Async-PS case takes it
+        self.assertNotIn(" incast-late ", plan(ARCHS="ring:ddp").stdout)
 
     def test_pulls_incast_row_per_model_only_with_sync_ps_reading_its_shard(self):
         # The Sync-PS cases' first pull comes from it (make_cases.py, fit_incast.py --first-pull, since 2026-12-07);

@@ -54,6 +54,50 @@ class WriteCase(unittest.TestCase):
             self.assertNotIn("--first-pull-weight", case["run"], series)
             self.assertEqual(case["run"][case["run"].index("--flow-spread-out") + 1], "0.56", series)
 
+    def test_late_in_reaches_the_architectures_asked_for_only(self):
+        # --ack-coupling-late-in (campaign.sh LATE, make_cases.py --late-in): the series of the architectures asked for
+        # with one PS reading its shard, and only where the rate's incast gave the coupling it refines.
+        late = ["--ack-coupling-late-in", "0.72"]
+        coupled = ["--flow-spread-in", "0.5", "--ack-coupling-in", "0.43", "--ack-coupling-out", "0.00"]
+
+        def run(series, arch, archs, spreads=coupled, **extra):
+            with tempfile.TemporaryDirectory() as out:
+                mdir = os.path.join(make_cases.campaign_data_root(out, "x"), "1gbit", "m")
+                os.makedirs(mdir)
+                jsonl = os.path.join(mdir, series + ".jsonl")
+                with open(jsonl, "w", encoding="utf-8") as f:
+                    f.writelines(json.dumps(dict(series_line(k, arch=arch), **extra)) + "\n" for k in (1, 2))
+                make_cases.write_case(out, "x", "1gbit", "m", jsonl, os.path.join(ROOT, "w.xml"),
+                                      os.path.join(mdir, "platform-p2p.xml"), None, spreads, None, (),
+                                      make_cases.TENSORS, late, archs)
+                with open(os.path.join(out, "cases", f"1gbit-m-{series}-x", "case.json"), encoding="utf-8") as f:
+                    return json.load(f)
+        case = run("ps-sync-ps1-overlap-on", "ps-sync", ("ps-sync",))
+        self.assertEqual(case["run"][-2:], late)
+        self.assertIn("--late-flows 1, incast-late.flows.jsonl) through tools/measure/fit_incast.py "
+                      "(--ack-coupling-late-in 0.72)", case["prediction_uses"])
+        self.assertEqual(run("ps-async-ps1-overlap-on", "ps-async", ("ps-sync", "ps-async"))["run"][-2:], late)
+        for series, arch, archs, spreads, extra in (
+                ("ps-async-ps1-overlap-on", "ps-async", ("ps-sync",), coupled, {}),
+                ("ps-sync-ps1-overlap-on", "ps-sync", (), coupled, {}),
+                ("ps-sync-ps2-overlap-on", "ps-sync", ("ps-sync",), coupled, {"ps": 2}),
+                ("ps-sync-ps1-per-variable-overlap-on", "ps-sync", ("ps-sync",), coupled, {"ps_reads": "per-variable"}),
+                ("ps-sync-ps1-overlap-on", "ps-sync", ("ps-sync",), ["--flow-spread-in", "0.5"], {})):
+            case = run(series, arch, archs, spreads, **extra)
+            self.assertNotIn("--ack-coupling-late-in", case["run"], (series, archs, spreads))
+            self.assertNotIn("late-flow incast", case["prediction_uses"])
+
+    def test_late_in_is_fitted_where_both_incasts_were_measured(self):
+        data = os.path.join(ROOT, "validation", "testbed", "campaign-2026-12-07b", "data", "1gbit")
+        incast, late = os.path.join(data, "incast.flows.jsonl"), os.path.join(data, "incast-late.flows.jsonl")
+        option, g = make_cases.late_in(incast, late)
+        self.assertEqual(option, "--ack-coupling-late-in")
+        self.assertTrue(0 < float(g) <= 4, g)  # fit_incast.py's range for a coupling
+        self.assertEqual(make_cases.late_in(incast, late + ".absent"), [])
+        with self.assertRaises(SystemExit) as e:  # an incast without staggered-in rows fits no late flow
+            make_cases.late_in(incast, incast)
+        self.assertIn("no --ack-coupling-late-in", str(e.exception))
+
     def test_the_first_pull_comes_from_the_hub_only_sending_unless_asked(self):
         # 2026-12-07's held-out rule (validation/testbed/README.md) kept the hub only sending; the hub posting
         # receives first only when asked and measured.

@@ -33,11 +33,12 @@
 #   INCAST   1: the incast microbenchmark when     [1] (0: not measured; N clients to and from one hub, 16 and 64
 #            ARCHS has a PS                             MiB flows: the PS cases' --flow-spread-in/out and
 #                                                       --ack-coupling-* come from it, tools/measure/fit_incast.py)
-#   LATE     1: a lone flow into the hub started  [0] (0: not measured; incast --patterns staggered-in --late-
+#   LATE     1: a lone flow into the hub started  [1] (0: not measured; incast --patterns staggered-in --late-
 #            late beside N established flows out,       flows 1, N = 2, 4, 8, 16 and 64 MiB, into RATE/incast-
-#            when ARCHS has a PS                        late.csv: make_cases.py takes --ack-coupling-late-in from
-#                                                       it, fit_incast.py; a push joining a PS's running pulls,
-#                                                       docs/models.md §10.6 "Start order under CUBIC")
+#            when ARCHS has ps-sync                     late.csv: make_cases.py gives the Sync-PS cases --ack-
+#                                                       coupling-late-in from it, fit_incast.py; a push joining a
+#                                                       PS's running pulls, docs/models.md §10.6 "Start order under
+#                                                       CUBIC"; since 2026-12-07b)
 #   STREAM   1: the small messages' stream when    [1] (0: not measured; p2p --sizes 256B..4MiB --stream 64 between 2
 #            ARCHS has a PS                             hosts into RATE/p2p-stream.csv: make_cases.py takes the PS
 #                                                       platforms' per-message cost from it, calibrate --stream;
@@ -125,7 +126,7 @@ QUEUED=${QUEUED:-16}
 QUEUED_LONG=${QUEUED_LONG:-128}
 FEEDCHECK=${FEEDCHECK:-1}
 INCAST=${INCAST:-1}
-LATE=${LATE:-0}
+LATE=${LATE:-1}
 STREAM=${STREAM:-1}
 TENSORS=${TENSORS:-1}
 TENSORS_REPEATS=${TENSORS_REPEATS:-10}
@@ -308,7 +309,8 @@ for rate in env["RATES"].split():
             micro.append(f"incast {','.join(map(str, incast_nodes))} "
                          f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
         late_nodes = [n for n in incast_nodes if n in plan.LATE_NODES or n == k_max]
-        if env["LATE"] == "1" and ps and late_nodes:
+        # Only the Sync-PS series take the late flow's coupling (make_cases.py --late-in, 2026-12-07b's rule).
+        if env["LATE"] == "1" and any(a.startswith("ps-sync:") for a in env["ARCHS"].split()) and late_nodes:
             # staggered-in with one late flow: per N and size, 1 + 5 repeats of the late flow alone (S bytes), the N
             # established flows alone (2 S each), then both; the row carries the client counts and the sizes.
             late = sum(6 * (m + 4 * n * m) * 2 ** 20 / B + 6 * 3 * 0.5 for n in late_nodes

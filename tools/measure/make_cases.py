@@ -133,10 +133,11 @@ def main():
                     help="the pulls' incast that gives the Sync-PS cases' first pull: sends (the hub only sent, "
                          "incast-tensors; default, validation/testbed/README.md 2026-12-07) or recvs (the hub posted "
                          "each client's receives before its sends, incast-tensors-recvs, where measured)")
-    ap.add_argument("--late-in", metavar="ARCHS", default="",
-                    help="comma-separated PS architectures (ps-sync, ps-async) whose cases take "
-                         "--ack-coupling-late-in from the rate's late-flow incast (campaign.sh LATE, incast-late.csv) "
-                         "where measured (default: none; docs/models.md \u00a710.6 \"Start order under CUBIC\")")
+    ap.add_argument("--late-in", metavar="ARCHS", default="ps-sync",
+                    help="comma-separated PS architectures (ps-sync, ps-async; '' for none) whose cases with one PS "
+                         "reading its shard take --ack-coupling-late-in from the rate's late-flow incast (campaign.sh "
+                         "LATE, incast-late.csv) where measured (default ps-sync: 2026-12-07b's held-out rule kept it "
+                         "for Sync-PS and not for Async-PS, docs/models.md \u00a710.6 \"Start order under CUBIC\")")
     ap.add_argument("--held-out", metavar="TEXT",
                     help="how the campaign's series were held out (when measured, against which model and recipe): "
                          "ends each new case's description as '; held out: TEXT' (a case made again keeps its own)")
@@ -579,8 +580,10 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         run += ["--ps", str(first["ps"])] + (with_first_pull(list(spreads), pulls) if pulls else list(spreads))
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
             run += ["--ps-reads", "per-variable"]
-    # A push joining running pulls (--ack-coupling-late-in), for the architectures asked for, with shard reads.
-    late = list(late) if (not ring and arch in late_archs and first.get("ps_reads") != "per-variable"
+    # A push joining running pulls (--ack-coupling-late-in), for the architectures asked for, one PS reading its shard
+    # (the series it was decided on, validation/testbed/README.md 2026-12-07b), where the rate's incast gave the
+    # coupling it refines.
+    late = list(late) if (not ring and arch in late_archs and first["ps"] == 1 and first.get("ps_reads") != "per-variable"
                           and "--ack-coupling-in" in spreads) else []
     run += late
     points = []
