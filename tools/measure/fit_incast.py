@@ -22,8 +22,9 @@ max-min with ACK traffic and against the fitted coupling (docs/models.md §10.6)
 (duplex-late-out), n flows into (out of) the hub started late beside n established flows the other way, it fits
 the coupling by start order, --ack-coupling-late-in G and --ack-coupling-established-out G (--ack-coupling-late-out,
 --ack-coupling-established-in), each the G of max(1, G m / n) closest to the mean slowdowns (docs/models.md §10.6
-"Start order, measured and modelled"), printed on a line of its own before the options: on training traffic they
-made predictions worse, and no case uses them. Several files are several runs of the microbenchmark: each run's
+"Start order, measured and modelled"), printed on a line of its own before the options: under BBR they made
+predictions of training worse; under CUBIC the Sync-PS cases take --ack-coupling-late-in from that line (make_cases.py,
+"Start order under CUBIC"), no case the others. Several files are several runs of the microbenchmark: each run's
 rows are divided by that run's own times alone and the points of all runs are fitted together; --coupling
 G_IN,G_OUT gives the lone-flow couplings where the files do not measure them (the exponents and the start-order laws
 are fitted given them). --roles prints only each file's mean slowdown by role of incast-duplex, duplex-late-in and
@@ -521,8 +522,8 @@ def main(argv):
         for option, e in exponents.items():
             if e < 1:  # 1 is sgdsim's default
                 options += [option, f"{e:.2f}"]
-        if laws:  # printed apart: no case uses them, and make_cases.py reads the last line (docs/models.md §10.6)
-            print("start order (not carried over to training, docs/models.md §10.6): " + " ".join(laws))
+        if laws:  # printed apart: make_cases.py reads the last line, and the late-in law from this one (§10.6)
+            print("start order (docs/models.md §10.6; the Sync-PS cases take the late-in law): " + " ".join(laws))
     print(" ".join(options))
     return 0
 

@@ -26,6 +26,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   (campaign.sh SMALL_LAUNCHES, RATE/small/: below 1 MiB, up to 1 MiB since 2026-12-05, the long queue's too since
   then, the calls one at a time up to 4 MiB since 2026-12-05c), each such size's time is the median over the launches (allreduce.launches.csv,
   allreduce-queued.launches.csv, allreduce-queued-long.launches.csv beside the others).
+- Sync-PS series with one PS reading its shard: the model's pulls' incast gives --first-pull-weight and
+  --flow-spread-out (fit_incast.py --first-pull), and where the rate has the late-flow incast (campaign.sh LATE,
+  incast-late.csv) --ack-coupling-late-in (fit_incast.py's start-order line; --late-in, since 2026-12-07b).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
