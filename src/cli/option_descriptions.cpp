@@ -162,8 +162,9 @@ po::options_description scenario_options()
      "ps-*: the same for the flows out of a PS (default 1)")
     ("ack-coupling-late-in", po::value<double>(),
      "ps-*, with --ack-coupling-in/out: n flows into a PS started while a flow out of it started before them runs "
-     "are slowed max(1, G m / n) beside m flows out, G from tools/measure/fit_incast.py on duplex-late-in "
-     "(default: the law of flows started together; docs/models.md §10.6 \"Start order, measured and modelled\")")
+     "are slowed max(1, G m / n) beside m flows out, G from tools/measure/fit_incast.py on duplex-late-in or "
+     "staggered-in (a push joining running pulls; default: the law of flows started together; docs/models.md §10.6 "
+     "\"Start order under CUBIC\")")
     ("ack-coupling-late-out", po::value<double>(),
      "ps-*: the same for flows out of a PS started late, from duplex-late-out")
     ("ack-coupling-established-in", po::value<double>(),

@@ -8,7 +8,8 @@
 // 1, divided further by m^(1 - E), m the flows its own way (several flows lose more together, incast-duplex).
 // Which direction loses depends on which started first (duplex-late-in/out, §10.6 "Start order, measured and
 // modelled"): a flow started while the other direction carried an older flow (late), or one the other direction
-// joined later (established), can take a law of its own (unset by default; on training traffic they did not hold).
+// joined later (established), can take a law of its own (unset by default; under BBR they did not hold on training
+// traffic; under CUBIC the Sync-PS cases take the late flows in's, §10.6 "Start order under CUBIC").
 // With the offered load (§10.6 "The offered load of the flows in"), the laws of the flows out hold for flows in that
 // are backlogged, and pushes paced below the link cost less.
 #pragma once
