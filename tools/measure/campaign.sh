@@ -269,6 +269,7 @@ for rate in env["RATES"].split():
         # make_cases.py; before 2026-12-06g every campaign measured them).
         ring = any(a.startswith("ring:") for a in env["ARCHS"].split())
         ps = any(a.startswith("ps-") for a in env["ARCHS"].split())
+        sync_ps = any(a.startswith("ps-sync:") for a in env["ARCHS"].split())  # Sync-PS reading its shard
         queued_too = queued > 0 and ring
         ar = alone_s(ar_sizes)
         micro.append(f"p2p - - {p2p:.0f}")
@@ -310,7 +311,7 @@ for rate in env["RATES"].split():
                          f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {inc:.0f}")
         late_nodes = [n for n in incast_nodes if n in plan.LATE_NODES or n == k_max]
         # Only the Sync-PS series take the late flow's coupling (make_cases.py --late-in, 2026-12-07b's rule).
-        if env["LATE"] == "1" and any(a.startswith("ps-sync:") for a in env["ARCHS"].split()) and late_nodes:
+        if env["LATE"] == "1" and sync_ps and late_nodes:
             # staggered-in with one late flow: per N and size, 1 + 5 repeats of the late flow alone (S bytes), the N
             # established flows alone (2 S each), then both; the row carries the client counts and the sizes.
             late = sum(6 * (m + 4 * n * m) * 2 ** 20 / B + 6 * 3 * 0.5 for n in late_nodes
@@ -318,7 +319,7 @@ for rate in env["RATES"].split():
             micro.append(f"incast-late {','.join(map(str, late_nodes))} "
                          f"{','.join('%dMiB' % m for m in plan.INCAST_SIZES_MIB)} {late:.0f}")
         # Only the Sync-PS series reading their shard take the first pull (make_cases.py).
-        if env["TENSORS"] == "1" and any(a.startswith("ps-sync:") for a in env["ARCHS"].split()) and incast_nodes:
+        if env["TENSORS"] == "1" and sync_ps and incast_nodes:
             # Per model, incast-out of its tensors: 1 + TENSORS_REPEATS repeats of N flows of the model's bytes;
             # the row carries the client counts and the model to the launch below.
             for model in env["MODELS"].split():

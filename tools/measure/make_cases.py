@@ -181,7 +181,8 @@ def main():
         if os.path.exists(os.path.join(src, LATE + ".csv.flows.jsonl")):
             shutil.copy(os.path.join(src, LATE + ".csv.flows.jsonl"), os.path.join(data, LATE + ".flows.jsonl"))
         spreads = flow_spreads(os.path.join(data, "incast.flows.jsonl"))
-        late = late_in(os.path.join(data, "incast.flows.jsonl"), os.path.join(data, LATE + ".flows.jsonl"))
+        late = (late_in(os.path.join(data, "incast.flows.jsonl"), os.path.join(data, LATE + ".flows.jsonl"))
+                if late_archs else [])
         for model in sorted(os.listdir(src)):
             mdir = os.path.join(src, model)
             if not os.path.isdir(mdir) or not any(is_series(f) for f in os.listdir(mdir)):
@@ -218,8 +219,7 @@ def main():
                 if os.path.exists(prov):
                     shutil.copy(prov, os.path.join(data, model, fname + ".provenance.json"))
                 write_case(a.out, a.campaign_name, rate, model, os.path.join(data, model, fname), workload,
-                           p2p_platform, ar_platform, spreads, a.held_out, pulls, pulls_from,
-                           late if late_archs else [], late_archs)
+                           p2p_platform, ar_platform, spreads, a.held_out, pulls, pulls_from, late, late_archs)
     return 0
 
 
@@ -245,9 +245,7 @@ def late_in(incast_jsonl, late_jsonl):
     incast gives the times of the flows alone), or [] without both files."""
     if not (os.path.exists(incast_jsonl) and os.path.exists(late_jsonl)):
         return []
-    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), incast_jsonl, late_jsonl],
-                         check=True, capture_output=True, text=True).stdout
-    for line in out.splitlines():
+    for line in fit_incast(incast_jsonl, late_jsonl).splitlines():
         m = re.match(r"start order .*(--ack-coupling-late-in) ([0-9.]+)", line)
         if m:
             return [m.group(1), m.group(2)]
@@ -492,9 +490,13 @@ def fitted_options(flows_jsonl, *fit_args):
     """The sgdsim options fit_incast.py prints last for FLOWS_JSONL (with `fit_args`), or [] without the file."""
     if not os.path.exists(flows_jsonl):
         return []
-    out = subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), *fit_args, flows_jsonl], check=True,
-                         capture_output=True, text=True).stdout
-    return out.strip().splitlines()[-1].split()
+    return fit_incast(*fit_args, flows_jsonl).strip().splitlines()[-1].split()
+
+
+def fit_incast(*args):
+    """What tools/measure/fit_incast.py ARGS prints (it fails the run if fit_incast.py fails)."""
+    return subprocess.run([sys.executable, os.path.join(HERE, "fit_incast.py"), *args], check=True,
+                          capture_output=True, text=True).stdout
 
 
 def thirds_deviation(step_times):
