@@ -290,7 +290,14 @@ int calibrate_command(const std::vector<std::string>& args)
     o << "  (line " << f.dropped_line << " left out of the fit: an outlier, off by more than 5% and 4 times the median "
       << "point)\n";
   for (const std::string& z : f.fixed_at_zero)
-    o << "  (" << z << " fixed at 0: the unconstrained fit made it negative, which no network does)\n";
+    if (z == "c" && f.burst_c_s < 0)
+      o << "  (c fixed at 0: the unconstrained fit made it " << fmt("%.4g", f.burst_c_s * 1e6)
+        << " us, the first " << fmt("%.3g", -f.burst_c_s * f.bandwidth_Bps)
+        << " B or so of a transfer passing faster than the rate (a shaper's burst); B is that fit's rate, the one "
+           "back-to-back traffic sees, so a lone transfer is predicted up to "
+        << fmt("%.4g", -f.burst_c_s * 1e6) << " us long: docs/models.md §10.7 \"A negative constant\")\n";
+    else
+      o << "  (" << z << " fixed at 0: the unconstrained fit made it negative, which no network does)\n";
   if (f.piecewise)
     o << "  eq. (37)   " << fmt("%.4g", f.piecewise->a1_s) << " log2(D) + " << fmt("%.4g", f.piecewise->b1_s)
       << " s below " << fmt("%.4g", f.piecewise->threshold_bytes) << " bytes, "

@@ -71,12 +71,18 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
 {
   const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
   // Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the rest refitted
-  // (non-negative least squares by elimination; f.fixed_at_zero says which).
+  // (non-negative least squares by elimination; f.fixed_at_zero says which). A negative constant c is the bytes a
+  // transfer passes before the rate applies (a shaper's burst, a NIC's buffer): the time per byte stays the one fitted
+  // with c free, the rate of every byte past the burst and the only one back-to-back traffic sees, and c is written
+  // as 0 (f.burst_c_s keeps it; docs/models.md §10.7 "A negative constant").
   // With alpha given the network is the route alone: c is 0 too, each node count's measured excess holds the
   // software (CalibrationFit::alpha_given_s).
   std::array<bool, 3> active = {!fixed, f.alpha_separable && !alpha_given(f), !alpha_given(f)};
   std::array<double, 3> p{};
+  NormalEquations eqs   = sums;
+  double kept_slope     = 0; // > 0: the time per byte of the fit where c was free
   f.fixed_at_zero.clear();
+  f.burst_c_s = 0;
   while (true) {
     std::array<std::size_t, 3> cols{};
     std::size_t n_cols = 0;
@@ -88,7 +94,7 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
       p = {0, 0, 0};
       break;
     }
-    if (!sums.restricted(cols, n_cols).solve(q))
+    if (!eqs.restricted(cols, n_cols).solve(q))
       return LinearFit::SINGULAR;
     p = {0, 0, 0};
     for (std::size_t k = 0; k < n_cols; k++)
@@ -102,9 +108,19 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
       break;
     active[static_cast<std::size_t>(worst)] = false;
     f.fixed_at_zero.push_back(worst == 1 ? "alpha" : "c");
+    if (worst == 2) {
+      f.burst_c_s = p[2];
+      if (active[0] && p[0] > 0) {
+        kept_slope = p[0];
+        eqs        = eqs.with_fixed(0, kept_slope);
+        active[0]  = false;
+      }
+    }
   }
   if (fixed)
     p[0] = 1.0 / f.bandwidth_Bps;
+  else if (kept_slope > 0)
+    p[0] = kept_slope;
   if (slope != nullptr)
     *slope = p[0];
   if (!(p[0] > 0) || !std::isfinite(1.0 / p[0]))

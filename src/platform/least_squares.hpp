@@ -65,6 +65,16 @@ public:
     return *this;
   }
 
+  // The system with parameter `col` fixed at `value`: its part of every sum moves to the right-hand side, so that
+  // restricted() to the other parameters solves for them alone.
+  NormalEquations with_fixed(std::size_t col, double value) const
+  {
+    NormalEquations out = *this;
+    for (std::size_t r = 0; r < n_; r++)
+      out.a_[r][n_] -= a_[r][col] * value;
+    return out;
+  }
+
   // The system of the parameters `cols` (indices into this one's, in order) alone: each entry is the same sum over
   // the same rows as if the rows had been added with only those parameters.
   NormalEquations restricted(const std::array<std::size_t, MAX_PARAMS>& cols, std::size_t n_cols) const

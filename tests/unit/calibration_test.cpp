@@ -73,12 +73,36 @@ TEST(Calibration, AllreduceRecoversBandwidthAlphaAndOverhead)
 
 TEST(Calibration, NegativeOverheadIsFixedAtZero)
 {
-  // Superlinear times (T = S / B - 1 ms would fit): c stays at 0 and B absorbs the rest.
+  // Superlinear times (T = S / B - 2 ms fits both): c is written as 0 and B keeps the slope of the free fit, 64 MB in
+  // 57 ms, the rate past the burst (docs/models.md §10.7 "A negative constant"); refitted with c = 0, B would absorb
+  // the burst and come out 2% higher.
   std::vector<CommMeasurement> m = {{2, 64e6, 0.055, 0}, {2, 128e6, 0.112, 0}};
   CalibrationFit f               = calibrate(CommKind::P2P, m);
   EXPECT_EQ(f.call_s, 0);
   ASSERT_EQ(f.fixed_at_zero.size(), 1u);
   EXPECT_EQ(f.fixed_at_zero[0], "c");
+  EXPECT_NEAR(f.bandwidth_Bps, 64e6 / 0.057, 1.0);
+  EXPECT_NEAR(f.burst_c_s, -2e-3, 1e-9);
+}
+
+TEST(Calibration, ShaperBurstKeepsTheSustainedRate)
+{
+  // A shaper at 100 MB/s that lets the first 64 KiB through at once: T = (S - 65536) / 100 MB/s + 40 us, 1-256 MiB.
+  // B is the shaper's rate, not the faster one a fit through the origin would give; positive constants are untouched.
+  std::vector<CommMeasurement> m;
+  for (double s = 1048576; s <= 268435456; s *= 2)
+    m.push_back({2, s, (s - 65536) / 100e6 + 40e-6, 0});
+  CalibrationFit f = calibrate(CommKind::P2P, m);
+  EXPECT_NEAR(f.bandwidth_Bps, 100e6, 100e6 * 1e-6);
+  EXPECT_EQ(f.call_s, 0);
+  EXPECT_NEAR(f.burst_c_s, 40e-6 - 65536 / 100e6, 1e-9);
+  std::vector<CommMeasurement> latency;
+  for (double s = 1048576; s <= 268435456; s *= 2)
+    latency.push_back({2, s, s / 100e6 + 40e-6, 0});
+  CalibrationFit g = calibrate(CommKind::P2P, latency);
+  EXPECT_NEAR(g.call_s, 40e-6, 1e-9);
+  EXPECT_EQ(g.burst_c_s, 0);
+  EXPECT_TRUE(g.fixed_at_zero.empty());
 }
 
 TEST(Calibration, PiecewiseEquation18)
