@@ -291,8 +291,8 @@ int calibrate_command(const std::vector<std::string>& args)
       << "point)\n";
   for (const std::string& z : f.fixed_at_zero)
     if (z == "c" && f.burst_c_s < 0)
-      o << "  (c fixed at 0: the unconstrained fit made it " << fmt("%.4g", f.burst_c_s * 1e6)
-        << " us, the first " << fmt("%.3g", -f.burst_c_s * f.bandwidth_Bps)
+      o << "  (c fixed at 0: the unconstrained fit made it " << fmt("%.4g", f.burst_c_s * 1e6) << " us, the first "
+        << fmt("%.3g", -f.burst_c_s * f.bandwidth_Bps)
         << " B or so of a transfer passing faster than the rate (a shaper's burst); B is that fit's rate, the one "
            "back-to-back traffic sees, so a lone transfer is predicted up to "
         << fmt("%.4g", -f.burst_c_s * 1e6) << " us long: docs/models.md §10.7 \"A negative constant\")\n";

@@ -79,8 +79,8 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
   // software (CalibrationFit::alpha_given_s).
   std::array<bool, 3> active = {!fixed, f.alpha_separable && !alpha_given(f), !alpha_given(f)};
   std::array<double, 3> p{};
-  NormalEquations eqs   = sums;
-  double kept_slope     = 0; // > 0: the time per byte of the fit where c was free
+  NormalEquations eqs = sums;
+  double kept_slope   = 0; // > 0: the time per byte of the fit where c was free
   f.fixed_at_zero.clear();
   f.burst_c_s = 0;
   while (true) {

@@ -36,8 +36,8 @@ struct CalibrationFit {
   // The free fit's constant where it was negative (s, < 0; 0 when not): bytes a transfer passes before the rate
   // applies, a shaper's burst. B keeps that fit's time per byte (docs/models.md §10.7 "A negative constant").
   double burst_c_s = 0;
-  std::vector<double> linear_s;           // the fitted time of each measurement
-  int dropped_line = 0;                   // CSV line of the one outlying point left out of the linear fit (0: none)
+  std::vector<double> linear_s; // the fitted time of each measurement
+  int dropped_line = 0;         // CSV line of the one outlying point left out of the linear fit (0: none)
   // Eq. (37), fitted only with one node count and at least two measurements on each side of the threshold, with a
   // time per byte above it that is not negative; and its value at each measurement.
   std::optional<PiecewiseTime> piecewise;
