@@ -5,7 +5,7 @@ Each such platform has beside it a PLATFORM.log whose first line is the calibrat
 tools/measure/make_cases.py records) and the rest calibrate's report. This runs each command again from the
 repository's root and rewrites the log, so that a change to calibrate reaches every validation case that rests on a
 calibrated platform (docs/models.md §10.7). With --check nothing is written: it lists the platforms whose XML would
-change and exits 1 if any would.
+change and exits 1 if any would (the test repo.platforms_calibrated: a change to calibrate must remake them).
 
 Usage: tools/recalibrate.py [--sgdsim build/src/sgdsim] [--check] [--under validation]
 """
@@ -15,6 +15,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -46,16 +47,17 @@ def main():
         sys.exit(f"recalibrate: {a.sgdsim}: no sgdsim binary there (build first, or give --sgdsim)")
     logs = sorted(glob.glob(os.path.join(ROOT, a.under, "**", "*.xml.log"), recursive=True))
     changed, skipped = [], []
+    scratch = tempfile.mkdtemp(prefix="recalibrate-") if a.check else None
     for log in logs:
         platform = log[: -len(".log")]
         args = command_of(log)
         if args is None or not os.path.exists(platform):
             skipped.append(os.path.relpath(log, ROOT))
             continue
-        target = platform + ".new" if a.check else platform
+        target = os.path.join(scratch, "platform.xml") if a.check else platform
         with open(platform, encoding="utf-8") as f:
             old = f.read()
-        run_args = with_output(args, os.path.relpath(target, ROOT))
+        run_args = with_output(args, target if a.check else os.path.relpath(target, ROOT))
         out = subprocess.run([a.sgdsim, "calibrate"] + run_args, cwd=ROOT, capture_output=True, text=True)
         if out.returncode != 0:
             sys.exit(f"recalibrate: {os.path.relpath(log, ROOT)}: sgdsim calibrate failed: {out.stderr.strip()}")
@@ -72,6 +74,8 @@ def main():
         with open(platform, encoding="utf-8") as f:
             if f.read() != old:
                 changed.append(os.path.relpath(platform, ROOT))
+    if scratch:
+        os.rmdir(scratch)
     for p in changed:
         print(("would change: " if a.check else "changed: ") + p)
     for p in skipped:

@@ -71,10 +71,12 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
 {
   const bool fixed = f.bandwidth_fixed && f.bandwidth_Bps > 0;
   // Latency and constant are physical only when >= 0: a negative one is fixed at 0 and the rest refitted
-  // (non-negative least squares by elimination; f.fixed_at_zero says which). A negative constant c is the bytes a
-  // transfer passes before the rate applies (a shaper's burst, a NIC's buffer): the time per byte stays the one fitted
-  // with c free, the rate of every byte past the burst and the only one back-to-back traffic sees, and c is written
-  // as 0 (f.burst_c_s keeps it; docs/models.md §10.7 "A negative constant").
+  // (non-negative least squares by elimination; f.fixed_at_zero says which). Where c is the only constant (p2p, or
+  // one node count), a negative c is the bytes a transfer passes before the rate applies (a shaper's burst): the
+  // time per byte stays the one fitted with c free, the rate of every byte past the burst and the only one
+  // back-to-back traffic sees, and c is written as 0 (f.burst_c_s keeps it). Beside a fitted alpha a negative c is
+  // no burst: the two trade off (AWS's NCCL all-reduces: c -23 ms against alpha), and B is refitted as before
+  // (docs/models.md §10.7 "A negative constant").
   // With alpha given the network is the route alone: c is 0 too, each node count's measured excess holds the
   // software (CalibrationFit::alpha_given_s).
   std::array<bool, 3> active = {!fixed, f.alpha_separable && !alpha_given(f), !alpha_given(f)};
@@ -108,7 +110,7 @@ LinearFit solve_linear(const NormalEquations& sums, CalibrationFit& f, double* s
       break;
     active[static_cast<std::size_t>(worst)] = false;
     f.fixed_at_zero.push_back(worst == 1 ? "alpha" : "c");
-    if (worst == 2) {
+    if (worst == 2 && !active[1]) {
       f.burst_c_s = p[2];
       if (active[0] && p[0] > 0) {
         kept_slope = p[0];

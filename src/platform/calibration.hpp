@@ -33,8 +33,9 @@ struct CalibrationFit {
   // its own rows, holds the software: docs/models.md §10.7 "The route's latency, measured apart").
   double alpha_given_s = -1;
   std::vector<std::string> fixed_at_zero; // "alpha", "c": parameters the free fit made negative, fixed at 0
-  // The free fit's constant where it was negative (s, < 0; 0 when not): bytes a transfer passes before the rate
-  // applies, a shaper's burst. B keeps that fit's time per byte (docs/models.md §10.7 "A negative constant").
+  // Where c is the only constant (no alpha fitted beside it), the free fit's c where it was negative (s, < 0; else
+  // 0): bytes a transfer passes before the rate applies, a shaper's burst. B keeps that fit's time per byte
+  // (docs/models.md §10.7 "A negative constant").
   double burst_c_s = 0;
   std::vector<double> linear_s; // the fitted time of each measurement
   int dropped_line = 0;         // CSV line of the one outlying point left out of the linear fit (0: none)

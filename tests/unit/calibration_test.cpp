@@ -105,6 +105,22 @@ TEST(Calibration, ShaperBurstKeepsTheSustainedRate)
   EXPECT_TRUE(g.fixed_at_zero.empty());
 }
 
+TEST(Calibration, NegativeConstantBesideAlphaIsNoBurst)
+{
+  // Eq. (41) at K = 4, 8, 16 with c = -1 ms: beside a fitted alpha a negative c trades off against it rather than
+  // being a burst, so B is refitted with c = 0 as before and no burst is reported (docs/models.md §10.7).
+  std::vector<CommMeasurement> m;
+  for (int k : {4, 8, 16})
+    for (double s = 1e7; s <= 1e9; s *= 10)
+      m.push_back({k, s, 2.0 * (k - 1) / k * s / 1e9 + 2.0 * (k - 1) * 300e-6 - 1e-3, 0});
+  CalibrationFit f = calibrate(CommKind::ALLREDUCE, m);
+  ASSERT_TRUE(f.alpha_separable);
+  EXPECT_EQ(f.call_s, 0);
+  ASSERT_EQ(f.fixed_at_zero.size(), 1u);
+  EXPECT_EQ(f.fixed_at_zero[0], "c");
+  EXPECT_EQ(f.burst_c_s, 0);
+}
+
 TEST(Calibration, PiecewiseEquation18)
 {
   // Eq. (37) with a1 = 10 us, b1 = 100 us below 64 KiB, a2 = 1 ns/byte, b2 = 300 us above; one node count.
