@@ -24,7 +24,6 @@ import glob
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ import tempfile
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 from guard import check_guard, parse_guard  # noqa: E402
+from recalibrate import command_of, with_output  # noqa: E402  (the .log's first line, read as recalibrate reads it)
 
 
 def filtered_csv(path, upto, out):
@@ -48,11 +48,10 @@ def filtered_csv(path, upto, out):
 
 def calibration_command(platform):
     """The `sgdsim calibrate -o` command that wrote `platform`, the first line of its .log, as a list."""
-    with open(os.path.join(ROOT, platform + ".log")) as f:
-        cmd = shlex.split(f.readline())
-    if cmd[1:2] != ["calibrate"] or "-o" not in cmd or "--measurements" not in cmd:
+    args = command_of(os.path.join(ROOT, platform + ".log"))
+    if args is None or "--measurements" not in args:
         sys.exit(f"holdout_nodes: {platform}.log: its first line is not the sgdsim calibrate -o command")
-    return cmd
+    return ["sgdsim", "calibrate"] + args
 
 
 def real_time(cmd):
@@ -65,11 +64,10 @@ def real_time(cmd):
 
 def holdout_platform(sgdsim, platform, cmd, upto, tmp):
     """Calibrates `platform` again from node counts <= upto with its calibration command `cmd`; returns the path."""
-    cmd = list(cmd)
     out = os.path.join(tmp, platform)
     os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = with_output(cmd, out)
     cmd[0] = sgdsim
-    cmd[cmd.index("-o") + 1] = out
     cmd += ["--where", f"nodes=2..{upto}"]
     if "--queued" in cmd:
         i = cmd.index("--queued") + 1

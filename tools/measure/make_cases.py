@@ -103,7 +103,7 @@ def calibrate(sgdsim, args, log):
     if out.returncode != 0:
         raise SystemExit(f"make_cases: sgdsim calibrate {' '.join(args)} failed: {out.stderr.strip()}")
     with open(log, "w", encoding="utf-8") as f:
-        f.write("sgdsim calibrate " + " ".join(args) + "\n" + out.stdout + out.stderr)
+        f.write("sgdsim calibrate " + shlex.join(args) + "\n" + out.stdout + out.stderr)
 
 
 def shared_cores(provenance_json):
