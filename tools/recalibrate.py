@@ -30,6 +30,14 @@ def command_of(log_path):
     return words[2:]
 
 
+def write_log(log_path, args, out):
+    """Writes LOG_PATH as every calibrated platform's log is kept (tools/measure/make_cases.py writes them with this
+    too): the calibrate arguments ARGS on the first line, quoted as command_of reads them back, then calibrate's
+    report (OUT, its finished process: stdout, then stderr)."""
+    with open(log_path, "w", encoding="utf-8") as f:
+        f.write("sgdsim calibrate " + shlex.join(args) + "\n" + out.stdout + out.stderr)
+
+
 def with_output(args, path):
     """ARGS with the platform written to PATH instead of where it names."""
     out = list(args)
@@ -69,8 +77,7 @@ def main():
             if new.split("-->", 1)[-1] != old.split("-->", 1)[-1]:
                 changed.append(os.path.relpath(platform, ROOT))
             continue
-        with open(log, "w", encoding="utf-8") as f:
-            f.write("sgdsim calibrate " + shlex.join(args) + "\n" + out.stdout + out.stderr)
+        write_log(log, args, out)
         with open(platform, encoding="utf-8") as f:
             if f.read() != old:
                 changed.append(os.path.relpath(platform, ROOT))

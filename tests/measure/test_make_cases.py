@@ -257,6 +257,27 @@ class AllreduceLatency(unittest.TestCase):
         self.assertEqual(calls[0][calls[0].index("--latency") + 1], "33.6us")
 
 
+class CalibrationLog(unittest.TestCase):
+    def test_the_log_names_the_command_that_recalibrate_runs_again(self):
+        # make_cases.py writes PLATFORM.log, tools/recalibrate.py reads its first line back to make the platform again
+        # (repo.platforms_calibrated): an argument with a space (a --where on a column with spaces) must come back as
+        # one. /bin/echo stands for sgdsim: it prints its arguments, the "report", and exits 0.
+        args = ["--measurements", "m.csv", "--where", "setting=delay 10ms  bandwidth 1Gbps", "-o", "p.xml"]
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "p.xml.log")
+            make_cases.calibrate("/bin/echo", args, log)
+            self.assertEqual(make_cases.recalibrate.command_of(log), args)
+            with open(log, encoding="utf-8") as f:
+                self.assertEqual(f.read().splitlines()[1], "calibrate " + " ".join(args))
+
+    def test_a_failed_calibration_writes_no_log(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "p.xml.log")
+            with self.assertRaises(SystemExit):
+                make_cases.calibrate("/bin/false", ["-o", "p.xml"], log)
+            self.assertFalse(os.path.exists(log))
+
+
 class Stream(unittest.TestCase):
     def test_the_ps_recipe_takes_the_per_message_cost_from_the_stream_where_measured(self):
         # campaign.sh STREAM (since 2026-12-06g): p2p-stream.csv's p2p_stream rows join p2p.csv's in a derived file

@@ -51,6 +51,8 @@ import plan  # noqa: E402  (the kit's pure parts, next to this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import recalibrate  # noqa: E402  (a calibrated platform's .log, written as tools/recalibrate.py reads it back)
 SERIES_UNIT = {"tensor": "tensor", "layer": "layer", "ddp": "bucket"}
 SMALL = "small"  # campaign.sh SMALL_LAUNCHES: the all-reduce microbenchmarks' small sizes in more launches
 # A testbed ring case's framework options: emulate's hosts send through one pfifo each, a FIFO egress (docs/models.md
@@ -102,8 +104,7 @@ def calibrate(sgdsim, args, log):
     out = subprocess.run([sgdsim, "calibrate"] + args, cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"make_cases: sgdsim calibrate {' '.join(args)} failed: {out.stderr.strip()}")
-    with open(log, "w", encoding="utf-8") as f:
-        f.write("sgdsim calibrate " + shlex.join(args) + "\n" + out.stdout + out.stderr)
+    recalibrate.write_log(log, args, out)
 
 
 def shared_cores(provenance_json):
