@@ -144,8 +144,9 @@ po::options_description scenario_options()
     ("flow-spread-out", po::value<double>(),
      "ps-*: the same for the connections out of the PS (default 0: fair)")
     ("first-pull-weight", po::value<std::string>(),
-     "ps-*, one PS, shard reads: the sharing weight, against the pulls started after it, of a pull (a worker's "
-     "parameters) that starts while its PS sends no other: TCP's first flow keeps a larger window. W, or K:W,K:W,... "
+     "ps-*, shard reads: the sharing weight, against the pulls started after it, of a pull (a worker's parameters) "
+     "that starts while its PS sends no other (with several PS, the worker's while any PS sends it such a pull): "
+     "TCP's first flow keeps a larger window. W, or K:W,K:W,... "
      "per number of workers (linear in between); from tools/measure/fit_incast.py --first-pull on incast-out of the "
      "workload's tensors (default 1: none; docs/models.md §10.6)")
     ("ack-coupling-in", po::value<double>(),

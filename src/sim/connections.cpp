@@ -72,6 +72,17 @@ void find_weight_links(sg4::Engine& engine, const Placement& placement, SimConte
     ctx.weight_links_in.push_back(std::move(in_links));
     ctx.weight_links_out.push_back(std::move(out_links));
   }
+  ctx.out_weight_latency_s.assign(static_cast<std::size_t>(ctx.scenario.workers), kWeightLatencyS);
+  ctx.first_pulls.assign(static_cast<std::size_t>(ctx.scenario.workers), 0);
+}
+
+void set_pull_weight(const SimContext& ctx, int w)
+{
+  const auto i         = static_cast<std::size_t>(w);
+  const double weight  = ctx.first_pulls[i] > 0 ? ctx.scenario.first_pull_weight() : 1;
+  const double latency = ctx.out_weight_latency_s[i] / weight;
+  for (sg4::Link* link : ctx.weight_links_out[i])
+    link->set_latency(latency);
 }
 
 // The connections a ring message between two hosts is cut over (docs/models.md §10.9). Cutting a message changes

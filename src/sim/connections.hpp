@@ -40,6 +40,14 @@ void make_streams(simgrid::s4u::Engine& engine, const Placement& placement, SimC
 void find_weight_links(simgrid::s4u::Engine& engine, const Placement& placement, SimContext& ctx,
                        const std::string& platform);
 
+/** The latency of a worker's weight links at weight 1 (sim/worker.cpp draw_flow_weights: the weight is this over the
+ *  link's latency). 1 us is small beside any transfer and far above SimGrid's 1 ns precision. */
+inline constexpr double kWeightLatencyS = 1e-6;
+
+/** The latency that carries the sharing weight of worker `w`'s connections out of its PS (docs/models.md §10.6): the
+ *  step's drawn one, divided by --first-pull-weight while a PS sends the worker a first pull. */
+void set_pull_weight(const SimContext& ctx, int w);
+
 /** The connections a ring message between two hosts is cut over (docs/models.md §10.9). */
 int effective_ring_sockets(const SimContext& ctx);
 

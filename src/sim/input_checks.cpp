@@ -55,9 +55,6 @@ void validate_scenario(const Scenario& sc)
   if (!sc.is_ps() && sc.ps != 0)
     throw InputError("--ps " + std::to_string(sc.ps) + ": the " + to_string(sc.arch) +
                      " architecture has no parameter servers");
-  if (sc.first_pull_weight() != 1 && sc.ps != 1)
-    throw InputError("--first-pull-weight: needs one PS, not --ps " + std::to_string(sc.ps) +
-                     " (a worker's connections out of its PSs share one weight)");
   if (sc.steps < 1 || sc.steps > kMaxSteps)
     throw InputError("--steps " + std::to_string(sc.steps) + ": must be in [1, " + std::to_string(kMaxSteps) + "]");
   if (sc.warmup < 0 || sc.warmup > kMaxSteps)

@@ -6,6 +6,7 @@
 
 #include "sim/parameter_server.hpp"
 #include "sim/ack_coupling.hpp"
+#include "sim/connections.hpp"
 #include "sim/ps_rules.hpp"
 
 #include <algorithm>
@@ -110,28 +111,22 @@ void send_shard(const SimContext& ctx, int rank, int w)
     send_tensor(ctx, rank, w, t);
 }
 
-// Multiplies the sharing weight of worker `w`'s connections out of its PS (the latency of its weight links is the
-// inverse of the weight, docs/models.md §10.6).
-void scale_pull_weight(const SimContext& ctx, int w, double factor)
-{
-  for (sg4::Link* link : ctx.weight_links_out[static_cast<std::size_t>(w)])
-    link->set_latency(link->get_latency() / factor);
-}
-
 // The sender of worker `w`'s parameters waits until they are due, then sends them. A pull that starts while the PS
 // sends no other keeps --first-pull-weight against those started after it until it ends (docs/models.md §10.6, "The
-// first pull"); the senders of one release start in the workers' order, as the PS posts them.
+// first pull"); the senders of one release start in the workers' order, as the PS posts them. With several PS a
+// worker's connections out of all of them share its weight links: they carry the weight while any PS sends the
+// worker a first pull (each PS posts worker 0 first, so its first pulls are worker 0's).
 void send_when_due(const SimContext& ctx, int rank, int w, PsShared& shared)
 {
   const double due_s = shared.due_s[static_cast<std::size_t>(w)];
   if (due_s > sg4::Engine::get_clock())
     sg4::this_actor::sleep_until(due_s);
-  const double weight = shared.pulls_sending++ == 0 ? ctx.scenario.first_pull_weight() : 1;
-  if (weight != 1)
-    scale_pull_weight(ctx, w, weight);
+  const bool first = shared.pulls_sending++ == 0 && ctx.scenario.first_pull_weight() != 1;
+  if (first && ctx.first_pulls[static_cast<std::size_t>(w)]++ == 0)
+    set_pull_weight(ctx, w);
   send_shard(ctx, rank, w);
-  if (weight != 1)
-    scale_pull_weight(ctx, w, 1 / weight);
+  if (first && --ctx.first_pulls[static_cast<std::size_t>(w)] == 0)
+    set_pull_weight(ctx, w);
   shared.pulls_sending--;
 }
 

@@ -125,6 +125,12 @@ struct SimContext {
   /** scenario.receive_s_per_byte > 0: the one receive thread of each PS rank and of each PS client (a worker, or a
    *  node's relay), held while a message's bytes pass through it (docs/models.md §10.5); empty otherwise. */
   std::vector<simgrid::s4u::MutexPtr> ps_receive_thread = {}, client_receive_thread = {};
+  /** Per worker, the latency its weight links out carry without a first pull (the step's draw of --flow-spread-out,
+   *  sim/worker.cpp), and how many PS are sending it a first pull now (--first-pull-weight: its connections out of
+   *  every PS share those links, which carry the weight from the first such pull to the end of the last;
+   *  set_pull_weight in connections.cpp). */
+  mutable std::vector<double> out_weight_latency_s = {};
+  mutable std::vector<int> first_pulls             = {};
   /** The software cost of one PS message of `bytes` between PS `ps` and client `client` (docs/models.md §10.5). */
   double message_cost_s(int ps, int client, double bytes) const
   {

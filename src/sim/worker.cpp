@@ -7,6 +7,7 @@
 #include "sim/worker.hpp"
 
 #include "sim/ack_coupling.hpp"
+#include "sim/connections.hpp"
 #include "workload/step_sampler.hpp"
 
 #include <algorithm>
@@ -79,14 +80,13 @@ bool PsWorker::layer_ready(int layer) const
 // also paid once per message: at most 7.4 us at the largest spread) and far above SimGrid's 1 ns precision.
 void PsWorker::draw_flow_weights()
 {
-  constexpr double kWeightLatencyS = 1e-6;
-  const auto w                     = static_cast<std::size_t>(rank_);
-  const double u_in                = 2 * flow_rng_.uniform01() - 1;
-  const double u_out               = 2 * flow_rng_.uniform01() - 1;
+  const auto w       = static_cast<std::size_t>(rank_);
+  const double u_in  = 2 * flow_rng_.uniform01() - 1;
+  const double u_out = 2 * flow_rng_.uniform01() - 1;
   for (sg4::Link* link : ctx_.weight_links_in[w])
     link->set_latency(kWeightLatencyS * std::exp(-ctx_.scenario.flow_spread_in * u_in));
-  for (sg4::Link* link : ctx_.weight_links_out[w])
-    link->set_latency(kWeightLatencyS * std::exp(-ctx_.scenario.flow_spread_out * u_out));
+  ctx_.out_weight_latency_s[w] = kWeightLatencyS * std::exp(-ctx_.scenario.flow_spread_out * u_out);
+  set_pull_weight(ctx_, rank_); // a first pull under way keeps its weight (two PS: one may release before this step)
 }
 
 // With per-variable reads (docs/models.md §10.13) the parameters of the next step arrive during this one, as the PS

@@ -47,8 +47,9 @@ class WriteCase(unittest.TestCase):
         self.assertEqual(args, ["--flow-spread-in", "0.54", "--flow-spread-out", "0.03", "--ack-coupling-in", "0.44",
                                 "--first-pull-weight", "2:1.20,8:1.90"])
         self.assertIn("fit_incast.py --first-pull", case["prediction_uses"])
+        case = run("ps-sync-ps2-overlap-on", "ps-sync", ps=2)  # since 2026-12-07g: every PS posts worker 0 first
+        self.assertEqual(case["run"][case["run"].index("--ps"):], ["--ps", "2"] + args)
         for series, arch, extra in (("ps-async-ps1-overlap-on", "ps-async", {}),
-                                    ("ps-sync-ps2-overlap-on", "ps-sync", {"ps": 2}),
                                     ("ps-sync-ps1-per-variable-overlap-on", "ps-sync", {"ps_reads": "per-variable"})):
             case = run(series, arch, **extra)
             self.assertNotIn("--first-pull-weight", case["run"], series)

@@ -409,6 +409,51 @@ TEST(PsScenario, FirstPullKeepsItsWeightUntilItEnds)
   EXPECT_EQ(first_track, 2) << "worker 0's pull, once per step";
 }
 
+TEST(PsScenario, FirstPullWithTwoPsHoldsTheWeightUntilTheLastEnds)
+{
+  // docs/models.md §10.6, "The first pull", with two PS. Sync-PS, 3 workers, PS 0 holding a 100 MB tensor and PS 1
+  // a 50 MB one, no compute, overlap off, 1 GB/s NICs, no ACK traffic. At the first release (t = 0) both PS post
+  // worker 0 first; its connections out of both share its weight link, which carries W = 1.5 while either PS sends
+  // it a first pull: 1.5 / 3.5 of each PS NIC, 0.4286 GB/s. Its 50 MB pull ends at 0.1167 s, PS 0's pull keeps the
+  // weight and ends at 100 MB / 0.4286 GB/s = 0.2333 s; the others end at 0.3 s, when PS 0 has sent 300 MB. Were
+  // the weight taken back when PS 1's pull ends, worker 0 would end at 0.2667 s.
+  auto pull_ends = [](double weight) {
+    const std::string wl = tiny::write_file(
+        "two-sizes.xml", "<workload name=\"two\" batch=\"32\" device=\"test\" reference_speed=\"1Gf\" "
+                         "ps_update=\"0s\">\n"
+                         "  <layer name=\"l0\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"a\" size=\"100MB\"/></layer>\n"
+                         "  <layer name=\"l1\" fwd=\"0s\" bwd=\"0s\"><tensor name=\"b\" size=\"50MB\"/></layer>\n"
+                         "</workload>\n");
+    SimInputs in   = inputs(tiny::star_platform(5, "1GBps"), wl, scenario(Arch::PS_SYNC, 3, Sharing::FAIR, false));
+    in.timeline    = true;
+    in.scenario.ps = 2; // round robin: a on PS 0, b on PS 1
+    in.scenario.simgrid_cfg.push_back("network/crosstraffic:0");
+    in.scenario.warmup = 0;
+    in.scenario.steps  = 2;
+    if (weight != 1)
+      in.scenario.first_pull_weights = {{3, weight}};
+    const SimResult r = simulate_isolated(in);
+    std::map<std::pair<int, std::string>, double> ends; // (step, worker track) -> its last downlink's end
+    for (const TimelineEvent& e : r.timeline)
+      if (e.track.rfind("worker", 0) == 0 && e.resource == "downlink") {
+        double& end_s = ends[{e.step, e.track}];
+        end_s         = std::max(end_s, e.end_s);
+      }
+    return ends;
+  };
+  const auto fair     = pull_ends(1);
+  const auto weighted = pull_ends(1.5);
+  ASSERT_EQ(fair.size(), 6u);
+  ASSERT_EQ(weighted.size(), 6u);
+  for (const std::string w : {"worker 0", "worker 1", "worker 2"}) {
+    EXPECT_NEAR(fair.at({0, w}), 0.3, 2e-5) << w << ": fair, every pull ends at 0.3 s";
+    EXPECT_NEAR(weighted.at({0, w}), w == "worker 0" ? 0.7 / 3 : 0.3, 2e-5) << w;
+  }
+  // The second release: PS 1 (the smaller shard's gradients in first) before PS 0; worker 0's pulls still end first.
+  EXPECT_LT(weighted.at({1, "worker 0"}), weighted.at({1, "worker 1"}) - 0.01);
+  EXPECT_NEAR(fair.at({1, "worker 0"}), fair.at({1, "worker 1"}), 2e-5);
+}
+
 TEST(PsScenario, FlowSpreadDesynchronizesAsyncWorkersDeterministically)
 {
   // Async-PS, 4 workers on one PS, 4 layers of 20 MB, compute shorter than the transfers: the spreads move the

@@ -26,9 +26,10 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   (campaign.sh SMALL_LAUNCHES, RATE/small/: below 1 MiB, up to 1 MiB since 2026-12-05, the long queue's too since
   then, the calls one at a time up to 4 MiB since 2026-12-05c), each such size's time is the median over the launches (allreduce.launches.csv,
   allreduce-queued.launches.csv, allreduce-queued-long.launches.csv beside the others).
-- Sync-PS series with one PS reading its shard: the model's pulls' incast gives --first-pull-weight and
-  --flow-spread-out (fit_incast.py --first-pull), and where the rate has the late-flow incast (campaign.sh LATE,
-  incast-late.csv) --ack-coupling-late-in (fit_incast.py's start-order line; --late-in, since 2026-12-07b).
+- Sync-PS series reading their shard: the model's pulls' incast gives --first-pull-weight and --flow-spread-out
+  (fit_incast.py --first-pull; one PS since 2026-12-07, two since 2026-12-07g), and with one PS, where the rate has
+  the late-flow incast (campaign.sh LATE, incast-late.csv), --ack-coupling-late-in (fit_incast.py's start-order
+  line; --late-in, since 2026-12-07b).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
@@ -579,9 +580,10 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
             queued_calls = json.load(f)["queued_calls"]
     run = case_run(ring and ar_platform or p2p_platform, workload, arch, overlap, first["steps"], first["warmup"],
                    first["granularity"] if ring else None)
-    # The first pull (--first-pull-weight) applies to Sync-PS with one PS reading its shard: the only series it was
-    # decided on (validation/testbed/README.md, 2026-12-07).
-    pulls = list(pulls) if arch == "ps-sync" and first["ps"] == 1 and first.get("ps_reads") != "per-variable" else []
+    # The first pull (--first-pull-weight) applies to Sync-PS reading its shard: decided on one PS (validation/testbed/
+    # README.md, 2026-12-07), given to two PS after 2026-12-07f's trainings showed every PS's first pull going to
+    # worker 0 (held out on 2026-12-07g).
+    pulls = list(pulls) if arch == "ps-sync" and first.get("ps_reads") != "per-variable" else []
     if not ring:
         run += ["--ps", str(first["ps"])] + (with_first_pull(list(spreads), pulls) if pulls else list(spreads))
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
