@@ -57,7 +57,8 @@ class WriteCase(unittest.TestCase):
 
     def test_late_in_reaches_the_architectures_asked_for_only(self):
         # --ack-coupling-late-in (campaign.sh LATE, make_cases.py --late-in): the series of the architectures asked for
-        # with one PS reading its shard, and only where the rate's incast gave the coupling it refines.
+        # reading the shard with one PS (Sync-PS: one or two, since 2026-12-07i), and only where the rate's incast gave
+        # the coupling it refines.
         late = ["--ack-coupling-late-in", "0.72"]
         coupled = ["--flow-spread-in", "0.5", "--ack-coupling-in", "0.43", "--ack-coupling-out", "0.00"]
 
@@ -78,10 +79,12 @@ class WriteCase(unittest.TestCase):
         self.assertIn("--late-flows 1, incast-late.flows.jsonl) through tools/measure/fit_incast.py "
                       "(--ack-coupling-late-in 0.72)", case["prediction_uses"])
         self.assertEqual(run("ps-async-ps1-overlap-on", "ps-async", ("ps-sync", "ps-async"))["run"][-2:], late)
+        self.assertEqual(run("ps-sync-ps2-overlap-on", "ps-sync", ("ps-sync",), ps=2)["run"][-2:], late)
         for series, arch, archs, spreads, extra in (
                 ("ps-async-ps1-overlap-on", "ps-async", ("ps-sync",), coupled, {}),
                 ("ps-sync-ps1-overlap-on", "ps-sync", (), coupled, {}),
-                ("ps-sync-ps2-overlap-on", "ps-sync", ("ps-sync",), coupled, {"ps": 2}),
+                ("ps-sync-ps3-overlap-on", "ps-sync", ("ps-sync",), coupled, {"ps": 3}),
+                ("ps-async-ps2-overlap-on", "ps-async", ("ps-sync", "ps-async"), coupled, {"ps": 2}),
                 ("ps-sync-ps1-per-variable-overlap-on", "ps-sync", ("ps-sync",), coupled, {"ps_reads": "per-variable"}),
                 ("ps-sync-ps1-overlap-on", "ps-sync", ("ps-sync",), ["--flow-spread-in", "0.5"], {})):
             case = run(series, arch, archs, spreads, **extra)

@@ -27,9 +27,9 @@ The recipe (the same for every case, written down in validation/testbed/README.m
   then, the calls one at a time up to 4 MiB since 2026-12-05c), each such size's time is the median over the launches (allreduce.launches.csv,
   allreduce-queued.launches.csv, allreduce-queued-long.launches.csv beside the others).
 - Sync-PS series reading their shard: the model's pulls' incast gives --first-pull-weight and --flow-spread-out
-  (fit_incast.py --first-pull; one PS since 2026-12-07, two since 2026-12-07g), and with one PS, where the rate has
-  the late-flow incast (campaign.sh LATE, incast-late.csv), --ack-coupling-late-in (fit_incast.py's start-order
-  line; --late-in, since 2026-12-07b).
+  (fit_incast.py --first-pull; one PS since 2026-12-07, two since 2026-12-07g), and with one PS (two since
+  2026-12-07i), where the rate has the late-flow incast (campaign.sh LATE, incast-late.csv), --ack-coupling-late-in
+  (fit_incast.py's start-order line; --late-in, since 2026-12-07b).
 - Hosts run the workload at its own reference speed (calibrate --workload).
 The guard of a new case is left for the caller to set from the first report (--guards REPORT_JSON); a case made
 again keeps its guard and its "missing" text."""
@@ -139,8 +139,8 @@ def main():
                          "incast-tensors; default, validation/testbed/README.md 2026-12-07) or recvs (the hub posted "
                          "each client's receives before its sends, incast-tensors-recvs, where measured)")
     ap.add_argument("--late-in", metavar="ARCHS", default="ps-sync",
-                    help="comma-separated PS architectures (ps-sync, ps-async; '' for none) whose cases with one PS "
-                         "reading its shard take --ack-coupling-late-in from the rate's late-flow incast (campaign.sh "
+                    help="comma-separated PS architectures (ps-sync, ps-async; '' for none) whose cases reading the shard "
+                         "with one PS (Sync-PS: one or two) take --ack-coupling-late-in from the rate's late-flow incast (campaign.sh "
                          "LATE, incast-late.csv) where measured (default ps-sync: 2026-12-07b's held-out rule kept it "
                          "for Sync-PS and not for Async-PS, docs/models.md \u00a710.6 \"Start order under CUBIC\")")
     ap.add_argument("--held-out", metavar="TEXT",
@@ -240,6 +240,12 @@ def pulls_source(model_dir, hub="sends"):
 
 LATE = "incast-late"  # a lone flow in started late beside N established flows out (campaign.sh LATE)
 LATE_ARCHS = ("ps-sync", "ps-async")
+
+
+def late_ps(arch, ps):
+    """Whether a PS series of ARCH with PS parameter servers takes the late law: one PS (2026-12-07b's held-out rule),
+    and two PS for Sync-PS (2026-12-07i's: validation/testbed/README.md)."""
+    return ps == 1 or (arch == "ps-sync" and ps == 2)
 
 
 def late_in(incast_jsonl, late_jsonl):
@@ -588,11 +594,11 @@ def write_case(out, campaign_name, rate, model, jsonl, workload, p2p_platform, a
         run += ["--ps", str(first["ps"])] + (with_first_pull(list(spreads), pulls) if pulls else list(spreads))
         if first.get("ps_reads") == "per-variable":  # series measured before the field read by shard
             run += ["--ps-reads", "per-variable"]
-    # A push joining running pulls (--ack-coupling-late-in), for the architectures asked for, one PS reading its shard
-    # (the series it was decided on, validation/testbed/README.md 2026-12-07b), where the rate's incast gave the
-    # coupling it refines.
-    late = list(late) if (not ring and arch in late_archs and first["ps"] == 1 and first.get("ps_reads") != "per-variable"
-                          and "--ack-coupling-in" in spreads) else []
+    # A push joining running pulls (--ack-coupling-late-in), for the architectures asked for, reading the shard, where
+    # the rate's incast gave the coupling it refines: one PS (decided on it, validation/testbed/README.md 2026-12-07b),
+    # and two PS for Sync-PS (held out on 2026-12-07i; Async-PS with two PS was never measured under CUBIC).
+    late = list(late) if (not ring and arch in late_archs and late_ps(arch, first["ps"])
+                          and first.get("ps_reads") != "per-variable" and "--ack-coupling-in" in spreads) else []
     run += late
     points = []
     for d in lines:
