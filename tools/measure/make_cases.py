@@ -139,9 +139,9 @@ def main():
                          "incast-tensors; default, validation/testbed/README.md 2026-12-07) or recvs (the hub posted "
                          "each client's receives before its sends, incast-tensors-recvs, where measured)")
     ap.add_argument("--late-in", metavar="ARCHS", default="ps-sync",
-                    help="comma-separated PS architectures (ps-sync, ps-async; '' for none) whose cases reading the shard "
-                         "with one PS (Sync-PS: one or two) take --ack-coupling-late-in from the rate's late-flow incast (campaign.sh "
-                         "LATE, incast-late.csv) where measured (default ps-sync: 2026-12-07b's held-out rule kept it "
+                    help="comma-separated PS architectures (ps-sync, ps-async; '' for none) whose cases reading the "
+                         "shard with one PS (Sync-PS: one or two) take --ack-coupling-late-in from the rate's late-flow "
+                         "incast (campaign.sh LATE, incast-late.csv) where measured (default ps-sync: 2026-12-07b's held-out rule kept it "
                          "for Sync-PS and not for Async-PS, docs/models.md \u00a710.6 \"Start order under CUBIC\")")
     ap.add_argument("--held-out", metavar="TEXT",
                     help="how the campaign's series were held out (when measured, against which model and recipe): "
