@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <iostream>
 #include <map>
-#include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace sgdsim {
 
@@ -23,25 +22,32 @@ std::string self_executable()
   return std::string(buf.data(), static_cast<std::size_t>(n));
 }
 
-pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& args, const std::string& log_path)
+pid_t fork_logged(const ChildMain& command, const std::vector<std::string>& args, const std::string& log_path)
 {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<std::string> storage = args;
-  storage.insert(storage.begin(), exe);
-  std::vector<char*> argv;
-  for (std::string& a : storage)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int err   = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0)
-    throw std::runtime_error("cannot start " + exe + ": " + std::strerror(err));
-  return pid;
+  // What this process has buffered would be written twice, by it and by the child.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0)
+    throw std::runtime_error(std::string("cannot start a child process: ") + std::strerror(errno));
+  if (pid > 0)
+    return pid;
+  const int in  = ::open("/dev/null", O_RDONLY);
+  const int out = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (in < 0 || out < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0)
+    ::_exit(127);
+  ::close(in);
+  ::close(out);
+  int status = 1;
+  try {
+    status = command(args);
+  } catch (...) { // never unwind into the parent's frames (a validation's temporary folder would be removed)
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  ::_exit(status);
 }
 
 ChildExit wait_any_child()
@@ -57,7 +63,7 @@ ChildExit wait_any_child()
   return e;
 }
 
-void run_children(const std::string& exe, const std::vector<ChildJob>& jobs, int parallel,
+void run_children(const ChildMain& command, const std::vector<ChildJob>& jobs, int parallel,
                   const std::function<void(std::size_t, int)>& on_exit)
 {
   std::map<pid_t, std::size_t> running;
@@ -65,7 +71,7 @@ void run_children(const std::string& exe, const std::vector<ChildJob>& jobs, int
   try {
     while (next < jobs.size() || !running.empty()) {
       while (next < jobs.size() && static_cast<int>(running.size()) < std::max(1, parallel)) {
-        running[spawn_logged(exe, jobs[next].args, jobs[next].log_path)] = next;
+        running[fork_logged(command, jobs[next].args, jobs[next].log_path)] = next;
         next++;
       }
       ChildExit e = wait_any_child();

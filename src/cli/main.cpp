@@ -1,14 +1,12 @@
-// sgdsim: the command line. The only place that prints errors and chooses exit codes (docs/design.md "Errors"):
-// 0 success, 2 bad input (InputError, SimGrid's ParseError), 1 internal failure.
+// sgdsim: the command line, one subcommand a call; exit_status_of (cli/exit_status.hpp) prints its errors and
+// chooses its exit code (docs/design.md "Errors").
 
+#include "cli/exit_status.hpp"
 #include "cli/platform_commands.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/validate_command.hpp"
-#include "common/input_error.hpp"
 
-#include <cctype>
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,32 +17,6 @@
 #include <simgrid/version.h>
 
 namespace {
-// An error is one line (docs/design.md "Errors"): SimGrid's messages may hold line breaks (a ParseError lists the
-// existing netpoints on a line of its own), which become spaces, and other control characters, which become '?'; a
-// message beyond kMaxErrorChars is cut, so that a list of a quarter million hosts does not flood the terminal.
-std::string one_line(const std::string& message)
-{
-  constexpr std::size_t kMaxErrorChars = 2000;
-  std::string out;
-  for (std::size_t i = 0; i < message.size(); i++) {
-    if (message[i] != '\n' && message[i] != '\r') {
-      // Other control characters (a NUL or an escape quoted from a binary file) would garble the terminal.
-      out += std::iscntrl(static_cast<unsigned char>(message[i])) && message[i] != '\t' ? '?' : message[i];
-      continue;
-    }
-    while (i + 1 < message.size() && std::isspace(static_cast<unsigned char>(message[i + 1])))
-      i++;
-    if (i + 1 < message.size() && !out.empty() && out.back() != ' ')
-      out += ' ';
-  }
-  if (out.size() > kMaxErrorChars)
-    out = out.substr(0, kMaxErrorChars)
-              .append(" ... (")
-              .append(std::to_string(out.size() - kMaxErrorChars))
-              .append(" more characters)");
-  return out;
-}
-
 constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
                                "\n"
                                "Predicts the throughput of data-parallel DNN training on a cluster (SimGrid).\n"
@@ -63,8 +35,8 @@ constexpr const char* kUsage = "Usage: sgdsim COMMAND [options]\n"
 
 int main(int argc, char** argv)
 {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  try {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return sgdsim::exit_status_of([&]() -> int {
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
       std::cout << kUsage;
       return args.empty() ? 2 : 0;
@@ -95,11 +67,5 @@ int main(int argc, char** argv)
     std::cerr << "sgdsim: error: unknown command '" << args[0]
               << "' (valid: run, analytic, sweep, platform, deploy, calibrate, validate, help, version)\n";
     return 2;
-  } catch (const sgdsim::InputError& e) {
-    std::cerr << "sgdsim: error: " << one_line(e.what()) << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "sgdsim: internal error: " << one_line(e.what()) << "\n";
-    return 1;
-  }
+  });
 }

@@ -1,7 +1,9 @@
 #include "cli/validate_command.hpp"
 
 #include "cli/child_process.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/option_parsing.hpp"
+#include "cli/run_command.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/paths.hpp"
@@ -224,7 +226,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
     check_replaceable_output("--readme", readme);
   }
 
-  // Every point is one `sgdsim run --json`, in its own process.
+  // Every point is one `sgdsim run --json`, in a forked process of its own (cli/child_process.hpp).
   char tmpl[] = "/tmp/sgdsim-validate-XXXXXX";
   if (mkdtemp(tmpl) == nullptr)
     throw std::runtime_error("cannot create a temporary folder");
@@ -259,7 +261,10 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
         argv.insert(argv.end(), {"--json", all.back().json, "--force"});
         children.push_back({argv, all.back().log});
       }
-  run_children(self_executable(), children, jobs, [&](std::size_t index, int status) {
+  const ChildMain run_point = [&](const std::vector<std::string>& argv) {
+    return exit_status_of([&] { return run_command(argv, data_dir); });
+  };
+  run_children(run_point, children, jobs, [&](std::size_t index, int status) {
     Job& job = all[index];
     if (status != 0 || !path_exists(job.json))
       throw InputError(job.c->dir, 0,
