@@ -9,10 +9,6 @@
 
 namespace sgdsim {
 
-/** Reads and checks CASE_DIR/case.json (README "Validation"); paths in its run arguments are resolved against the
- *  repository above the case. Throws InputError naming the file on anything malformed. */
-ValidationCase read_validation_case(const std::string& case_dir);
-
 /** Returns 0 if every case is within its guard and every check holds (or is a known failure), 1 otherwise; a missed
  *  target is reported, never an error. Throws InputError on a bad case. */
 int validate_command(const std::vector<std::string>& args, const std::string& data_dir);

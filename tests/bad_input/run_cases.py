@@ -13,7 +13,9 @@ A case file holds cases separated by lines "== TITLE"; in a case:
   error TEXT          a substring the error line must contain
 In ARGS and TEXT, {NAME} is the path of file NAME, {repo} the repository. Each case runs in an empty folder.
 
-Usage: run_cases.py SGDSIM CASES_DIR [--filter SUBSTRING]
+Usage: run_cases.py SGDSIM CASES_DIR [--filter SUBSTRING] [--commands LIST]
+  --filter    only the cases whose title or place holds SUBSTRING
+  --commands  only the cases of these sgdsim commands (comma-separated: run,calibrate,...)
 """
 import os
 import re
@@ -131,10 +133,14 @@ def run_case(sgdsim, repo, case):
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 3 or len(sys.argv) % 2 == 0:
         sys.exit(__doc__)
     sgdsim, cases_dir = os.path.abspath(sys.argv[1]), sys.argv[2]
-    only = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--filter" else None
+    options = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    if set(options) - {"--filter", "--commands"}:
+        sys.exit(__doc__)
+    only = options.get("--filter")
+    commands = set(options["--commands"].split(",")) if "--commands" in options else None
     repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     cases = []
     for name in sorted(os.listdir(cases_dir)):
@@ -142,6 +148,10 @@ def main():
             cases += parse(os.path.join(cases_dir, name))
     if only:
         cases = [c for c in cases if only in c["title"] or only in c["where"]]
+    if commands is not None:
+        cases = [c for c in cases if (shlex.split(c["run"]) or [""])[0] in commands]
+        if not cases:
+            sys.exit(f"no case of the commands {sorted(commands)}")
     titles = [c["title"] for c in cases]
     if len(set(titles)) != len(titles):
         sys.exit("two cases have the same title: " + ", ".join(sorted({t for t in titles if titles.count(t) > 1})))

@@ -4,7 +4,7 @@
 // `sgdsim sweep --resume` and `--merge`). An accepted plan must survive a round trip: written back with
 // plan_json and read again, it gives the same document.
 #include "cli/sweep_plan.hpp"
-#include "cli/validate_command.hpp"
+#include "cli/validation_case.hpp"
 #include "fuzz_support.hpp"
 
 #include <filesystem>
