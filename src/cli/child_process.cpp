@@ -1,5 +1,8 @@
 #include "cli/child_process.hpp"
 
+#include "cli/exit_status.hpp"
+#include "cli/run_command.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -48,6 +51,13 @@ pid_t fork_logged(const ChildMain& command, const std::vector<std::string>& args
   std::cerr.flush();
   std::fflush(nullptr);
   ::_exit(status);
+}
+
+ChildMain run_point_command(const std::string& data_dir)
+{
+  return [data_dir](const std::vector<std::string>& args) {
+    return exit_status_of([&] { return run_command(args, data_dir); });
+  };
 }
 
 ChildExit wait_any_child()

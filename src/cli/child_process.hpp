@@ -17,6 +17,10 @@ std::string self_executable();
 /** A command run in a child: its arguments (the subcommand first, as main() gets them) to its exit status. */
 using ChildMain = std::function<int(const std::vector<std::string>&)>;
 
+/** The command of validate's and sweep's points: `sgdsim run ARGS...` (args without the executable, "run" first),
+ *  its error line and exit status as main() gives them (cli/exit_status.hpp). */
+ChildMain run_point_command(const std::string& data_dir);
+
 /** Forks a child that runs `command(args)` with stdin from /dev/null and stdout and stderr to `log_path`
  *  (truncated), and ends with its status (1 if it throws, 127 if the log cannot be opened) without unwinding this
  *  process's stack or running its exit handlers. Returns the child's pid; throws std::runtime_error if the fork

@@ -1,10 +1,8 @@
 #include "cli/sweep_command.hpp"
 
 #include "cli/child_process.hpp"
-#include "cli/exit_status.hpp"
 #include "cli/option_parsing.hpp"
 #include "cli/options.hpp"
-#include "cli/run_command.hpp"
 #include "cli/sweep_plan.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
@@ -385,10 +383,7 @@ int sweep_command(const std::vector<std::string>& args, const std::string& data_
     fs::remove(paths.json(*p), ec); // a stale result must not pass for this run's
     jobs.push_back({point_command(*p, paths), paths.log(*p)});
   }
-  const ChildMain run_point = [&](const std::vector<std::string>& argv) {
-    return exit_status_of([&] { return run_command(argv, data_dir); });
-  };
-  run_children(run_point, jobs, o.jobs, [&](std::size_t index, int status) {
+  run_children(run_point_command(data_dir), jobs, o.jobs, [&](std::size_t index, int status) {
     const SweepPoint* p = todo[index];
     finished++;
     bool ok = status == 0 && path_exists(paths.json(*p));

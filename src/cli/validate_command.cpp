@@ -1,11 +1,8 @@
 #include "cli/validate_command.hpp"
 
-#include "cli/validation_case.hpp"
-
 #include "cli/child_process.hpp"
-#include "cli/exit_status.hpp"
 #include "cli/option_parsing.hpp"
-#include "cli/run_command.hpp"
+#include "cli/validation_case.hpp"
 #include "common/atomic_file.hpp"
 #include "common/input_error.hpp"
 #include "common/paths.hpp"
@@ -14,7 +11,6 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -140,10 +136,7 @@ int validate_command(const std::vector<std::string>& args, const std::string& da
         argv.insert(argv.end(), {"--json", all.back().json, "--force"});
         children.push_back({argv, all.back().log});
       }
-  const ChildMain run_point = [&](const std::vector<std::string>& argv) {
-    return exit_status_of([&] { return run_command(argv, data_dir); });
-  };
-  run_children(run_point, children, jobs, [&](std::size_t index, int status) {
+  run_children(run_point_command(data_dir), children, jobs, [&](std::size_t index, int status) {
     Job& job = all[index];
     if (status != 0 || !path_exists(job.json))
       throw InputError(job.c->dir, 0,

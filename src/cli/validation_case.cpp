@@ -1,11 +1,9 @@
 #include "cli/validation_case.hpp"
 
-#include "cli/option_parsing.hpp"
 #include "common/input_error.hpp"
 #include "common/paths.hpp"
 #include "common/text_file.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
